@@ -1,0 +1,61 @@
+// swift-tools-version:6.0
+// DFUKit: firmware updates for Bluetooth Low Energy devices, driven by declarative profiles.
+//
+// Layers, lowest first (each folder under Sources/ is one):
+//   C libraries (CZlib, CZip, CYAML, CCryptoShim)
+//   -> DFUBytes      byte codecs: UUIDs, integers, length-header framing, segmenting,
+//                    reassembly, CRC32 / CRC16 / SHA-256 / signatures
+//   -> DFUPackage    firmware packages (zip + manifest.json), Intel HEX
+//   -> DFUProfile    profile files (YAML / JSON) -> typed model, expressions
+//   -> DFUGATT       the abstract GATT link every transport implements
+//   -> DFUSimulator  a transport: simulated peripherals on a virtual-clock link model
+//   -> DFUEngine     runs a profile's procedure over any GATT link
+//   -> DFUCommandLine / dfukit   the CLI
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "DFUKit",
+    products: [
+        .executable(name: "dfukit", targets: ["dfukit"]),
+        .executable(name: "dfukit-bench", targets: ["dfukit-bench"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CZip", path: "Sources/CZip", pkgConfig: "libzip",
+                       providers: [.apt(["libzip-dev"])]),
+        .systemLibrary(name: "CYAML", path: "Sources/CYAML", pkgConfig: "yaml-0.1",
+                       providers: [.apt(["libyaml-dev"])]),
+        .target(name: "CCryptoShim", path: "Sources/CCryptoShim",
+                linkerSettings: [.linkedLibrary("cryptopp")]),
+
+        .target(name: "DFUBytes", dependencies: ["CZlib", "CCryptoShim"], swiftSettings: swiftSettings),
+        .target(name: "DFUPackage", dependencies: ["DFUBytes", "CZip"], swiftSettings: swiftSettings),
+        .target(name: "DFUProfile", dependencies: ["DFUBytes", "CYAML"], swiftSettings: swiftSettings),
+        .target(name: "DFUGATT", dependencies: ["DFUBytes"], swiftSettings: swiftSettings),
+        .target(name: "DFUSimulator", dependencies: ["DFUBytes", "DFUGATT"], swiftSettings: swiftSettings),
+        .target(name: "DFUEngine",
+                dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT"],
+                swiftSettings: swiftSettings),
+        .target(name: "DFUCommandLine",
+                dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUEngine"],
+                swiftSettings: swiftSettings),
+        .executableTarget(name: "dfukit", dependencies: ["DFUCommandLine"], swiftSettings: swiftSettings),
+        .executableTarget(name: "dfukit-bench",
+                          dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUEngine"],
+                          swiftSettings: swiftSettings),
+
+        .testTarget(name: "DFUBytesTests", dependencies: ["DFUBytes"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
+        .testTarget(name: "DFUPackageTests", dependencies: ["DFUPackage", "DFUBytes"], swiftSettings: swiftSettings),
+        .testTarget(name: "DFUProfileTests", dependencies: ["DFUProfile", "DFUBytes"], swiftSettings: swiftSettings),
+        .testTarget(name: "DFUSimulatorTests", dependencies: ["DFUSimulator", "DFUGATT", "DFUBytes"], swiftSettings: swiftSettings),
+        .testTarget(name: "DFUEngineTests",
+                    dependencies: ["DFUEngine", "DFUSimulator", "DFUProfile", "DFUPackage", "DFUGATT", "DFUBytes"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "DFUCommandLineTests", dependencies: ["DFUCommandLine", "DFUBytes", "DFUPackage"],
+                    swiftSettings: swiftSettings),
+    ],
+    cxxLanguageStandard: .cxx17
+)

@@ -1,0 +1,60 @@
+import DFUProfile
+
+/// Why a flash did not end verified: what failed, where (device, image, offset, profile
+/// location) and, where we can tell, what to do.
+public struct FlashError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        /// The device refused a command or failed a check.
+        case device
+        /// The device stopped answering.
+        case timeout
+        /// The link dropped and could not be resumed.
+        case disconnected
+        /// The device lacks a service or characteristic the profile needs.
+        case incompatibleDevice = "incompatible-device"
+        /// The profile could not be evaluated.
+        case profile
+        /// No device could be found or reached, or the transport cannot be used.
+        case transport
+    }
+
+    public var kind: Kind
+    public var message: String
+    public var address: String?
+    public var image: String?
+    public var offset: Int?
+    public var location: SourceLocation?
+    public var hint: String?
+
+    public init(kind: Kind, message: String, address: String? = nil, image: String? = nil, offset: Int? = nil,
+                location: SourceLocation? = nil, hint: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.address = address
+        self.image = image
+        self.offset = offset
+        self.location = location
+        self.hint = hint
+    }
+
+    /// sysexits: 69 when the transport is unavailable, 65 for a profile that cannot run,
+    /// 1 when the update failed on the device.
+    public var exitCode: Int32 {
+        switch kind {
+        case .transport: return 69
+        case .profile: return 65
+        default: return 1
+        }
+    }
+
+    public var description: String {
+        var context: [String] = []
+        if let address { context.append("device \(address)") }
+        if let image { context.append("image '\(image)'") }
+        if let offset { context.append("offset \(offset)") }
+        var text = context.isEmpty ? message : context.joined(separator: ", ") + ": " + message
+        if let location { text += " (profile step at \(location))" }
+        if let hint { text += "\n  hint: \(hint)" }
+        return text
+    }
+}

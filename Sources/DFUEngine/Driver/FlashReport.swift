@@ -1,0 +1,24 @@
+/// How a flash ended.
+public struct FlashReport: Sendable {
+    public enum Status: String, Sendable {
+        /// Every image was accepted and the device confirmed its checksums.
+        case verified
+        /// The procedure ran to its end but no step compared the device's checksums.
+        case completed
+        case failed
+    }
+
+    public var status: Status
+    public var profile: String
+    public var device: String
+    public var address: String?
+    /// Image bytes delivered.
+    public var bytes: Int
+    /// On the transport's clock (simulated seconds on `sim:`).
+    public var seconds: Double
+    public var retries: Int
+    public var resumes: Int
+    public var error: FlashError?
+
+    public var bytesPerSecond: Double { seconds > 0 ? Double(bytes) / seconds : 0 }
+}

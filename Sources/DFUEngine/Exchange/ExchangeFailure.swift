@@ -1,0 +1,55 @@
+import DFUProfile
+
+/// How a command exchange or a stream ended badly, before the driver adds where it happened.
+public enum ExchangeFailure: Error, Sendable {
+    /// The device answered with a status outside the success values.
+    case deviceStatus(DeviceStatus)
+    /// No matching response within the timeout, after every attempt.
+    case timeout(after: Duration, attempts: Int, ignored: [String])
+    /// A response or receipt did not meet an `expect` condition.
+    case expectationFailed(expression: String, location: SourceLocation, values: String)
+    /// The profile could not be evaluated (a profile bug, or a device value of the wrong shape).
+    case evaluation(EvaluationError)
+
+    /// Whether a `retry` block may try again.
+    public var isRetryable: Bool {
+        if case .evaluation = self { return false }
+        return true
+    }
+}
+
+/// A status code from the device, named by the profile's code table when it knows it.
+public struct DeviceStatus: Sendable, Equatable, CustomStringConvertible {
+    public var code: UInt64
+    public var name: String?
+    public var message: String?
+    public var detailCode: UInt64?
+    public var detailName: String?
+    public var detailMessage: String?
+
+    public var description: String {
+        var text = "status 0x\(String(code, radix: 16, uppercase: true))"
+        if let name { text += " (\(name))" }
+        if let message { text += ": \(message)" }
+        if let detailCode {
+            text += "; detail 0x\(String(detailCode, radix: 16, uppercase: true))"
+            if let detailName { text += " (\(detailName))" }
+            if let detailMessage { text += ": \(detailMessage)" }
+        }
+        return text
+    }
+
+    /// Interprets `fields` with a status spec; nil when the status is a success value.
+    static func failure(in fields: [String: Value], spec: StatusSpec, tables: [String: CodeTable]) -> DeviceStatus? {
+        guard case let .integer(code)? = fields[spec.field], !spec.success.contains(code) else { return nil }
+        let entry = spec.codes.flatMap { tables[$0]?.entries[code] }
+        var status = DeviceStatus(code: code, name: entry?.name, message: entry?.message)
+        if let detail = spec.detail, detail.when == code, case let .integer(detailCode)? = fields[detail.field] {
+            let detailEntry = detail.codes.flatMap { tables[$0]?.entries[detailCode] }
+            status.detailCode = detailCode
+            status.detailName = detailEntry?.name
+            status.detailMessage = detailEntry?.message
+        }
+        return status
+    }
+}

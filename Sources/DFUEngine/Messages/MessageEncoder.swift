@@ -1,0 +1,41 @@
+import DFUBytes
+import DFUProfile
+
+/// Builds the bytes of a message from its field specs, evaluating each field's value.
+public enum MessageEncoder {
+    /// Returns the message bytes and its named fields (visible to `match` as `request.x`).
+    public static func encode(_ message: MessageSpec, in scope: Scope) throws(EvaluationError) -> (bytes: [UInt8], fields: [String: Value]) {
+        var writer = ByteWriter()
+        var fields: [String: Value] = [:]
+        for field in message.fields {
+            guard let expression = field.value else {
+                throw EvaluationError(expression: field.name ?? "?", location: field.location,
+                                      message: "the request field has no value to send")
+            }
+            let value = try ExpressionEvaluator.evaluate(expression, in: scope)
+            switch (field.type, value) {
+            case let (.unsigned(width, endianness), .integer(number)):
+                guard width == 8 || number < (UInt64(1) << (8 * UInt64(width))) else {
+                    throw EvaluationError(expression: expression.text, location: expression.location,
+                                          message: "\(number) does not fit in \(width) byte(s)")
+                }
+                writer.append(number, width: width, endianness: endianness)
+            case let (.unsigned(width, endianness), .boolean(flag)):
+                writer.append(flag ? 1 : 0, width: width, endianness: endianness)
+            case let (.bytes(count), .bytes(bytes)):
+                if let count, count != bytes.count {
+                    throw EvaluationError(expression: expression.text, location: expression.location,
+                                          message: "the field holds \(count) bytes but the value has \(bytes.count)")
+                }
+                writer.append(bytes: bytes)
+            case let (.bytes(_), .string(text)):
+                writer.append(bytes: Array(text.utf8))
+            default:
+                throw EvaluationError(expression: expression.text, location: expression.location,
+                                      message: "a \(field.type) field cannot hold \(value.typeName) \(value)")
+            }
+            if let name = field.name { fields[name] = value }
+        }
+        return (writer.bytes, fields)
+    }
+}

@@ -1,0 +1,51 @@
+import DFUBytes
+import DFUProfile
+
+/// The functions profiles may call (`ExpressionFunction`).
+enum BuiltinFunctions {
+    static func call(_ function: ExpressionFunction, _ arguments: [Value]) throws(ExpressionEvaluator.Failure) -> Value {
+        switch function {
+        case .min, .max:
+            var numbers: [UInt64] = []
+            for argument in arguments { numbers.append(try integer(argument, function)) }
+            return .integer((function == .min ? numbers.min() : numbers.max()) ?? 0)
+        case .len:
+            return .integer(UInt64(try bytes(arguments[0], function).count))
+        case .slice:
+            let data = try bytes(arguments[0], function)
+            let start = try integer(arguments[1], function)
+            let end = try integer(arguments[2], function)
+            guard start <= end, end <= UInt64(data.count) else {
+                throw ExpressionEvaluator.Failure("slice(\(start), \(end)) is outside 0...\(data.count)")
+            }
+            return .bytes(Array(data[Int(start)..<Int(end)]))
+        case .crc32:
+            return .integer(UInt64(CRC32.checksum(try bytes(arguments[0], function))))
+        case .crc16:
+            return .integer(UInt64(CRC16CCITTFalse.checksum(try bytes(arguments[0], function))))
+        case .sha256:
+            return .bytes(SHA256.digest(try bytes(arguments[0], function)))
+        case .reverse:
+            return .bytes(try bytes(arguments[0], function).reversed())
+        case .alignDown:
+            let value = try integer(arguments[0], function)
+            let step = try integer(arguments[1], function)
+            guard step > 0 else { throw ExpressionEvaluator.Failure("align_down by zero") }
+            return .integer(value - value % step)
+        }
+    }
+
+    private static func integer(_ value: Value, _ function: ExpressionFunction) throws(ExpressionEvaluator.Failure) -> UInt64 {
+        guard case let .integer(number) = value else {
+            throw ExpressionEvaluator.Failure("\(function.rawValue)() needs an integer, got \(value.typeName)")
+        }
+        return number
+    }
+
+    private static func bytes(_ value: Value, _ function: ExpressionFunction) throws(ExpressionEvaluator.Failure) -> [UInt8] {
+        guard case let .bytes(data) = value else {
+            throw ExpressionEvaluator.Failure("\(function.rawValue)() needs bytes, got \(value.typeName)")
+        }
+        return data
+    }
+}

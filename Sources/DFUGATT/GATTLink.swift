@@ -1,0 +1,38 @@
+/// A connection to one peripheral, as the engine sees it. Every transport (the simulator, the
+/// userspace HCI host, BlueZ) implements it.
+///
+/// Time is the link's own clock (`now`): virtual for the simulator, so that runs are
+/// deterministic and fast; wall-clock for radios. Deadlines passed in are on that clock.
+///
+/// A link is used by one task at a time; it is not `Sendable`.
+public protocol GATTLink: AnyObject {
+    var address: DeviceAddress { get }
+    /// The negotiated ATT_MTU.
+    var mtu: Int { get }
+    /// The link clock, from an arbitrary origin.
+    var now: Duration { get }
+
+    func discoverServices() async throws(GATTError) -> [GATTService]
+    func read(_ characteristic: GATTCharacteristic) async throws(GATTError) -> [UInt8]
+    /// With response: returns when the peer acknowledged the write. Without response: returns
+    /// when the transport accepted it (it may wait for a free transmit buffer).
+    func write(_ value: [UInt8], to characteristic: GATTCharacteristic, type: GATTWriteType) async throws(GATTError)
+    func setNotifications(enabled: Bool, for characteristic: GATTCharacteristic) async throws(GATTError)
+    /// The next notification or indication, in arrival order, or nil once `deadline` passed.
+    /// Notifications that arrived while the caller was busy are kept and returned first.
+    func nextNotification(until deadline: Duration) async throws(GATTError) -> GATTNotification?
+    /// Lets time pass on the link clock (a `wait` step).
+    func sleep(until deadline: Duration) async throws(GATTError)
+    func disconnect() async
+}
+
+/// A way to reach devices: a simulated world, an HCI controller, a BlueZ adapter.
+public protocol GATTTransport: AnyObject {
+    /// A short description, e.g. "sim:vendor-ctrlpt".
+    var name: String { get }
+    /// The transport's clock (virtual for the simulator), from an arbitrary origin.
+    var now: Duration { get }
+    /// Advertisements seen within `timeout`.
+    func scan(timeout: Duration) async throws(GATTError) -> [Advertisement]
+    func connect(to address: DeviceAddress, timeout: Duration) async throws(GATTError) -> any GATTLink
+}

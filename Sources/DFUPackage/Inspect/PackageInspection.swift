@@ -1,0 +1,92 @@
+/// What `dfukit package inspect` reports about a package: per image, what it holds and whether
+/// it matches the manifest.
+public struct PackageInspection: Sendable, Equatable {
+    /// The report's line for one image. `size`, `sha256` and `crc32` are computed from the bytes.
+    public struct Image: Sendable, Equatable {
+        public let name: String
+        public let file: String
+        public let size: Int
+        public let sha256: String
+        public let crc32: UInt32
+        public let version: String
+        public let profile: String
+        public let matchesManifest: Bool
+        /// One sentence per failed check; empty when the image matches.
+        public let problems: [String]
+
+        public init(_ image: FirmwareImage) {
+            name = image.name
+            file = image.fileName
+            size = image.size
+            sha256 = image.sha256
+            crc32 = image.crc32
+            version = image.version
+            profile = image.profile
+            matchesManifest = image.matchesManifest
+            problems = image.problems
+        }
+    }
+
+    public let packagePath: String
+    /// E.g. `dfukit-package v1`.
+    public let format: String
+    public let images: [Image]
+
+    public init(package: FirmwarePackage) {
+        packagePath = package.path
+        format = "\(package.format.rawValue) v\(package.manifest.formatVersion)"
+        images = package.images.map(Image.init)
+    }
+
+    /// Opens the package at `path` and inspects it. A package whose images do not match its
+    /// manifest is reported, not thrown.
+    public static func inspect(path: String) throws(PackageError) -> PackageInspection {
+        PackageInspection(package: try FirmwarePackage.open(path: path))
+    }
+
+    /// Whether every image matches the manifest.
+    public var isIntact: Bool { images.allSatisfy(\.matchesManifest) }
+
+    /// A human-readable report, ending with a newline.
+    public func renderText() -> String {
+        var lines = ["package: \(packagePath)", "format:  \(format)"]
+        for image in images {
+            lines.append("image \(image.name):")
+            lines.append("  file:    \(image.file)")
+            lines.append("  size:    \(image.size) bytes")
+            lines.append("  sha256:  \(image.sha256)")
+            lines.append("  crc32:   \(ManifestImage.formatCRC32(image.crc32))")
+            lines.append("  version: \(image.version)")
+            lines.append("  profile: \(image.profile)")
+            lines.append("  status:  \(image.matchesManifest ? "matches manifest" : "DOES NOT MATCH MANIFEST")")
+            for problem in image.problems {
+                lines.append("    - \(problem)")
+            }
+        }
+        lines.append(isIntact ? "result:  intact" : "result:  DAMAGED; do not flash this package")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The report as JSON with stable keys: `package`, `format`, `images` (each with `name`,
+    /// `file`, `size`, `sha256`, `crc32` as `"0x…"`, `version`, `profile`, `matches_manifest`,
+    /// `problems`), ending with a newline.
+    public func renderJSON() -> String {
+        JSONValue.object([
+            ("package", .string(packagePath)),
+            ("format", .string(format)),
+            ("images", .array(images.map { image in
+                .object([
+                    ("name", .string(image.name)),
+                    ("file", .string(image.file)),
+                    ("size", .integer(Int64(image.size))),
+                    ("sha256", .string(image.sha256)),
+                    ("crc32", .string(ManifestImage.formatCRC32(image.crc32))),
+                    ("version", .string(image.version)),
+                    ("profile", .string(image.profile)),
+                    ("matches_manifest", .bool(image.matchesManifest)),
+                    ("problems", .array(image.problems.map(JSONValue.string))),
+                ])
+            })),
+        ]).prettyText
+    }
+}

@@ -1,0 +1,114 @@
+/// Checks, once the whole profile is decoded, that every path in every expression starts with
+/// a name something defines, and that members of well-known names exist.
+///
+/// The check is whole-profile (not flow-sensitive): a name is allowed anywhere if any step
+/// defines it. Roots:
+/// - `image` (members `ExpressionScopeChecker.imageMembers`) and `link` (`linkMembers`);
+/// - a command name or a `send ... as` alias (members: the fields of the command's response);
+/// - a `set` variable (no members checked);
+/// - a `chunks` alias (members `chunkMembers`) and a receipts alias (the notification's fields);
+/// - inside a response's `match` and its field values: `request` and `response` (their fields).
+struct ExpressionScopeChecker {
+    /// Members of `image` the engine provides.
+    static let imageMembers = ["data", "size", "crc32", "sha256", "name", "version"]
+    /// Members of `link` the engine provides.
+    static let linkMembers = ["mtu"]
+    /// Members of a chunk loop's alias.
+    static let chunkMembers = ["offset", "end", "size", "data", "index", "first", "last"]
+
+    /// What a root name may be followed by: nil means any member.
+    private var members: [String: Set<String>?] = [:]
+    private let decoder: ProfileDecoder
+
+    init(decoder: ProfileDecoder, procedure: [Step]) {
+        self.decoder = decoder
+        define("image", members: Self.imageMembers)
+        define("link", members: Self.linkMembers)
+        for name in decoder.definedCommands {
+            define(name, members: responseFields(of: name))
+        }
+        collect(procedure)
+    }
+
+    func check() {
+        for use in decoder.context.expressionUses {
+            var scope = members
+            if case .responseMatch(let command) = use.scope {
+                let spec = decoder.commands[command]
+                let requestFields = spec.map { Set($0.request.fields.compactMap(\.name)) }
+                let responseFields = spec.map { Set(($0.response?.message.fields ?? []).compactMap(\.name)) }
+                scope.updateValue(requestFields, forKey: "request")
+                scope.updateValue(responseFields, forKey: "response")
+            }
+            for reference in use.references {
+                check(reference, in: scope)
+            }
+        }
+    }
+
+    private func check(_ reference: ExpressionPathReference, in scope: [String: Set<String>?]) {
+        let root = reference.components[0]
+        guard let allowed = scope[root] else {
+            let names = scope.keys.sorted()
+            let hint = KeySuggestion.didYouMean(root, in: names)
+                ?? " (it is not image, link, a command, an 'as' alias or a 'set' variable)"
+            decoder.context.error("unknown name '\(root)' in expression" + hint, at: reference.location)
+            return
+        }
+        guard reference.components.count > 1, let allowed else { return }
+        let member = reference.components[1]
+        guard allowed.contains(member) else {
+            let known = allowed.sorted()
+            let hint = KeySuggestion.didYouMean(member, in: known)
+                ?? (known.isEmpty ? " (it has no fields)" : " (it has: \(known.joined(separator: ", ")))")
+            decoder.context.error("'\(root)' has no field '\(member)'" + hint, at: reference.location)
+            return
+        }
+        if reference.components.count > 2 {
+            decoder.context.error("'\(root).\(member)' has no members; remove '.\(reference.components[2])'",
+                                  at: reference.location)
+        }
+    }
+
+    /// Adds `name` with `members` (nil: anything); a name defined twice with different member
+    /// sets accepts the union.
+    private mutating func define(_ name: String, members new: [String]?) {
+        switch (members[name], new) {
+        case (nil, _): members.updateValue(new.map { Set($0) }, forKey: name)
+        case (.some(.some(let old)), .some(let new)): members.updateValue(old.union(new), forKey: name)
+        default: members.updateValue(nil, forKey: name)
+        }
+    }
+
+    /// Response field names of a command; nil (anything) when the command failed to decode.
+    private func responseFields(of command: String) -> [String]? {
+        guard let spec = decoder.commands[command] else { return nil }
+        return (spec.response?.message.fields ?? []).compactMap(\.name)
+    }
+
+    private mutating func collect(_ steps: [Step]) {
+        for step in steps {
+            switch step.kind {
+            case .send(let send):
+                define(send.alias, members: responseFields(of: send.command))
+            case .chunks(let loop):
+                define(loop.alias, members: Self.chunkMembers)
+                collect(loop.steps)
+            case .stream(let stream):
+                if let receipts = stream.receipts {
+                    define(receipts.alias,
+                           members: decoder.notifications[receipts.notification].map { $0.fields.compactMap(\.name) })
+                }
+            case .set(let bindings):
+                for binding in bindings { define(binding.name, members: nil) }
+            case .conditional(_, let then, let otherwise):
+                collect(then)
+                collect(otherwise)
+            case .retry(_, let inner):
+                collect(inner)
+            case .check, .reconnect, .wait, .fail:
+                break
+            }
+        }
+    }
+}

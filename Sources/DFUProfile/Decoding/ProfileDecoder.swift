@@ -1,0 +1,255 @@
+import DFUBytes
+
+/// Turns a `ProfileNode` tree into a `Profile`, collecting every problem it can find: unknown
+/// keys, wrong types, missing keys, bad values, and names that refer to nothing.
+///
+/// Sections are read in dependency order (defaults, framings, codes, characteristics,
+/// notifications, commands, procedure) whatever their order in the file, so each reference can
+/// be checked where it is written. Expression paths are checked last, against every name the
+/// whole profile defines (see `ExpressionScopeChecker`).
+final class ProfileDecoder {
+    static let topLevelKeys = [
+        "profile", "description", "version", "match", "defaults", "framings", "characteristics", "codes",
+        "commands", "notifications", "resume", "procedure",
+    ]
+
+    let context: DecodingContext
+    var framings: [String: FramingSpec] = [:]
+    var codeTables: [String: CodeTable] = [:]
+    var characteristics: [CharacteristicSpec] = []
+    var notifications: [String: MessageSpec] = [:]
+    var commands: [String: CommandSpec] = [:]
+    /// Every name defined in its section, even when its definition had errors (so that one
+    /// mistake is not reported again at every use).
+    var definedCharacteristics: [String] = []
+    var definedFramings: [String] = []
+    var definedCodeTables: [String] = []
+    var definedCommands: [String] = []
+    var definedNotifications: [String] = []
+
+    init(context: DecodingContext) {
+        self.context = context
+    }
+
+    /// Decodes `root`; nil when any error was found (they are in `context.errors`).
+    func decode(_ root: ProfileNode) -> Profile? {
+        guard root.mapping != nil else {
+            context.error("a profile must be a mapping of keys (profile, characteristics, commands, procedure, ...), "
+                          + "found \(root.kindDescription)", at: root.location)
+            return nil
+        }
+        guard let top = context.mapping(root, "the profile", keys: Self.topLevelKeys) else { return nil }
+
+        let name = top.required("profile", context).flatMap { context.string($0, "'profile'") }
+        let summary = top.optional("description").flatMap { context.string($0, "'description'") }
+        var version = 1
+        if let node = top.optional("version"), let value = context.int(node, "'version'", range: 0...Int(Int32.max)) {
+            if value != 1 {
+                context.error("unsupported profile language version \(value); this DFUKit reads version 1",
+                              at: node.location)
+            }
+            version = value
+        }
+        let match = top.optional("match").flatMap(decodeMatch) ?? MatchRules(namePattern: nil, services: [])
+        let defaults = top.optional("defaults").flatMap(decodeDefaults) ?? ProfileDefaults()
+        context.defaultEndianness = defaults.endianness
+        if let node = top.optional("framings") { decodeFramings(node) }
+        if let node = top.optional("codes") { decodeCodeTables(node) }
+        if let node = top.required("characteristics", context) { decodeCharacteristics(node) }
+        if let node = top.optional("notifications") { decodeNotifications(node) }
+        if let node = top.required("commands", context) { decodeCommands(node) }
+        let resume = top.optional("resume").flatMap(decodeResume) ?? ResumePolicy()
+        var procedure: [Step] = []
+        if let node = top.required("procedure", context) {
+            procedure = decodeSteps(node, "'procedure'")
+            if procedure.isEmpty, node.sequence?.isEmpty ?? node.isNull {
+                context.error("'procedure' must list at least one step", at: node.location)
+            }
+        }
+        ExpressionScopeChecker(decoder: self, procedure: procedure).check()
+
+        guard context.errors.isEmpty, let name else { return nil }
+        var profile = Profile(name: name, summary: summary, path: context.file, match: match, defaults: defaults,
+                              characteristics: characteristics, framings: framings, codeTables: codeTables,
+                              commands: commands, notifications: notifications, resume: resume,
+                              procedure: procedure)
+        profile.version = version
+        return profile
+    }
+
+    // MARK: Sections
+
+    func decodeMatch(_ node: ProfileNode) -> MatchRules? {
+        guard let map = context.mapping(node, "'match'", keys: ["name", "services"]) else { return nil }
+        let pattern = map.optional("name").flatMap { context.string($0, "'match.name'") }
+        let services = map.optional("services").flatMap { context.list($0, "'match.services'") }?
+            .compactMap { context.uuid($0, "a service of 'match.services'") } ?? []
+        return MatchRules(namePattern: pattern, services: services)
+    }
+
+    func decodeDefaults(_ node: ProfileNode) -> ProfileDefaults? {
+        guard let map = context.mapping(node, "'defaults'", keys: ["endian", "timeout", "retries"]) else { return nil }
+        var defaults = ProfileDefaults()
+        if let value = map.optional("endian").flatMap({ context.choice($0, "'defaults.endian'", Endianness.self) }) {
+            defaults.endianness = value
+        }
+        if let value = map.optional("timeout").flatMap({ context.duration($0, "'defaults.timeout'") }) {
+            defaults.timeout = value
+        }
+        if let value = map.optional("retries").flatMap({ context.int($0, "'defaults.retries'", range: 0...100) }) {
+            defaults.retries = value
+        }
+        return defaults
+    }
+
+    func decodeResume(_ node: ProfileNode) -> ResumePolicy? {
+        guard let map = context.mapping(node, "'resume'", keys: ["attempts", "reconnect-timeout"]) else { return nil }
+        var policy = ResumePolicy()
+        if let value = map.optional("attempts").flatMap({ context.int($0, "'resume.attempts'", range: 0...1000) }) {
+            policy.attempts = value
+        }
+        if let value = map.optional("reconnect-timeout")
+            .flatMap({ context.duration($0, "'resume.reconnect-timeout'") }) {
+            policy.reconnectTimeout = value
+        }
+        return policy
+    }
+
+    func decodeFramings(_ node: ProfileNode) {
+        guard let all = context.namedEntries(node, "'framings'") else { return }
+        let keys = ["header-size", "length-offset", "length-width", "endian", "length-counts", "max-payload"]
+        for entry in all.entries {
+            definedFramings.append(entry.key)
+            let what = "framing '\(entry.key)'"
+            guard let map = context.mapping(entry.value, what, keys: keys) else { continue }
+            let headerSize = map.required("header-size", context).flatMap { context.int($0, "'header-size'", range: 1...64) }
+            let offset = map.optional("length-offset").map { context.int($0, "'length-offset'", range: 0...63) } ?? 0
+            let widthNode = map.required("length-width", context)
+            var width = widthNode.flatMap { context.int($0, "'length-width'", range: 1...4) }
+            if let widthNode, let value = width, value == 3 {
+                context.error("'length-width' must be 1, 2 or 4, found 3", at: widthNode.location)
+                width = nil
+            }
+            let endian = map.optional("endian").map { context.choice($0, "'endian'", Endianness.self) }
+                ?? context.defaultEndianness
+            let counts = map.optional("length-counts")
+                .map { context.choice($0, "'length-counts'", cases: [LengthHeaderFormat.LengthCounts.payload, .frame]) } ?? .payload
+            let maximum = map.optional("max-payload").map { context.int($0, "'max-payload'", range: 1...Int(Int32.max)) }
+                ?? 65_535
+            guard let headerSize, let offset, let width, let endian, let counts, let maximum else { continue }
+            guard offset + width <= headerSize else {
+                context.error("the length field (offset \(offset), width \(width)) does not fit in the "
+                              + "\(headerSize)-byte header of \(what)", at: entry.value.location)
+                continue
+            }
+            let format = LengthHeaderFormat(headerSize: headerSize, lengthOffset: offset, lengthWidth: width,
+                                            endianness: endian, lengthCounts: counts, maximumPayloadLength: maximum)
+            framings[entry.key] = FramingSpec(name: entry.key, format: format, location: entry.keyNode.location)
+        }
+    }
+
+    func decodeCodeTables(_ node: ProfileNode) {
+        guard let all = context.namedEntries(node, "'codes'") else { return }
+        for table in all.entries {
+            definedCodeTables.append(table.key)
+            let what = "code table '\(table.key)'"
+            guard let codes = context.namedEntries(table.value, what) else { continue }
+            var entries: [UInt64: CodeTable.Entry] = [:]
+            var seen: [UInt64: SourceLocation] = [:]
+            for code in codes.entries {
+                guard let number = context.integer(code.keyNode, "a code of \(what)") else { continue }
+                if let first = seen[number] {
+                    context.error("code \(code.key) is listed twice in \(what) (first at line \(first.line))",
+                                  at: code.keyNode.location)
+                    continue
+                }
+                seen[number] = code.keyNode.location
+                if code.value.scalar != nil, !code.value.isNull {
+                    if let name = context.string(code.value, "the name of code \(code.key)") {
+                        entries[number] = CodeTable.Entry(name: name, message: nil)
+                    }
+                    continue
+                }
+                guard let map = context.mapping(code.value, "code \(code.key) of \(what)", keys: ["name", "message"]),
+                      let name = map.required("name", context).flatMap({ context.string($0, "'name'") }) else {
+                    continue
+                }
+                let message = map.optional("message").flatMap { context.string($0, "'message'") }
+                entries[number] = CodeTable.Entry(name: name, message: message)
+            }
+            codeTables[table.key] = CodeTable(name: table.key, entries: entries)
+        }
+    }
+
+    func decodeCharacteristics(_ node: ProfileNode) {
+        guard let all = context.namedEntries(node, "'characteristics'") else { return }
+        let keys = ["service", "uuid", "properties", "write", "framing", "segment", "subscribe"]
+        for entry in all.entries {
+            definedCharacteristics.append(entry.key)
+            let what = "characteristic '\(entry.key)'"
+            guard let map = context.mapping(entry.value, what, keys: keys) else { continue }
+            let service = map.required("service", context).flatMap { context.uuid($0, "'service'") }
+            let uuid = map.required("uuid", context).flatMap { context.uuid($0, "'uuid'") }
+            var properties = Set<CharacteristicSpec.Property>()
+            for item in map.optional("properties").flatMap({ context.list($0, "'properties'") }) ?? [] {
+                if let property = context.choice(item, "a property", CharacteristicSpec.Property.self) {
+                    properties.insert(property)
+                }
+            }
+            let defaultWrite: CharacteristicSpec.WriteType =
+                properties.contains(.writeWithoutResponse) && !properties.contains(.write)
+                ? .withoutResponse : .withResponse
+            let writeType = map.optional("write")
+                .map { context.choice($0, "'write'", cases: [CharacteristicSpec.WriteType.withResponse, .withoutResponse]) } ?? defaultWrite
+            var framing: String?
+            if let framingNode = map.optional("framing"), let name = context.string(framingNode, "'framing'") {
+                framing = reference(name, at: framingNode, kind: "framing", section: "framings",
+                                    known: definedFramings)
+            }
+            var segment: CharacteristicSpec.SegmentSize? = .mtu
+            if let segmentNode = map.optional("segment"), segmentNode.scalar != "mtu" {
+                segment = context.int(segmentNode, "'segment' (mtu or a byte count)", range: 1...512).map { .fixed($0) }
+            }
+            let subscribe = map.optional("subscribe").map { context.bool($0, "'subscribe'") }
+                ?? (properties.contains(.notify) || properties.contains(.indicate))
+            guard let service, let uuid, let writeType, let segment, let subscribe else { continue }
+            characteristics.append(CharacteristicSpec(
+                name: entry.key, service: service, uuid: uuid, requiredProperties: properties, writeType: writeType,
+                framing: framing, segmentSize: segment, subscribe: subscribe, location: entry.keyNode.location))
+        }
+    }
+
+    func decodeNotifications(_ node: ProfileNode) {
+        guard let all = context.namedEntries(node, "'notifications'") else { return }
+        for entry in all.entries {
+            definedNotifications.append(entry.key)
+            let what = "notification '\(entry.key)'"
+            guard let map = context.mapping(entry.value, what, keys: ["characteristic", "fields"]) else { continue }
+            let characteristic = characteristicReference(map.required("characteristic", context))
+            let fields = map.required("fields", context)
+                .flatMap { context.fields($0, "the fields of \(what)", received: true, scope: .general) }
+            guard let characteristic, let fields else { continue }
+            notifications[entry.key] = MessageSpec(name: entry.key, characteristic: characteristic, fields: fields,
+                                                   location: entry.keyNode.location)
+        }
+    }
+
+    // MARK: References
+
+    /// Checks that `name` is defined in `known`, reporting "unknown KIND 'name'" at `node`.
+    func reference(_ name: String, at node: ProfileNode, kind: String, section: String, known: [String]) -> String? {
+        guard known.contains(name) else {
+            let hint = KeySuggestion.didYouMean(name, in: known)
+                ?? (known.isEmpty ? " (no \(section) are defined)" : " (defined: \(known.joined(separator: ", ")))")
+            context.error("unknown \(kind) '\(name)'" + hint, at: node.location)
+            return nil
+        }
+        return name
+    }
+
+    func characteristicReference(_ node: ProfileNode?) -> String? {
+        guard let node, let name = context.string(node, "'characteristic'") else { return nil }
+        return reference(name, at: node, kind: "characteristic", section: "characteristics",
+                         known: definedCharacteristics)
+    }
+}

@@ -1,0 +1,168 @@
+extension ProfileDecoder {
+    /// The key that names each kind of step, with the other keys that kind accepts.
+    static let stepKinds: [(key: String, extra: [String])] = [
+        ("send", ["as", "timeout", "retries", "expect"]),
+        ("if", ["then", "else"]),
+        ("set", []),
+        ("chunks", []),
+        ("stream", []),
+        ("check", ["message"]),
+        ("retry", []),
+        ("reconnect", []),
+        ("wait", []),
+        ("fail", []),
+    ]
+    static let chunkKeys = ["data", "from", "size", "as", "progress", "steps"]
+    static let streamKeys = ["data", "from", "to", "write", "progress", "receipts"]
+    static let receiptKeys = ["every", "notification", "as", "expect", "timeout"]
+
+    /// A list of steps; steps with errors are left out (their errors are reported).
+    func decodeSteps(_ node: ProfileNode, _ what: String) -> [Step] {
+        guard let items = context.list(node, what) else { return [] }
+        return items.compactMap(decodeStep)
+    }
+
+    func decodeStep(_ node: ProfileNode) -> Step? {
+        let kindNames = Self.stepKinds.map(\.key)
+        guard let raw = context.namedEntries(node, "a step") else { return nil }
+        let present = raw.entries.filter { kindNames.contains($0.key) }
+        guard let kindEntry = present.first else {
+            let first = raw.entries.first
+            let hint = first.flatMap { KeySuggestion.didYouMean($0.key, in: kindNames) } ?? ""
+            context.error("a step must have one of the keys \(kindNames.joined(separator: ", "))"
+                          + (first.map { ", found '\($0.key)'" } ?? "") + hint,
+                          at: first?.keyNode.location ?? node.location)
+            return nil
+        }
+        if present.count > 1 {
+            context.error("a step has exactly one of \(kindNames.joined(separator: ", ")); this one has both "
+                          + "'\(kindEntry.key)' and '\(present[1].key)' (start a new '-' item)",
+                          at: present[1].keyNode.location)
+            return nil
+        }
+        let kind = kindEntry.key
+        let extra = Self.stepKinds.first { $0.key == kind }?.extra ?? []
+        guard let map = context.mapping(node, "a '\(kind)' step", keys: [kind] + extra) else { return nil }
+        let value = kindEntry.value
+        let stepKind: Step.Kind?
+        switch kind {
+        case "send": stepKind = decodeSend(value, map)
+        case "if": stepKind = decodeConditional(value, map)
+        case "set": stepKind = decodeSet(value)
+        case "chunks": stepKind = decodeChunks(value)
+        case "stream": stepKind = decodeStream(value)
+        case "check":
+            let condition = context.expression(value, "'check'")
+            let message = map.optional("message").map { context.string($0, "'message'") }
+                ?? "check failed: \(value.scalar ?? "")"
+            guard let condition, let message else { return nil }
+            stepKind = .check(condition: condition, message: message)
+        case "retry": stepKind = decodeRetry(value)
+        case "reconnect": stepKind = decodeReconnect(value)
+        case "wait": stepKind = context.duration(value, "'wait'").map { .wait($0) }
+        default: stepKind = context.string(value, "'fail'").map { .fail(message: $0) }
+        }
+        return stepKind.map { Step(kind: $0, location: kindEntry.keyNode.location) }
+    }
+
+    private func decodeSend(_ value: ProfileNode, _ map: MappingReader) -> Step.Kind? {
+        guard let name = context.string(value, "'send'"),
+              let command = reference(name, at: value, kind: "command", section: "commands", known: definedCommands)
+        else { return nil }
+        let alias = map.optional("as").map { context.identifier($0, "'as'") } ?? command
+        let timeout = context.optional(map.optional("timeout")) { context.duration($0, "'timeout'") }
+        let retries = context.optional(map.optional("retries")) { context.int($0, "'retries'", range: 0...100) }
+        let expect = map.optional("expect").map { context.expressions($0, "'expect'") } ?? []
+        guard let alias, let timeout, let retries else { return nil }
+        return .send(SendStep(command: command, alias: alias, timeout: timeout, retries: retries, expect: expect))
+    }
+
+    private func decodeConditional(_ value: ProfileNode, _ map: MappingReader) -> Step.Kind? {
+        let condition = context.expression(value, "'if'")
+        let then = map.required("then", context).map { decodeSteps($0, "'then'") } ?? []
+        let otherwise = map.optional("else").map { decodeSteps($0, "'else'") } ?? []
+        guard let condition else { return nil }
+        return .conditional(condition: condition, then: then, otherwise: otherwise)
+    }
+
+    private func decodeSet(_ value: ProfileNode) -> Step.Kind? {
+        guard let all = context.namedEntries(value, "'set'") else { return nil }
+        if all.entries.isEmpty {
+            context.error("'set' must bind at least one variable ({ name: expression })", at: value.location)
+            return nil
+        }
+        var bindings: [(name: String, value: Expression)] = []
+        for entry in all.entries {
+            guard let name = context.identifier(entry.keyNode, "the variable name '\(entry.key)'"),
+                  let expression = context.expression(entry.value, "the value of '\(entry.key)'") else { continue }
+            bindings.append((name, expression))
+        }
+        return bindings.count == all.entries.count ? .set(bindings) : nil
+    }
+
+    private func decodeChunks(_ value: ProfileNode) -> Step.Kind? {
+        guard let map = context.mapping(value, "'chunks'", keys: Self.chunkKeys) else { return nil }
+        let data = map.required("data", context).flatMap { context.expression($0, "'data'") }
+        let from = context.optional(map.optional("from")) { context.expression($0, "'from'") }
+        let size = map.required("size", context).flatMap { context.expression($0, "'size'") }
+        let alias = map.optional("as").map { context.identifier($0, "'as'") } ?? "chunk"
+        let progress = map.optional("progress").map { context.bool($0, "'progress'") } ?? true
+        let steps = map.required("steps", context).map { decodeSteps($0, "'steps'") } ?? []
+        guard let data, let from, let size, let alias, let progress else { return nil }
+        return .chunks(ChunkLoop(data: data, from: from, size: size, alias: alias, reportsProgress: progress,
+                                 steps: steps))
+    }
+
+    private func decodeStream(_ value: ProfileNode) -> Step.Kind? {
+        guard let map = context.mapping(value, "'stream'", keys: Self.streamKeys) else { return nil }
+        let data = map.required("data", context).flatMap { context.expression($0, "'data'") }
+        let from = context.optional(map.optional("from")) { context.expression($0, "'from'") }
+        let to = map.required("to", context).flatMap { node in
+            context.string(node, "'to'").flatMap {
+                reference($0, at: node, kind: "characteristic", section: "characteristics",
+                          known: definedCharacteristics)
+            }
+        }
+        let write = context.optional(map.optional("write")) {
+            context.choice($0, "'write'", cases: [CharacteristicSpec.WriteType.withResponse, .withoutResponse])
+        }
+        let progress = map.optional("progress").map { context.bool($0, "'progress'") } ?? true
+        let receipts = context.optional(map.optional("receipts"), decodeReceipts)
+        guard let data, let from, let to, let write, let progress, let receipts else { return nil }
+        return .stream(StreamStep(data: data, from: from, to: to, writeType: write, receipts: receipts,
+                                  reportsProgress: progress))
+    }
+
+    private func decodeReceipts(_ node: ProfileNode) -> StreamStep.Receipts? {
+        guard let map = context.mapping(node, "'receipts'", keys: Self.receiptKeys) else { return nil }
+        let every = map.required("every", context).flatMap { context.expression($0, "'every'") }
+        let notification = map.required("notification", context).flatMap { node in
+            context.string(node, "'notification'").flatMap {
+                reference($0, at: node, kind: "notification", section: "notifications", known: definedNotifications)
+            }
+        }
+        let alias = map.optional("as").map { context.identifier($0, "'as'") } ?? notification
+        let expect = map.optional("expect").map { context.expressions($0, "'expect'") } ?? []
+        let timeout = context.optional(map.optional("timeout")) { context.duration($0, "'timeout'") }
+        guard let every, let notification, let alias, let timeout else { return nil }
+        return StreamStep.Receipts(every: every, notification: notification, alias: alias, expect: expect,
+                                   timeout: timeout)
+    }
+
+    private func decodeRetry(_ value: ProfileNode) -> Step.Kind? {
+        guard let map = context.mapping(value, "'retry'", keys: ["attempts", "steps"]) else { return nil }
+        let attempts = map.required("attempts", context).flatMap { context.int($0, "'attempts'", range: 1...1000) }
+        let steps = map.required("steps", context).map { decodeSteps($0, "'steps'") } ?? []
+        guard let attempts else { return nil }
+        return .retry(attempts: attempts, steps: steps)
+    }
+
+    private func decodeReconnect(_ value: ProfileNode) -> Step.Kind? {
+        guard let map = context.mapping(value, "'reconnect'", keys: ["address", "timeout"]) else { return nil }
+        let address = map.optional("address").map { context.choice($0, "'address'", cases: [ReconnectStep.Address.same, .next]) }
+            ?? .same
+        let timeout = context.optional(map.optional("timeout")) { context.duration($0, "'timeout'") }
+        guard let address, let timeout else { return nil }
+        return .reconnect(ReconnectStep(address: address, timeout: timeout))
+    }
+}

@@ -1,0 +1,72 @@
+/// A small expression language used in profiles for values, conditions and checks:
+/// integers (`42`, `0x1F`), `true`/`false`, strings (`'text'`), paths (`image.size`,
+/// `start.max_chunk`), calls (`min(a, b)`, `crc32(image.data)`), unary `!` `-`, and binary
+/// `* / % + - << >> & | < <= > >= == != && ||` with the usual precedence and parentheses.
+public struct Expression: Sendable, CustomStringConvertible {
+    public indirect enum Node: Sendable, Equatable {
+        case integer(UInt64)
+        case boolean(Bool)
+        case string(String)
+        /// `a.b.c` as ["a", "b", "c"].
+        case path([String])
+        case call(ExpressionFunction, [Node])
+        case unary(UnaryOperator, Node)
+        case binary(BinaryOperator, Node, Node)
+    }
+
+    public enum UnaryOperator: String, Sendable {
+        case not = "!"
+        case negate = "-"
+    }
+
+    public enum BinaryOperator: String, Sendable, CaseIterable {
+        case multiply = "*", divide = "/", remainder = "%"
+        case add = "+", subtract = "-"
+        case shiftLeft = "<<", shiftRight = ">>"
+        case bitAnd = "&", bitOr = "|"
+        case less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+        case equal = "==", notEqual = "!="
+        case and = "&&", or = "||"
+    }
+
+    public var node: Node
+    /// The text as written (for diagnostics).
+    public var text: String
+    public var location: SourceLocation
+
+    public init(node: Node, text: String, location: SourceLocation) {
+        self.node = node
+        self.text = text
+        self.location = location
+    }
+
+    public var description: String { text }
+}
+
+/// The functions an expression may call.
+public enum ExpressionFunction: String, Sendable, CaseIterable {
+    case min, max
+    /// Length of a byte string.
+    case len
+    /// `slice(bytes, start, end)`: bytes[start..<end].
+    case slice
+    /// CRC-32 (IEEE, zlib) of a byte string.
+    case crc32
+    /// CRC-16/CCITT-FALSE of a byte string.
+    case crc16
+    /// SHA-256 of a byte string.
+    case sha256
+    /// The bytes in reverse order.
+    case reverse
+    /// `align_down(value, step)`: the largest multiple of step <= value.
+    case alignDown = "align_down"
+
+    public var arity: ClosedRange<Int> {
+        switch self {
+        case .min, .max: return 2...8
+        case .len, .crc32, .crc16, .sha256, .reverse: return 1...1
+        case .slice: return 3...3
+        case .alignDown: return 2...2
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import DFUBytes
+
+/// One field of a binary message, in wire order.
+public struct FieldSpec: Sendable {
+    public enum FieldType: Sendable, Hashable {
+        /// Unsigned integer of 1, 2, 3, 4 or 8 bytes.
+        case unsigned(width: Int, endianness: Endianness)
+        /// A byte string: `count` bytes when given, else the rest of the message.
+        case bytes(count: Int?)
+    }
+
+    /// Name used by expressions (`start.status`); nil for anonymous constants.
+    public var name: String?
+    public var type: FieldType
+    /// When encoding: the value to write. When decoding: a constant the field must hold for the
+    /// message to match (e.g. a response opcode), or nil for a captured field.
+    public var value: Expression?
+    public var location: SourceLocation
+
+    public init(name: String?, type: FieldType, value: Expression?, location: SourceLocation) {
+        self.name = name
+        self.type = type
+        self.value = value
+        self.location = location
+    }
+}
+
+/// The layout of a message: fields in order.
+public struct MessageSpec: Sendable {
+    public var name: String
+    /// The characteristic it is written to (commands) or notified from (responses).
+    public var characteristic: String
+    public var fields: [FieldSpec]
+    public var location: SourceLocation
+
+    public init(name: String, characteristic: String, fields: [FieldSpec], location: SourceLocation) {
+        self.name = name
+        self.characteristic = characteristic
+        self.fields = fields
+        self.location = location
+    }
+}
+
+/// How a response reports success or failure.
+public struct StatusSpec: Sendable {
+    /// A second code that refines a first one (Nordic's "extended error" follows result 0x0B).
+    public struct Detail: Sendable {
+        public var when: UInt64
+        public var field: String
+        public var codes: String?
+        public init(when: UInt64, field: String, codes: String?) {
+            self.when = when
+            self.field = field
+            self.codes = codes
+        }
+    }
+
+    /// The response field holding the status.
+    public var field: String
+    public var success: [UInt64]
+    /// A key of `Profile.codeTables` naming the codes.
+    public var codes: String?
+    public var detail: Detail?
+    public var location: SourceLocation
+
+    public init(field: String, success: [UInt64], codes: String?, detail: Detail?, location: SourceLocation) {
+        self.field = field
+        self.success = success
+        self.codes = codes
+        self.detail = detail
+        self.location = location
+    }
+}
+
+/// The response a command waits for: its layout, how it is told apart from other messages
+/// (constant fields in `message` plus `match` conditions that may refer to the request, e.g.
+/// `seq == request.seq`), and its status.
+public struct ResponseSpec: Sendable {
+    public var message: MessageSpec
+    /// Extra conditions over the response's fields (`response.x`) and the request's (`request.x`).
+    public var match: [Expression]
+    public var status: StatusSpec?
+
+    public init(message: MessageSpec, match: [Expression], status: StatusSpec?) {
+        self.message = message
+        self.match = match
+        self.status = status
+    }
+}
+
+/// A command: a request message and, unless it is fire-and-forget, the response it waits for.
+public struct CommandSpec: Sendable {
+    public var name: String
+    public var request: MessageSpec
+    public var response: ResponseSpec?
+    /// Overrides `ProfileDefaults.timeout`.
+    public var timeout: Duration?
+    public var location: SourceLocation
+
+    public init(name: String, request: MessageSpec, response: ResponseSpec?, timeout: Duration?,
+                location: SourceLocation) {
+        self.name = name
+        self.request = request
+        self.response = response
+        self.timeout = timeout
+        self.location = location
+    }
+}

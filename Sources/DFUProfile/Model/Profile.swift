@@ -1,0 +1,90 @@
+import DFUBytes
+
+/// A device protocol described as data: which devices it applies to, their GATT layout, the
+/// framing of each characteristic, the commands and responses, and the update procedure.
+///
+/// The model carries no protocol-specific notions: the vendor control point, Nordic Secure DFU,
+/// Nordic legacy DFU and MCUmgr SMP are all written with the same few ideas (characteristics,
+/// framings, messages made of typed fields, steps over generic primitives, expressions).
+public struct Profile: Sendable {
+    public var name: String
+    public var summary: String?
+    /// The file it was read from (for diagnostics).
+    public var path: String
+    public var match: MatchRules
+    public var defaults: ProfileDefaults
+    public var characteristics: [CharacteristicSpec]
+    public var framings: [String: FramingSpec]
+    public var codeTables: [String: CodeTable]
+    public var commands: [String: CommandSpec]
+    /// Unsolicited messages (e.g. packet receipt notifications) a transfer may wait for.
+    public var notifications: [String: MessageSpec]
+    /// What to do when the link drops mid-procedure.
+    public var resume: ResumePolicy
+    /// The update procedure, run once per image of the package (with `image` bound).
+    public var procedure: [Step]
+    /// The profile language version the file was written for (`version:`); only 1 exists.
+    public var version: Int = 1
+
+    public init(name: String, summary: String?, path: String, match: MatchRules, defaults: ProfileDefaults,
+                characteristics: [CharacteristicSpec], framings: [String: FramingSpec],
+                codeTables: [String: CodeTable], commands: [String: CommandSpec],
+                notifications: [String: MessageSpec], resume: ResumePolicy, procedure: [Step]) {
+        self.name = name
+        self.summary = summary
+        self.path = path
+        self.match = match
+        self.defaults = defaults
+        self.characteristics = characteristics
+        self.framings = framings
+        self.codeTables = codeTables
+        self.commands = commands
+        self.notifications = notifications
+        self.resume = resume
+        self.procedure = procedure
+    }
+
+    public func characteristic(named name: String) -> CharacteristicSpec? {
+        characteristics.first { $0.name == name }
+    }
+}
+
+/// Which advertising devices a profile applies to. Both rules must hold when both are given.
+public struct MatchRules: Sendable {
+    /// A glob (`*`, `?`) over the advertised local name.
+    public var namePattern: String?
+    /// Every one of these must be advertised.
+    public var services: [BluetoothUUID]
+
+    public init(namePattern: String?, services: [BluetoothUUID]) {
+        self.namePattern = namePattern
+        self.services = services
+    }
+}
+
+public struct ProfileDefaults: Sendable {
+    /// Byte order of integer fields that do not name one.
+    public var endianness: Endianness
+    /// How long to wait for a response when a command does not say.
+    public var timeout: Duration
+    /// How many times a command is sent again after a timeout when it does not say.
+    public var retries: Int
+
+    public init(endianness: Endianness = .little, timeout: Duration = .seconds(5), retries: Int = 0) {
+        self.endianness = endianness
+        self.timeout = timeout
+        self.retries = retries
+    }
+}
+
+/// After a disconnect: reconnect and run the procedure again from the top (procedures ask the
+/// device where it stopped, so running again resumes), at most `attempts` times.
+public struct ResumePolicy: Sendable {
+    public var attempts: Int
+    public var reconnectTimeout: Duration
+
+    public init(attempts: Int = 0, reconnectTimeout: Duration = .seconds(10)) {
+        self.attempts = attempts
+        self.reconnectTimeout = reconnectTimeout
+    }
+}

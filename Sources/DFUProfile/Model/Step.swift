@@ -1,0 +1,130 @@
+/// One step of an update procedure. Every step is one of a few generic primitives; protocols
+/// differ only in how they combine them.
+public struct Step: Sendable {
+    public indirect enum Kind: Sendable {
+        /// Send a command and, if it has a response, wait for it and make its fields visible to
+        /// later expressions as `<as>.<field>` (default `as`: the command's name).
+        case send(SendStep)
+        /// Loop over `data` in chunks of `size` bytes starting at `from`; `as` names the chunk.
+        case chunks(ChunkLoop)
+        /// Write `data` raw to a characteristic in segment-size writes, optionally waiting for
+        /// receipt notifications every N writes.
+        case stream(StreamStep)
+        /// Fail (retryably) unless the condition holds.
+        case check(condition: Expression, message: String)
+        /// Bind variables.
+        case set([(name: String, value: Expression)])
+        case conditional(condition: Expression, then: [Step], otherwise: [Step])
+        /// Run `steps` again (up to `attempts` times in all) when one of them fails on the
+        /// device's side (error status, timeout, failed check). A disconnect is not retried here.
+        case retry(attempts: Int, steps: [Step])
+        /// Drop the link (if still up) and connect again, to the same address or address + 1.
+        case reconnect(ReconnectStep)
+        case wait(Duration)
+        case fail(message: String)
+    }
+
+    public var kind: Kind
+    public var location: SourceLocation
+
+    public init(kind: Kind, location: SourceLocation) {
+        self.kind = kind
+        self.location = location
+    }
+}
+
+public struct SendStep: Sendable {
+    public var command: String
+    /// Name under which the response fields are visible; defaults to the command name.
+    public var alias: String
+    public var timeout: Duration?
+    public var retries: Int?
+    /// Conditions the response must meet (e.g. `data.next_offset == chunk.end`).
+    public var expect: [Expression]
+
+    public init(command: String, alias: String, timeout: Duration?, retries: Int?, expect: [Expression]) {
+        self.command = command
+        self.alias = alias
+        self.timeout = timeout
+        self.retries = retries
+        self.expect = expect
+    }
+}
+
+/// Chunk loop variables, visible as `<as>.offset`, `.end`, `.size`, `.data`, `.index`,
+/// `.first` and `.last`.
+public struct ChunkLoop: Sendable {
+    public var data: Expression
+    public var from: Expression?
+    public var size: Expression
+    public var alias: String
+    /// Whether finishing a chunk counts as upload progress.
+    public var reportsProgress: Bool
+    public var steps: [Step]
+
+    public init(data: Expression, from: Expression?, size: Expression, alias: String, reportsProgress: Bool,
+                steps: [Step]) {
+        self.data = data
+        self.from = from
+        self.size = size
+        self.alias = alias
+        self.reportsProgress = reportsProgress
+        self.steps = steps
+    }
+}
+
+public struct StreamStep: Sendable {
+    /// Flow control by receipt notifications (Nordic's PRN): after every `every` writes, wait
+    /// for `notification`, bind it as `alias` and check `expect`. `every` evaluating to 0
+    /// turns receipts off.
+    public struct Receipts: Sendable {
+        public var every: Expression
+        public var notification: String
+        public var alias: String
+        public var expect: [Expression]
+        public var timeout: Duration?
+
+        public init(every: Expression, notification: String, alias: String, expect: [Expression],
+                    timeout: Duration?) {
+            self.every = every
+            self.notification = notification
+            self.alias = alias
+            self.expect = expect
+            self.timeout = timeout
+        }
+    }
+
+    public var data: Expression
+    public var from: Expression?
+    public var to: String
+    /// Overrides the characteristic's write type.
+    public var writeType: CharacteristicSpec.WriteType?
+    public var receipts: Receipts?
+    public var reportsProgress: Bool
+
+    public init(data: Expression, from: Expression?, to: String, writeType: CharacteristicSpec.WriteType?,
+                receipts: Receipts?, reportsProgress: Bool) {
+        self.data = data
+        self.from = from
+        self.to = to
+        self.writeType = writeType
+        self.receipts = receipts
+        self.reportsProgress = reportsProgress
+    }
+}
+
+public struct ReconnectStep: Sendable {
+    public enum Address: String, Sendable {
+        case same
+        /// The device's address plus one (Nordic bootloaders without bond sharing).
+        case next
+    }
+
+    public var address: Address
+    public var timeout: Duration?
+
+    public init(address: Address, timeout: Duration?) {
+        self.address = address
+        self.timeout = timeout
+    }
+}

@@ -1,0 +1,201 @@
+import DFUGATT
+import DFUBytes
+
+/// A `GATTLink` to a simulated peripheral. Every call runs the connection-event model forward
+/// on the world's virtual clock until the call can complete, so a whole update runs in
+/// milliseconds of real time and always takes the same simulated time.
+public final class SimulatedLink: GATTLink {
+    private let world: SimulatedWorld
+    private let peripheral: any SimulatedPeripheral
+    private var scheduler: ConnectionEventScheduler
+    private var inbox: [GATTNotification] = []
+    private var writeAcknowledgements = 0
+    private var readResults: [Result<[UInt8], GATTError>] = []
+    private var disconnectReason: String?
+    public private(set) var statistics = LinkStatistics()
+
+    init(world: SimulatedWorld, peripheral: any SimulatedPeripheral, settings: LinkSettings) {
+        self.world = world
+        self.peripheral = peripheral
+        self.scheduler = ConnectionEventScheduler(settings: settings, connectedAt: world.now)
+    }
+
+    public var address: DeviceAddress { peripheral.advertisement.address }
+    public var mtu: Int { scheduler.settings.mtu }
+    public var now: Duration { world.now }
+    public var isConnected: Bool { disconnectReason == nil }
+
+    public func discoverServices() async throws(GATTError) -> [GATTService] {
+        try requireConnected()
+        // Primary services, characteristics and descriptors: about four request/response
+        // round trips, two connection intervals each.
+        world.now += scheduler.settings.connectionInterval * 8
+        return peripheral.services
+    }
+
+    public func read(_ characteristic: GATTCharacteristic) async throws(GATTError) -> [UInt8] {
+        try requireConnected()
+        scheduler.enqueueFromCentral(.readRequest(handle: characteristic.valueHandle))
+        let deadline = world.now + scheduler.settings.attTimeout
+        try run(until: { !self.readResults.isEmpty }, deadline: deadline)
+        guard !readResults.isEmpty else { throw timeout("read of \(characteristic.uuid)", deadline: deadline) }
+        return try readResults.removeFirst().get()
+    }
+
+    public func write(_ value: [UInt8], to characteristic: GATTCharacteristic,
+                      type: GATTWriteType) async throws(GATTError) {
+        try requireConnected()
+        guard value.count <= mtu - 3 else {
+            throw GATTError(.unsupported, address: address.description,
+                            detail: "a write of \(value.count) bytes exceeds ATT_MTU-3 (\(mtu - 3))")
+        }
+        switch type {
+        case .withResponse:
+            scheduler.enqueueFromCentral(.writeRequest(handle: characteristic.valueHandle, value: value))
+            let deadline = world.now + scheduler.settings.attTimeout
+            try run(until: { self.writeAcknowledgements > 0 }, deadline: deadline)
+            guard writeAcknowledgements > 0 else {
+                throw timeout("write request to \(characteristic.uuid)", deadline: deadline)
+            }
+            writeAcknowledgements -= 1
+        case .withoutResponse:
+            let buffers = scheduler.settings.transmitBuffers
+            try run(until: { self.scheduler.queuedToPeripheral < buffers },
+                    deadline: world.now + scheduler.settings.attTimeout)
+            scheduler.enqueueFromCentral(.writeCommand(handle: characteristic.valueHandle, value: value))
+        }
+    }
+
+    public func setNotifications(enabled: Bool, for characteristic: GATTCharacteristic) async throws(GATTError) {
+        // The Client Characteristic Configuration descriptor follows the value handle.
+        let descriptor = GATTCharacteristic(service: characteristic.service, uuid: BluetoothUUIDs.clientConfiguration,
+                                            valueHandle: characteristic.valueHandle + 1, properties: [.write])
+        try await write(enabled ? [0x01, 0x00] : [0x00, 0x00], to: descriptor, type: .withResponse)
+    }
+
+    public func nextNotification(until deadline: Duration) async throws(GATTError) -> GATTNotification? {
+        if inbox.isEmpty {
+            try run(until: { !self.inbox.isEmpty }, deadline: deadline)
+        }
+        if !inbox.isEmpty { return inbox.removeFirst() }
+        try requireConnected()
+        if world.now < deadline { world.now = deadline }
+        return nil
+    }
+
+    public func sleep(until deadline: Duration) async throws(GATTError) {
+        try run(until: { false }, deadline: deadline)
+        if world.now < deadline { world.now = deadline }
+    }
+
+    public func disconnect() async {
+        if isConnected { drop(reason: "the central disconnected") }
+    }
+
+    // MARK: - The event loop
+
+    /// Runs connection events until `condition` holds, the deadline passes, the link drops
+    /// (throws) or nothing is left in flight.
+    private func run(until condition: () -> Bool, deadline: Duration) throws(GATTError) {
+        while !condition() {
+            try requireConnected()
+            guard let eventTime = scheduler.nextBusyEvent(notBefore: world.now), eventTime <= deadline else { return }
+            runEvent(at: eventTime)
+        }
+    }
+
+    private func runEvent(at time: Duration) {
+        world.now = time
+        statistics.connectionEvents += 1
+        for pdu in scheduler.takeCentralPackets() {
+            statistics.packetsToPeripheral += 1
+            statistics.valueBytesToPeripheral += pdu.valueByteCount
+            deliverToPeripheral(pdu, at: time)
+            if !isConnected { return }
+        }
+        for output in scheduler.takePeripheralPackets(at: time) {
+            statistics.packetsToCentral += 1
+            statistics.valueBytesToCentral += output.pdu.valueByteCount
+            deliverToCentral(output.pdu, at: time)
+            if output.disconnectAfterSending {
+                drop(reason: "the device rebooted")
+                return
+            }
+        }
+        scheduler.finishEvent()
+    }
+
+    private func deliverToPeripheral(_ pdu: SimulatedPDU, at time: Duration) {
+        let faults = world.faults
+        let silent = faults.unresponsiveAfterBytes.map { world.valueBytesReceived >= $0 } ?? false
+        switch pdu {
+        case let .writeRequest(handle, value), let .writeCommand(handle, value):
+            world.valueBytesReceived += value.count
+            let outputs = peripheral.receiveWrite(handle: handle, value: value, at: time)
+            if silent { break }
+            if case .writeRequest = pdu {
+                scheduler.enqueueFromPeripheral(PeripheralOutput(pdu: .writeResponse, readyAt: time), arrivedAt: time)
+            }
+            for output in outputs { scheduler.enqueueFromPeripheral(output, arrivedAt: time) }
+        case let .readRequest(handle):
+            if silent { break }
+            let answer: SimulatedPDU = peripheral.readValue(handle: handle).map { .readResponse(value: $0) }
+                ?? .errorResponse(code: 0x02, handle: handle)  // Read Not Permitted
+            scheduler.enqueueFromPeripheral(PeripheralOutput(pdu: answer, readyAt: time), arrivedAt: time)
+        default:
+            break
+        }
+        for threshold in faults.disconnectAfterBytes
+        where world.valueBytesReceived >= threshold && !world.firedDisconnects.contains(threshold) {
+            world.firedDisconnects.insert(threshold)
+            drop(reason: "simulated fault: disconnect after \(threshold) bytes")
+            return
+        }
+    }
+
+    private func deliverToCentral(_ pdu: SimulatedPDU, at time: Duration) {
+        switch pdu {
+        case .writeResponse:
+            writeAcknowledgements += 1
+        case let .readResponse(value):
+            readResults.append(.success(value))
+        case let .errorResponse(code, handle):
+            readResults.append(.failure(GATTError(.attError(code: code, handle: handle), address: address.description,
+                                                  detail: "the device refused the request")))
+        case let .notification(handle, value):
+            world.notificationsSent += 1
+            let count = world.notificationsSent
+            if world.faults.dropNotifications.contains(count) { return }
+            var delivered = value
+            if world.faults.corruptNotifications.contains(count), !delivered.isEmpty {
+                delivered[delivered.count - 1] ^= 0xFF
+            }
+            inbox.append(GATTNotification(valueHandle: handle, value: delivered, receivedAt: time))
+        default:
+            break
+        }
+    }
+
+    func drop(reason: String) {
+        guard disconnectReason == nil else { return }
+        disconnectReason = reason
+        scheduler.dropEverything()
+        peripheral.connectionEnded(at: world.now)
+    }
+
+    private func requireConnected() throws(GATTError) {
+        if let reason = disconnectReason {
+            throw GATTError(.disconnected, address: address.description, detail: reason)
+        }
+    }
+
+    /// The error for an unanswered request; the clock moves on to the deadline.
+    private func timeout(_ what: String, deadline: Duration) -> GATTError {
+        if world.now < deadline { world.now = deadline }
+        if let reason = disconnectReason {
+            return GATTError(.disconnected, address: address.description, detail: reason)
+        }
+        return GATTError(.timeout, address: address.description,
+                         detail: "\(what) unanswered after \(scheduler.settings.attTimeout)")
+    }
+}

@@ -1,0 +1,39 @@
+/// The ATT operations that cross a simulated link. Each takes one packet slot in a connection
+/// event, whatever its size (up to ATT_MTU).
+public enum SimulatedPDU: Sendable, Equatable {
+    // central -> peripheral
+    case writeRequest(handle: UInt16, value: [UInt8])
+    case writeCommand(handle: UInt16, value: [UInt8])
+    case readRequest(handle: UInt16)
+    // peripheral -> central
+    case writeResponse
+    case readResponse(value: [UInt8])
+    case errorResponse(code: UInt8, handle: UInt16)
+    case notification(handle: UInt16, value: [UInt8])
+
+    /// Attribute value bytes carried (0 for acknowledgements).
+    public var valueByteCount: Int {
+        switch self {
+        case let .writeRequest(_, value), let .writeCommand(_, value), let .readResponse(value),
+             let .notification(_, value):
+            return value.count
+        case .readRequest, .writeResponse, .errorResponse:
+            return 0
+        }
+    }
+}
+
+/// Something a peripheral sends, and the earliest moment it is ready to go out (after the
+/// device's processing time). It still waits for a connection event after that.
+public struct PeripheralOutput: Sendable, Equatable {
+    public var pdu: SimulatedPDU
+    public var readyAt: Duration
+    /// The device reboots (drops the link) once this PDU is sent.
+    public var disconnectAfterSending: Bool
+
+    public init(pdu: SimulatedPDU, readyAt: Duration, disconnectAfterSending: Bool = false) {
+        self.pdu = pdu
+        self.readyAt = readyAt
+        self.disconnectAfterSending = disconnectAfterSending
+    }
+}

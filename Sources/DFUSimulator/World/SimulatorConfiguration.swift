@@ -1,0 +1,93 @@
+import DFUGATT
+
+/// What `sim:NAME?key=value&...` asks for: which simulated device, the link settings and the
+/// faults. Keys (all optional):
+/// - `mtu` (23...517), `interval` (ms, 7.5...4000), `packets-per-event` (1...32),
+///   `buffers` (transmit buffers, 1...256)
+/// - `address` (AA:BB:CC:DD:EE:FF), `name` (advertised name)
+/// - `erase-ms` (page erase), `write-ns-per-byte` (flash write)
+/// - `fault` (repeatable): `disconnect-after:BYTES`, `drop-notification:N`,
+///   `corrupt-notification:N`, `busy:N` (the Nth command answers busy),
+///   `unresponsive-after:BYTES`
+public struct SimulatorConfiguration: Sendable {
+    public var deviceName: String
+    public var link = LinkSettings()
+    public var faults = FaultPlan()
+    public var flash = FlashTiming()
+    public var address = DeviceAddress(string: "C0:FF:EE:00:00:01")!
+    public var advertisedName: String?
+
+    public init(deviceName: String) {
+        self.deviceName = deviceName
+    }
+
+    /// Parses the part after `sim:`.
+    public init(parsing text: String) throws(SimulatorConfigurationError) {
+        let parts = text.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let name = String(parts[0])
+        guard !name.isEmpty else { throw SimulatorConfigurationError("sim: needs a device name, e.g. sim:vendor-ctrlpt") }
+        self.init(deviceName: name)
+        guard parts.count == 2 else { return }
+        for pair in parts[1].split(separator: "&") where !pair.isEmpty {
+            let keyValue = pair.split(separator: "=", maxSplits: 1)
+            guard keyValue.count == 2 else { throw SimulatorConfigurationError("'\(pair)' is not key=value") }
+            try apply(key: String(keyValue[0]), value: String(keyValue[1]))
+        }
+    }
+
+    private mutating func apply(key: String, value: String) throws(SimulatorConfigurationError) {
+        switch key {
+        case "mtu": link.mtu = try integer(value, key: key, in: 23...517)
+        case "interval":
+            guard let milliseconds = Double(value), milliseconds >= 7.5, milliseconds <= 4000 else {
+                throw SimulatorConfigurationError("interval must be milliseconds between 7.5 and 4000, not '\(value)'")
+            }
+            link.connectionInterval = .microseconds(Int64(milliseconds * 1000))
+        case "packets-per-event": link.packetsPerEvent = try integer(value, key: key, in: 1...32)
+        case "buffers": link.transmitBuffers = try integer(value, key: key, in: 1...256)
+        case "address":
+            guard let parsed = DeviceAddress(string: value) else {
+                throw SimulatorConfigurationError("address must look like C0:FF:EE:00:00:01, not '\(value)'")
+            }
+            address = parsed
+        case "name": advertisedName = value
+        case "erase-ms": flash.pageErase = .milliseconds(try integer(value, key: key, in: 0...10_000))
+        case "write-ns-per-byte": flash.writePerByte = .nanoseconds(try integer(value, key: key, in: 0...1_000_000))
+        case "fault": try applyFault(value)
+        default:
+            throw SimulatorConfigurationError(
+                "unknown key '\(key)' (known: mtu, interval, packets-per-event, buffers, address, name, erase-ms, write-ns-per-byte, fault)")
+        }
+    }
+
+    private mutating func applyFault(_ value: String) throws(SimulatorConfigurationError) {
+        let parts = value.split(separator: ":", maxSplits: 1)
+        guard parts.count == 2 else {
+            throw SimulatorConfigurationError("a fault is KIND:NUMBER, e.g. disconnect-after:40000, not '\(value)'")
+        }
+        let count = try integer(String(parts[1]), key: "fault \(parts[0])", in: 1...Int(Int32.max))
+        switch parts[0] {
+        case "disconnect-after": faults.disconnectAfterBytes.append(count)
+        case "drop-notification": faults.dropNotifications.insert(count)
+        case "corrupt-notification": faults.corruptNotifications.insert(count)
+        case "busy": faults.busyCommands.insert(count)
+        case "unresponsive-after": faults.unresponsiveAfterBytes = count
+        default:
+            throw SimulatorConfigurationError(
+                "unknown fault '\(parts[0])' (known: disconnect-after, drop-notification, corrupt-notification, busy, unresponsive-after)")
+        }
+    }
+
+    private func integer(_ text: String, key: String, in range: ClosedRange<Int>) throws(SimulatorConfigurationError) -> Int {
+        guard let value = Int(text), range.contains(value) else {
+            throw SimulatorConfigurationError("\(key) must be an integer in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
+        }
+        return value
+    }
+}
+
+public struct SimulatorConfigurationError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { "sim: \(message)" }
+}

@@ -1,0 +1,131 @@
+import DFUBytes
+import DFUProfile
+import XCTest
+
+/// The real `profiles/vendor-ctrlpt.yaml` loads into the expected structure.
+final class VendorProfileTests: XCTestCase {
+    func loadVendor() throws -> Profile {
+        do {
+            return try ProfileLoader.load(path: vendorProfilePath)
+        } catch {
+            XCTFail("vendor-ctrlpt.yaml failed to load:\n\(error)")
+            throw error
+        }
+    }
+
+    func testHeaderMatchDefaultsAndResume() throws {
+        let profile = try loadVendor()
+        XCTAssertEqual(profile.name, "vendor-ctrlpt")
+        XCTAssertEqual(profile.version, 1)
+        XCTAssertEqual(profile.path, vendorProfilePath)
+        XCTAssertEqual(profile.summary?.hasPrefix("Vendor control point"), true)
+        XCTAssertEqual(profile.match.namePattern, "DFU-*")
+        XCTAssertEqual(profile.match.services, [BluetoothUUID(string: "D0F10000-7E3C-4B8A-9C52-1A2B3C4D5E6F")!])
+        XCTAssertEqual(profile.defaults.endianness, .little)
+        XCTAssertEqual(profile.defaults.timeout, .seconds(5))
+        XCTAssertEqual(profile.defaults.retries, 1)
+        XCTAssertEqual(profile.resume.attempts, 5)
+        XCTAssertEqual(profile.resume.reconnectTimeout, .seconds(10))
+    }
+
+    func testControlCharacteristicAndFraming() throws {
+        let profile = try loadVendor()
+        XCTAssertEqual(profile.characteristics.count, 1)
+        let control = try XCTUnwrap(profile.characteristic(named: "control"))
+        XCTAssertEqual(control.uuid.uuidString, "D0F10001-7E3C-4B8A-9C52-1A2B3C4D5E6F")
+        XCTAssertEqual(control.service.uuidString, "D0F10000-7E3C-4B8A-9C52-1A2B3C4D5E6F")
+        XCTAssertEqual(control.requiredProperties, [.write, .notify])
+        XCTAssertEqual(control.writeType, .withResponse)
+        XCTAssertEqual(control.segmentSize, .mtu)
+        XCTAssertTrue(control.subscribe)
+        XCTAssertEqual(control.framing, "ctrl-frame")
+        XCTAssertEqual(control.location.line, 37)
+        XCTAssertEqual(control.location.column, 3)
+
+        let framing = try XCTUnwrap(profile.framings["ctrl-frame"])
+        XCTAssertEqual(framing.format, LengthHeaderFormat(headerSize: 2, lengthOffset: 0, lengthWidth: 2,
+                                                          endianness: .little, lengthCounts: .payload,
+                                                          maximumPayloadLength: 8192))
+    }
+
+    func testCodesAndCommands() throws {
+        let profile = try loadVendor()
+        let codes = try XCTUnwrap(profile.codeTables["vendor-status"])
+        XCTAssertEqual(codes.entries.count, 10)
+        XCTAssertEqual(codes.entries[0x05]?.name, "crc-mismatch")
+        XCTAssertEqual(codes.entries[0x00]?.message, nil)
+
+        XCTAssertEqual(Set(profile.commands.keys), ["status", "start", "data", "verify", "activate"])
+        XCTAssertTrue(profile.notifications.isEmpty)
+
+        let start = try XCTUnwrap(profile.commands["start"])
+        XCTAssertEqual(start.timeout, .seconds(10))
+        XCTAssertEqual(start.request.characteristic, "control")
+        XCTAssertEqual(start.request.fields.map(\.name), [nil, "size", "crc32", "sha256"])
+        XCTAssertEqual(start.request.fields.map(\.type), [
+            .unsigned(width: 1, endianness: .little), .unsigned(width: 4, endianness: .little),
+            .unsigned(width: 4, endianness: .little), .bytes(count: 32),
+        ])
+        XCTAssertEqual(start.request.fields[0].value?.node, .integer(0x01))
+        XCTAssertEqual(start.request.fields[1].value?.node, .path(["image", "size"]))
+
+        let response = try XCTUnwrap(start.response)
+        XCTAssertEqual(response.message.characteristic, "control")
+        XCTAssertEqual(response.message.fields.map(\.name), [nil, "status", "max_chunk"])
+        XCTAssertEqual(response.message.fields[0].value?.node, .integer(0x81))
+        XCTAssertNil(response.message.fields[2].value)
+        let status = try XCTUnwrap(response.status)
+        XCTAssertEqual(status.field, "status")
+        XCTAssertEqual(status.success, [0])
+        XCTAssertEqual(status.codes, "vendor-status")
+        XCTAssertNil(status.detail)
+
+        let data = try XCTUnwrap(profile.commands["data"])
+        XCTAssertNil(data.timeout)
+        XCTAssertEqual(data.request.fields.last?.type, .bytes(count: nil))
+        XCTAssertEqual(data.request.fields.last?.value?.node, .path(["chunk", "data"]))
+    }
+
+    func testProcedureShape() throws {
+        let profile = try loadVendor()
+        XCTAssertEqual(profile.procedure.count, 5)
+
+        guard case .send(let first) = profile.procedure[0].kind else { return XCTFail("step 1 is not send") }
+        XCTAssertEqual(first.command, "status")
+        XCTAssertEqual(first.alias, "status")
+        XCTAssertEqual(profile.procedure[0].location.line, 131)
+
+        guard case .conditional(let condition, let then, let otherwise) = profile.procedure[1].kind else {
+            return XCTFail("step 2 is not if")
+        }
+        XCTAssertEqual(render(condition.node),
+                       "(((status.sha256 == image.sha256) && (status.offset <= image.size)) && "
+                       + "(status.crc32 == crc32(slice(image.data, 0, status.offset))))")
+        XCTAssertEqual(condition.location.line, 132)
+        XCTAssertEqual(condition.location.column, 9)
+        guard case .set(let resumed) = then.first?.kind else { return XCTFail("then is not set") }
+        XCTAssertEqual(resumed.map(\.name), ["from", "max_chunk"])
+        XCTAssertEqual(resumed[1].value.node, .integer(4096))
+        XCTAssertEqual(otherwise.count, 2)
+        guard case .send(let startStep) = otherwise.first?.kind else { return XCTFail("else starts without send") }
+        XCTAssertEqual(startStep.command, "start")
+
+        guard case .chunks(let loop) = profile.procedure[2].kind else { return XCTFail("step 3 is not chunks") }
+        XCTAssertEqual(loop.alias, "chunk")
+        XCTAssertEqual(loop.data.node, .path(["image", "data"]))
+        XCTAssertEqual(loop.from?.node, .path(["from"]))
+        XCTAssertEqual(render(loop.size.node), "min(max_chunk, 4096)")
+        XCTAssertTrue(loop.reportsProgress)
+        guard case .send(let dataStep) = loop.steps.first?.kind else { return XCTFail("loop without send") }
+        XCTAssertEqual(dataStep.command, "data")
+        XCTAssertEqual(dataStep.expect.map { render($0.node) }, ["(data.next_offset == chunk.end)"])
+
+        guard case .send(let verify) = profile.procedure[3].kind else { return XCTFail("step 4 is not send") }
+        XCTAssertEqual(verify.command, "verify")
+        XCTAssertEqual(verify.expect.count, 2)
+        XCTAssertNil(verify.timeout)
+        XCTAssertNil(verify.retries)
+        guard case .send(let activate) = profile.procedure[4].kind else { return XCTFail("step 5 is not send") }
+        XCTAssertEqual(activate.command, "activate")
+    }
+}
