@@ -21,5 +21,9 @@ final class HexTests: XCTestCase {
         XCTAssertEqual([UInt8]().hexString, "")
         let all = (0...255).map { UInt8($0) }
         XCTAssertEqual([UInt8](hex: all.hexString), all)
+        // Slices and other byte sequences too.
+        XCTAssertEqual(all[254...].hexString, "feff")
+        XCTAssertEqual(all.prefix(2).hexString, "0001")
+        XCTAssertEqual("AZ".utf8.hexString, "415a")
     }
 }

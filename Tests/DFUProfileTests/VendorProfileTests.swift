@@ -1,5 +1,6 @@
 import DFUBytes
 import DFUProfile
+import Foundation
 import XCTest
 
 /// The real `profiles/vendor-ctrlpt.yaml` loads into the expected structure.
@@ -39,8 +40,10 @@ final class VendorProfileTests: XCTestCase {
         XCTAssertEqual(control.segmentSize, .mtu)
         XCTAssertTrue(control.subscribe)
         XCTAssertEqual(control.framing, "ctrl-frame")
-        XCTAssertEqual(control.location.line, 37)
-        XCTAssertEqual(control.location.column, 3)
+        let text = try String(contentsOfFile: vendorProfilePath, encoding: .utf8)
+        let written = position(of: "  control:", in: text)
+        XCTAssertEqual(control.location.line, written.line)
+        XCTAssertEqual(control.location.column, written.column + 2)
 
         let framing = try XCTUnwrap(profile.framings["ctrl-frame"])
         XCTAssertEqual(framing.format, LengthHeaderFormat(headerSize: 2, lengthOffset: 0, lengthWidth: 2,
@@ -88,21 +91,28 @@ final class VendorProfileTests: XCTestCase {
 
     func testProcedureShape() throws {
         let profile = try loadVendor()
-        XCTAssertEqual(profile.procedure.count, 5)
+        let text = try String(contentsOfFile: vendorProfilePath, encoding: .utf8)
+        XCTAssertEqual(profile.procedure.count, 4)
 
-        guard case .send(let first) = profile.procedure[0].kind else { return XCTFail("step 1 is not send") }
-        XCTAssertEqual(first.command, "status")
-        XCTAssertEqual(first.alias, "status")
-        XCTAssertEqual(profile.procedure[0].location.line, 131)
-
-        guard case .conditional(let condition, let then, let otherwise) = profile.procedure[1].kind else {
-            return XCTFail("step 2 is not if")
+        // 1. retry 3 x { send status; if resumable then set else { send start; set } }
+        guard case .retry(let attempts, let probe) = profile.procedure[0].kind else {
+            return XCTFail("step 1 is not retry")
+        }
+        XCTAssertEqual(attempts, 3)
+        XCTAssertEqual(profile.procedure[0].location.line, position(of: "  - retry:", in: text).line)
+        XCTAssertEqual(probe.count, 2)
+        guard case .send(let status) = probe[0].kind else { return XCTFail("retry does not start with send") }
+        XCTAssertEqual(status.command, "status")
+        XCTAssertEqual(status.alias, "status")
+        guard case .conditional(let condition, let then, let otherwise) = probe[1].kind else {
+            return XCTFail("the second step of the retry is not if")
         }
         XCTAssertEqual(render(condition.node),
                        "(((status.sha256 == image.sha256) && (status.offset <= image.size)) && "
                        + "(status.crc32 == crc32(slice(image.data, 0, status.offset))))")
-        XCTAssertEqual(condition.location.line, 132)
-        XCTAssertEqual(condition.location.column, 9)
+        let conditionStart = position(of: "status.sha256 == image.sha256", in: text)
+        XCTAssertEqual(condition.location.line, conditionStart.line)
+        XCTAssertEqual(condition.location.column, conditionStart.column)
         guard case .set(let resumed) = then.first?.kind else { return XCTFail("then is not set") }
         XCTAssertEqual(resumed.map(\.name), ["from", "max_chunk"])
         XCTAssertEqual(resumed[1].value.node, .integer(4096))
@@ -110,22 +120,30 @@ final class VendorProfileTests: XCTestCase {
         guard case .send(let startStep) = otherwise.first?.kind else { return XCTFail("else starts without send") }
         XCTAssertEqual(startStep.command, "start")
 
-        guard case .chunks(let loop) = profile.procedure[2].kind else { return XCTFail("step 3 is not chunks") }
+        // 2. chunks of image.data from `from` { retry 3 x { send data, expect next_offset } }
+        guard case .chunks(let loop) = profile.procedure[1].kind else { return XCTFail("step 2 is not chunks") }
         XCTAssertEqual(loop.alias, "chunk")
         XCTAssertEqual(loop.data.node, .path(["image", "data"]))
         XCTAssertEqual(loop.from?.node, .path(["from"]))
         XCTAssertEqual(render(loop.size.node), "min(max_chunk, 4096)")
         XCTAssertTrue(loop.reportsProgress)
-        guard case .send(let dataStep) = loop.steps.first?.kind else { return XCTFail("loop without send") }
+        guard case .retry(3, let chunkSteps) = loop.steps.first?.kind,
+              case .send(let dataStep) = chunkSteps.first?.kind else {
+            return XCTFail("the loop is not retry { send }")
+        }
         XCTAssertEqual(dataStep.command, "data")
         XCTAssertEqual(dataStep.expect.map { render($0.node) }, ["(data.next_offset == chunk.end)"])
 
-        guard case .send(let verify) = profile.procedure[3].kind else { return XCTFail("step 4 is not send") }
+        // 3. retry 2 x { send verify with two expectations }; 4. send activate
+        guard case .retry(2, let verifySteps) = profile.procedure[2].kind,
+              case .send(let verify) = verifySteps.first?.kind else {
+            return XCTFail("step 3 is not retry { send verify }")
+        }
         XCTAssertEqual(verify.command, "verify")
         XCTAssertEqual(verify.expect.count, 2)
         XCTAssertNil(verify.timeout)
         XCTAssertNil(verify.retries)
-        guard case .send(let activate) = profile.procedure[4].kind else { return XCTFail("step 5 is not send") }
+        guard case .send(let activate) = profile.procedure[3].kind else { return XCTFail("step 4 is not send") }
         XCTAssertEqual(activate.command, "activate")
     }
 }

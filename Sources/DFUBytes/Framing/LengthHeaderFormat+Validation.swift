@@ -23,7 +23,7 @@ extension LengthHeaderFormat {
     /// The longest payload this format can carry: `maximumPayloadLength`, further bounded by
     /// the largest value the length field can hold (less the header when it counts the frame).
     public var effectivePayloadLimit: Int {
-        let fieldMaximum = lengthWidth >= 8 ? Int.max : (1 << (lengthWidth * 8)) - 1
+        let fieldMaximum = lengthWidth >= MemoryLayout<Int>.size ? Int.max : (1 << (lengthWidth * 8)) - 1
         let byField = lengthCounts == .frame ? fieldMaximum - headerSize : fieldMaximum
         return Swift.max(0, Swift.min(maximumPayloadLength, byField))
     }

@@ -150,7 +150,7 @@ public final class FlashSession {
                 outcome = .reconnected
             case let .wait(duration):
                 guard let current = self.link else { throw LinkLost(detail: "not connected") }
-                do { try await current.sleep(until: current.now + duration) } catch { throw LinkLost(error) }
+                do { try await current.sleep(until: current.now + duration) } catch { throw LinkLost(error, step: "wait", location: nil) }
                 outcome = .waited
             }
             action = machine.resume(outcome)
@@ -216,7 +216,7 @@ public final class FlashSession {
                 }
             }
         } catch {
-            throw LinkLost(error)
+            throw LinkLost(error, step: "send '\(step.command)'", location: location)
         }
     }
 
@@ -267,7 +267,7 @@ public final class FlashSession {
                 }
             }
         } catch {
-            throw LinkLost(error)
+            throw LinkLost(error, step: "stream to '\(step.to)'", location: location)
         }
     }
 
@@ -329,11 +329,17 @@ struct LinkLost: Error {
         self.detail = fatal.message
         self.fatal = fatal
     }
-    init(_ error: GATTError) {
-        self.detail = error.description
+    init(_ error: GATTError, step: String? = nil, location: SourceLocation? = nil) {
+        self.detail = error.detail
         if error.kind != .disconnected {
-            fatal = FlashError(kind: error.kind == .transportUnavailable ? .transport : .timeout,
-                               message: error.description, address: error.address)
+            let kind: FlashError.Kind = error.kind == .transportUnavailable ? .transport
+                : (error.kind == .timeout ? .timeout : .device)
+            var message = error.description
+            if let address = error.address, message.hasPrefix(address + ": ") {
+                message.removeFirst(address.count + 2)
+            }
+            fatal = FlashError(kind: kind, message: step.map { "\($0): \(message)" } ?? message,
+                               address: error.address, location: location)
         }
     }
 }

@@ -5,7 +5,7 @@ extension ProfileDecoder {
     static let detailKeys = ["when", "field", "codes"]
 
     func decodeCommands(_ node: ProfileNode) {
-        guard let all = context.namedEntries(node, "'commands'") else { return }
+        guard let all = context.namedEntries(node, "'commands'") else { return context.failedSections.insert("commands") }
         for entry in all.entries {
             definedCommands.append(entry.key)
         }
@@ -42,14 +42,15 @@ extension ProfileDecoder {
         }
         let match = map.optional("match").map { context.expressions($0, "'match' of \(what)", scope: scope) } ?? []
         let status = context.optional(map.optional("status")) {
-            decodeStatus($0, what: "'status' of \(what)", fields: fields ?? [])
+            decodeStatus($0, what: "'status' of \(what)", fields: fields)
         }
         guard let characteristic, let fields, let status else { return nil }
         let message = MessageSpec(name: command, characteristic: characteristic, fields: fields, location: node.location)
         return ResponseSpec(message: message, match: match, status: status)
     }
 
-    func decodeStatus(_ node: ProfileNode, what: String, fields: [FieldSpec]) -> StatusSpec? {
+    /// `fields` is nil when the response's fields had errors (then field names are not checked).
+    func decodeStatus(_ node: ProfileNode, what: String, fields: [FieldSpec]?) -> StatusSpec? {
         guard let map = context.mapping(node, what, keys: Self.statusKeys) else { return nil }
         let field = map.required("field", context).flatMap { responseField($0, fields: fields) }
         var success: [UInt64]? = [0]
@@ -70,7 +71,7 @@ extension ProfileDecoder {
         return StatusSpec(field: field, success: success, codes: codes, detail: detail, location: node.location)
     }
 
-    func decodeDetail(_ node: ProfileNode, what: String, fields: [FieldSpec]) -> StatusSpec.Detail? {
+    func decodeDetail(_ node: ProfileNode, what: String, fields: [FieldSpec]?) -> StatusSpec.Detail? {
         guard let map = context.mapping(node, what, keys: Self.detailKeys) else { return nil }
         let when = map.required("when", context).flatMap { context.integer($0, "'when'") }
         let field = map.required("field", context).flatMap { responseField($0, fields: fields) }
@@ -80,8 +81,9 @@ extension ProfileDecoder {
     }
 
     /// A name that must be a named field of the response.
-    func responseField(_ node: ProfileNode, fields: [FieldSpec]) -> String? {
+    func responseField(_ node: ProfileNode, fields: [FieldSpec]?) -> String? {
         guard let name = context.string(node, "'field'") else { return nil }
+        guard let fields else { return name }
         let names = fields.compactMap(\.name)
         guard names.contains(name) else {
             let hint = KeySuggestion.didYouMean(name, in: names)

@@ -20,6 +20,11 @@ final class DecodingContext {
     let file: String
     private(set) var errors: [ProfileError] = []
     var expressionUses: [ExpressionUse] = []
+    /// Names that a step which failed to decode would have defined (its `as`, `set` and
+    /// `send` names); expressions may use them without a second error.
+    var looselyDefinedNames: Set<String> = []
+    /// Sections that failed to decode as a whole; references into them are not checked.
+    var failedSections: Set<String> = []
     /// From `defaults.endian`; applies to integer fields without an `le`/`be` suffix.
     var defaultEndianness: Endianness = .little
 
@@ -54,11 +59,12 @@ final class DecodingContext {
 
     /// Reads a mapping whose keys are all known (unknown ones are reported with a suggestion).
     func mapping(_ node: ProfileNode, _ what: String, keys: [String]) -> MappingReader? {
-        guard let reader = namedEntries(node, what) else { return nil }
+        guard var reader = namedEntries(node, what) else { return nil }
         for entry in reader.entries where !keys.contains(entry.key) {
-            let hint = KeySuggestion.didYouMean(entry.key, in: keys)
-                ?? " (known keys: \(keys.joined(separator: ", ")))"
+            let suggestion = KeySuggestion.nearest(to: entry.key, in: keys)
+            let hint = suggestion.map { "; did you mean '\($0)'?" } ?? " (known keys: \(keys.joined(separator: ", ")))"
             error("unknown key '\(entry.key)' in \(what)" + hint, at: entry.keyNode.location)
+            if let suggestion { reader.misspelled.insert(suggestion) }
         }
         return reader
     }
@@ -93,6 +99,8 @@ struct MappingReader {
     let node: ProfileNode
     let what: String
     let entries: [Entry]
+    /// Known keys that an unknown key was probably meant to be (already reported).
+    var misspelled: Set<String> = []
 
     /// The value of `key` unless absent or null (the first occurrence when duplicated).
     func optional(_ key: String) -> ProfileNode? {
@@ -108,6 +116,7 @@ struct MappingReader {
     /// The value of `key`, reporting "missing required key" at the mapping when absent.
     func required(_ key: String, _ context: DecodingContext) -> ProfileNode? {
         if let value = optional(key) { return value }
+        if misspelled.contains(key) { return nil }
         context.error("missing required key '\(key)' in \(what)", at: node.location)
         return nil
     }

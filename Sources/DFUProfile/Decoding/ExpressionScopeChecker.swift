@@ -28,6 +28,9 @@ struct ExpressionScopeChecker {
             define(name, members: responseFields(of: name))
         }
         collect(procedure)
+        for name in decoder.context.looselyDefinedNames where members[name] == nil {
+            define(name, members: nil)
+        }
     }
 
     func check() {

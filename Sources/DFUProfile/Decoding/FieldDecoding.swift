@@ -36,10 +36,14 @@ extension DecodingContext {
             return nil
         }
         var fields: [FieldSpec] = []
+        var failed = false
         var names: [String: SourceLocation] = [:]
         for (index, item) in items.enumerated() {
             let fieldWhat = "field \(index + 1) of \(what)"
-            guard let field = self.field(item, fieldWhat, scope: scope) else { continue }
+            guard let field = self.field(item, fieldWhat, scope: scope) else {
+                failed = true
+                continue
+            }
             if let name = field.name {
                 if let first = names[name] {
                     error("duplicate field name '\(name)' in \(what) (first at line \(first.line))", at: item.location)
@@ -52,7 +56,7 @@ extension DecodingContext {
             }
             fields.append(field)
         }
-        return fields
+        return failed ? nil : fields
     }
 
     func field(_ node: ProfileNode, _ what: String, scope: ExpressionScope) -> FieldSpec? {
@@ -98,7 +102,7 @@ extension DecodingContext {
             let maximum: UInt64 = width >= 8 ? UInt64.max : (1 << UInt64(width * 8)) - 1
             guard literal <= maximum else {
                 error("value \(expression.text) does not fit in a u\(width * 8) field (0...\(maximum))",
-                      at: node.location)
+                      at: expression.location)
                 return nil
             }
         case .bytes:

@@ -116,7 +116,7 @@ final class ProfileDecoder {
     }
 
     func decodeFramings(_ node: ProfileNode) {
-        guard let all = context.namedEntries(node, "'framings'") else { return }
+        guard let all = context.namedEntries(node, "'framings'") else { return context.failedSections.insert("framings") }
         let keys = ["header-size", "length-offset", "length-width", "endian", "length-counts", "max-payload"]
         for entry in all.entries {
             definedFramings.append(entry.key)
@@ -149,7 +149,7 @@ final class ProfileDecoder {
     }
 
     func decodeCodeTables(_ node: ProfileNode) {
-        guard let all = context.namedEntries(node, "'codes'") else { return }
+        guard let all = context.namedEntries(node, "'codes'") else { return context.failedSections.insert("codes") }
         for table in all.entries {
             definedCodeTables.append(table.key)
             let what = "code table '\(table.key)'"
@@ -182,7 +182,7 @@ final class ProfileDecoder {
     }
 
     func decodeCharacteristics(_ node: ProfileNode) {
-        guard let all = context.namedEntries(node, "'characteristics'") else { return }
+        guard let all = context.namedEntries(node, "'characteristics'") else { return context.failedSections.insert("characteristics") }
         let keys = ["service", "uuid", "properties", "write", "framing", "segment", "subscribe"]
         for entry in all.entries {
             definedCharacteristics.append(entry.key)
@@ -220,7 +220,7 @@ final class ProfileDecoder {
     }
 
     func decodeNotifications(_ node: ProfileNode) {
-        guard let all = context.namedEntries(node, "'notifications'") else { return }
+        guard let all = context.namedEntries(node, "'notifications'") else { return context.failedSections.insert("notifications") }
         for entry in all.entries {
             definedNotifications.append(entry.key)
             let what = "notification '\(entry.key)'"
@@ -238,7 +238,7 @@ final class ProfileDecoder {
 
     /// Checks that `name` is defined in `known`, reporting "unknown KIND 'name'" at `node`.
     func reference(_ name: String, at node: ProfileNode, kind: String, section: String, known: [String]) -> String? {
-        guard known.contains(name) else {
+        guard known.contains(name) || context.failedSections.contains(section) else {
             let hint = KeySuggestion.didYouMean(name, in: known)
                 ?? (known.isEmpty ? " (no \(section) are defined)" : " (defined: \(known.joined(separator: ", ")))")
             context.error("unknown \(kind) '\(name)'" + hint, at: node.location)

@@ -22,7 +22,41 @@ extension ProfileDecoder {
         return items.compactMap(decodeStep)
     }
 
+    /// Decodes one step. When it fails, the expressions inside it are not scope-checked and the
+    /// names it would have defined are accepted, so that one mistake gives one error.
     func decodeStep(_ node: ProfileNode) -> Step? {
+        let usesBefore = context.expressionUses.count
+        guard let step = decodeStepKind(node) else {
+            context.expressionUses.removeSubrange(min(usesBefore, context.expressionUses.count)...)
+            collectNames(in: node)
+            return nil
+        }
+        return step
+    }
+
+    /// Every name a (failed) step's text would define: `as`, `send`, `notification` values and
+    /// `set` keys, at any depth, plus the default chunk alias.
+    private func collectNames(in node: ProfileNode) {
+        if let items = node.sequence {
+            items.forEach(collectNames)
+        }
+        guard let entries = node.mapping else { return }
+        context.looselyDefinedNames.insert("chunk")
+        for entry in entries {
+            switch entry.key.scalar {
+            case "as"?, "send"?, "notification"?:
+                if let name = entry.value.scalar { context.looselyDefinedNames.insert(name) }
+            case "set"?:
+                for binding in entry.value.mapping ?? [] {
+                    if let name = binding.key.scalar { context.looselyDefinedNames.insert(name) }
+                }
+            default:
+                collectNames(in: entry.value)
+            }
+        }
+    }
+
+    private func decodeStepKind(_ node: ProfileNode) -> Step? {
         let kindNames = Self.stepKinds.map(\.key)
         guard let raw = context.namedEntries(node, "a step") else { return nil }
         let present = raw.entries.filter { kindNames.contains($0.key) }

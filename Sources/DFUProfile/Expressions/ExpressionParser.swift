@@ -157,7 +157,7 @@ private struct TokenParser {
             let inner = try parseExpression(minimumPrecedence: 1)
             guard current.kind == .symbol(")") else {
                 throw ExpressionSyntaxError(
-                    message: "expected ')' to close the '(' at offset \(token.offset + 1), found \(current.quoted)",
+                    message: "expected ')' to close '(', found \(current.quoted)",
                     offset: current.offset)
             }
             advance()

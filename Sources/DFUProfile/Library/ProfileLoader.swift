@@ -9,8 +9,9 @@ public enum ProfileLoader {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
-            throw ProfileDiagnostics(ProfileError("\(reason) (\(error.localizedDescription))", subject: path))
+            let message = FileManager.default.fileExists(atPath: path)
+                ? "cannot read the profile: \(error.localizedDescription)" : "no such profile file"
+            throw ProfileDiagnostics(ProfileError(message, subject: path))
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ProfileDiagnostics(ProfileError("the file is not UTF-8 text", subject: path))

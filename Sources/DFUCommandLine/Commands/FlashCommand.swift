@@ -1,0 +1,120 @@
+import DFUEngine
+import DFUGATT
+import DFUPackage
+import DFUProfile
+import Foundation
+
+/// `dfukit flash --profile NAME|FILE --device DEVICE PKG [--json]`.
+struct FlashCommand: Command {
+    static let name = "flash"
+    static let summary = "Flash a firmware package to a device with a profile."
+    static let usage = "dfukit flash --profile NAME|FILE --device TRANSPORT[/ADDRESS] PKG [--json]"
+    static let options: [OptionSpec] = [
+        OptionSpec("--profile", "-p", value: "NAME|FILE", help: "the device's protocol: a shipped profile name or a file"),
+        OptionSpec("--device", "-d", value: "DEVICE", help: "TRANSPORT[/ADDRESS], e.g. sim:vendor-ctrlpt?mtu=247"),
+        OptionSpec("--json", help: "print one JSON object with the result at the end"),
+    ]
+    static let discussion = """
+        Without /ADDRESS the first advertising device that matches the profile is used.
+        Transports: sim:NAME[?key=value&...] (simulated device; keys: mtu, interval, packets-per-event,
+        buffers, address, name, erase-ms, write-ns-per-byte, fault=disconnect-after:BYTES |
+        drop-notification:N | corrupt-notification:N | busy:N | unresponsive-after:BYTES).
+        The package's checksums are verified before any byte is sent.
+        Exit: 0 verified, 1 the update failed on the device, 64 usage, 65 bad profile or package,
+        69 transport unavailable.
+        """
+
+    let profileName: String
+    let device: DeviceSpecifier
+    let packagePath: String
+    let json: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        let command = "dfukit \(Self.name)"
+        profileName = try arguments.requiredValue("--profile")
+        device = try DeviceSpecifier(parsing: try arguments.requiredValue("--device"))
+        guard arguments.positionals.count == 1 else {
+            throw UsageError(arguments.positionals.isEmpty ? "name the package to flash" : "name exactly one package",
+                             command: command)
+        }
+        packagePath = arguments.positionals[0]
+        json = arguments.flag("--json")
+    }
+
+    func run(_ console: any Console) async -> Int32 {
+        let profile: Profile
+        let package: FirmwarePackage
+        do {
+            profile = try ProfileLibrary.standard().load(profileName)
+        } catch {
+            console.error(error.description)
+            return ExitCode.dataError
+        }
+        do {
+            package = try FirmwarePackage.open(path: packagePath)
+            try package.requireIntact()
+        } catch {
+            console.error("error: \(error)\nnothing was sent to the device.")
+            return ExitCode.dataError
+        }
+        for image in package.images where !image.profile.isEmpty && image.profile != profile.name {
+            console.error("warning: image '\(image.name)' was packaged for profile '\(image.profile)', flashing with '\(profile.name)'")
+        }
+        let transport: any GATTTransport
+        do {
+            transport = try TransportFactory.open(device)
+        } catch {
+            switch error {
+            case let .usage(message):
+                console.error("error: \(message)\nSee 'dfukit flash --help'.")
+                return ExitCode.usage
+            case let .unavailable(message):
+                console.error("error: \(message)")
+                return ExitCode.unavailable
+            }
+        }
+        let images = package.images.map { FlashImage(name: $0.name, version: $0.version, data: $0.data) }
+        let printer = ProgressPrinter(console: console)
+        let session = FlashSession(profile: profile, images: images, transport: transport, address: device.address) {
+            printer.handle($0)
+        }
+        let report = await session.run()
+        printer.finish()
+        if let error = report.error {
+            console.error("error: \(error)")
+        } else {
+            console.error(String(format1: Double(report.bytes) / 1024) + " KiB in "
+                          + String(format1: report.seconds) + " s (" + String(format1: report.bytesPerSecond / 1000)
+                          + " kB/s): \(report.status.rawValue)")
+        }
+        if json { console.out(Self.json(report, transport: device.transport.rawValue)) }
+        switch report.status {
+        case .verified, .completed: return ExitCode.success
+        case .failed: return report.error?.exitCode ?? ExitCode.failure
+        }
+    }
+
+    static func json(_ report: FlashReport, transport: String) -> String {
+        var object: [String: Any] = [
+            "status": report.status.rawValue,
+            "bytes": report.bytes,
+            "seconds": report.seconds,
+            "bytes_per_second": report.bytesPerSecond,
+            "profile": report.profile,
+            "device": report.device,
+            "retries": report.retries,
+            "resumes": report.resumes,
+            "clock": transport == "sim" ? "simulated" : "wall",
+        ]
+        if let address = report.address { object["address"] = address }
+        if let error = report.error {
+            var errorObject: [String: Any] = ["kind": error.kind.rawValue, "message": error.message]
+            if let offset = error.offset { errorObject["offset"] = offset }
+            if let location = error.location { errorObject["location"] = location.description }
+            object["error"] = errorObject
+        }
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
+              let text = String(data: data, encoding: .utf8) else { return "{}" }
+        return text
+    }
+}

@@ -1,0 +1,34 @@
+import DFUPackage
+
+/// `dfukit package inspect PKG [--json]`.
+struct PackageInspectCommand: Command {
+    static let name = "package inspect"
+    static let summary = "List every image of a package with size, sha256, crc32 and whether its bytes match the manifest."
+    static let usage = "dfukit package inspect PKG [--json]"
+    static let options: [OptionSpec] = [
+        OptionSpec("--json", help: "print one JSON object instead of text"),
+    ]
+    static let discussion = "Exit 0 when every image matches its manifest entry, 65 when one does not or the package is unreadable."
+
+    let path: String
+    let json: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        guard arguments.positionals.count == 1 else {
+            throw UsageError("name exactly one package", command: "dfukit \(Self.name)")
+        }
+        path = arguments.positionals[0]
+        json = arguments.flag("--json")
+    }
+
+    func run(_ console: any Console) async -> Int32 {
+        do {
+            let inspection = try PackageInspection.inspect(path: path)
+            console.out(json ? inspection.renderJSON() : inspection.renderText())
+            return inspection.images.allSatisfy(\.matchesManifest) ? ExitCode.success : ExitCode.dataError
+        } catch {
+            console.error("error: \(error)")
+            return ExitCode.dataError
+        }
+    }
+}

@@ -1,0 +1,79 @@
+/// The `dfukit` command line: finds the subcommand, parses its options, runs it.
+public enum DFUKitCommandLine {
+    public static let version = "0.1.0"
+
+    /// Every subcommand, by the words that name it.
+    static var commands: [CommandEntry] {
+        [
+            CommandEntry(FlashCommand.self),
+            CommandEntry(PackageCreateCommand.self),
+            CommandEntry(PackageInspectCommand.self),
+            CommandEntry(ProfileCheckCommand.self),
+        ]
+    }
+
+    /// Runs `arguments` (without the program name) and returns the exit status.
+    public static func run(_ arguments: [String], console: any Console = StandardConsole()) async -> Int32 {
+        guard let first = arguments.first else {
+            console.error(overview)
+            return ExitCode.usage
+        }
+        switch first {
+        case "--version", "-V", "version":
+            console.out("dfukit \(version)")
+            return ExitCode.success
+        case "--help", "-h", "help":
+            console.out(overview)
+            return ExitCode.success
+        default:
+            break
+        }
+        // Longest match of command words: "package inspect" before "package".
+        for command in commands.sorted(by: { $0.name.count > $1.name.count }) {
+            let words = command.name.split(separator: " ").map(String.init)
+            guard arguments.count >= words.count, Array(arguments.prefix(words.count)) == words else { continue }
+            return await run(command, Array(arguments.dropFirst(words.count)), console: console)
+        }
+        let groups = Set(commands.compactMap { $0.name.split(separator: " ").count > 1 ? String($0.name.split(separator: " ")[0]) : nil })
+        if groups.contains(first) {
+            let members = commands.filter { $0.name.hasPrefix(first + " ") }
+            if arguments.count == 1 || arguments[1] == "--help" || arguments[1] == "-h" {
+                console.out("usage:\n" + members.map { "  \($0.usage)" }.joined(separator: "\n"))
+                return arguments.count == 1 ? ExitCode.usage : ExitCode.success
+            }
+            console.error("unknown command 'dfukit \(first) \(arguments[1])'; one of: "
+                          + members.map(\.name).joined(separator: ", "))
+            return ExitCode.usage
+        }
+        console.error("unknown command '\(first)'\n\n\(overview)")
+        return ExitCode.usage
+    }
+
+    private static func run(_ command: CommandEntry, _ arguments: [String], console: any Console) async -> Int32 {
+        let name = "dfukit \(command.name)"
+        let runner: (any Console) async -> Int32
+        do {
+            let parsed = try ParsedArguments(arguments, options: command.options, command: name)
+            if parsed.wantsHelp {
+                console.out(command.help)
+                return ExitCode.success
+            }
+            runner = try command.make(parsed)
+        } catch {
+            console.error("error: \(error)")
+            return ExitCode.usage
+        }
+        return await runner(console)
+    }
+
+    static var overview: String {
+        var lines = ["dfukit \(version): update the firmware of Bluetooth Low Energy devices, driven by profiles.", "",
+                     "usage: dfukit COMMAND [OPTIONS]", "", "commands:"]
+        for command in commands {
+            lines.append("  " + command.name.padding(toLength: 17, withPad: " ", startingAt: 0) + command.summary)
+        }
+        lines += ["", "  --version        print the version", "",
+                  "Run 'dfukit COMMAND --help' for a command's options."]
+        return lines.joined(separator: "\n")
+    }
+}

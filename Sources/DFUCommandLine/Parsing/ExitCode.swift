@@ -1,0 +1,14 @@
+/// Exit statuses, after sysexits(3).
+public enum ExitCode {
+    public static let success: Int32 = 0
+    /// The update failed on the device.
+    public static let failure: Int32 = 1
+    /// The command line was wrong.
+    public static let usage: Int32 = 64
+    /// A profile or package is invalid.
+    public static let dataError: Int32 = 65
+    /// The transport (adapter, controller, simulator) cannot be used.
+    public static let unavailable: Int32 = 69
+    /// Reading or writing a local file failed.
+    public static let ioError: Int32 = 74
+}
