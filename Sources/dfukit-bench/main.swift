@@ -1,1 +1,135 @@
-print("dfukit-bench")
+import DFUEngine
+import DFUProfile
+import DFUSimulator
+import Foundation
+
+/// `dfukit-bench [--output FILE] [--bytes N]`: flashes an image over the simulated link with
+/// several link settings and reports simulated time, throughput, link efficiency, the
+/// protocol ceiling and CPU time per MiB. Build in release mode (`make bench`).
+struct BenchResult: Codable {
+    var name: String
+    var profile: String
+    var bytes: Int
+    var sim_seconds: Double
+    var bytes_per_second: Double
+    var efficiency: Double
+    var ceiling: Double
+    var efficiency_of_ceiling: Double
+    var mtu: Int
+    var interval_ms: Double
+    var packets_per_event: Int
+    var cpu_seconds_per_mib: Double
+    var status: String
+}
+
+func processCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+func image(size: Int) -> FlashImage {
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    let bytes = (0..<size).map { _ -> UInt8 in
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return UInt8(truncatingIfNeeded: state >> 33)
+    }
+    return FlashImage(name: "application", version: "1.0.0", data: bytes)
+}
+
+func run(_ scenario: BenchScenario, profile: Profile) async -> BenchResult {
+    var configuration = SimulatorConfiguration(deviceName: scenario.device)
+    configuration.link = scenario.link
+    let world: SimulatedWorld
+    do {
+        world = try SimulatedDeviceCatalog.makeWorld(configuration)
+    } catch {
+        fatalError("bench scenario \(scenario.name): \(error)")
+    }
+    let firmware = image(size: scenario.bytes)
+    let cpuStart = processCPUSeconds()
+    let report = await FlashSession(profile: profile, images: [firmware], transport: world, address: nil).run()
+    let cpu = processCPUSeconds() - cpuStart
+    let ceilingSeconds = VendorControlPointCeiling(link: scenario.link, flash: configuration.flash)
+        .minimumSeconds(imageSize: scenario.bytes)
+    let efficiency = scenario.idealSeconds / report.seconds
+    let ceiling = scenario.idealSeconds / ceilingSeconds
+    return BenchResult(
+        name: scenario.name, profile: scenario.profile, bytes: scenario.bytes, sim_seconds: report.seconds,
+        bytes_per_second: report.bytesPerSecond, efficiency: efficiency, ceiling: ceiling,
+        efficiency_of_ceiling: efficiency / ceiling, mtu: scenario.link.mtu,
+        interval_ms: Double(scenario.link.connectionInterval / .microseconds(1)) / 1000,
+        packets_per_event: scenario.link.packetsPerEvent,
+        cpu_seconds_per_mib: cpu / (Double(scenario.bytes) / 1_048_576), status: report.status.rawValue)
+}
+
+func arguments() -> (output: String, bytes: Int) {
+    var output = ".build/bench/results.json"
+    var bytes = 512 * 1024
+    var iterator = CommandLine.arguments.dropFirst().makeIterator()
+    while let argument = iterator.next() {
+        switch argument {
+        case "--output": output = iterator.next() ?? output
+        case "--bytes": bytes = iterator.next().flatMap(Int.init) ?? bytes
+        default:
+            FileHandle.standardError.write(Data("usage: dfukit-bench [--output FILE] [--bytes N]\n".utf8))
+            exit(64)
+        }
+    }
+    return (output, bytes)
+}
+
+let (outputPath, imageBytes) = arguments()
+let profile: Profile
+do {
+    profile = try ProfileLibrary.standard().load("vendor-ctrlpt")
+} catch {
+    FileHandle.standardError.write(Data("\(error)\n".utf8))
+    exit(65)
+}
+
+let settings: [(String, LinkSettings)] = [
+    ("mtu23-15ms-6ppe", LinkSettings(connectionInterval: .milliseconds(15), packetsPerEvent: 6, mtu: 23)),
+    ("mtu247-15ms-6ppe", LinkSettings(connectionInterval: .milliseconds(15), packetsPerEvent: 6, mtu: 247)),
+    ("mtu247-7.5ms-4ppe", LinkSettings(connectionInterval: .microseconds(7500), packetsPerEvent: 4, mtu: 247)),
+    ("mtu247-30ms-6ppe", LinkSettings(connectionInterval: .milliseconds(30), packetsPerEvent: 6, mtu: 247)),
+    ("mtu185-45ms-1ppe", LinkSettings(connectionInterval: .milliseconds(45), packetsPerEvent: 1, mtu: 185)),
+    ("mtu517-15ms-6ppe", LinkSettings(connectionInterval: .milliseconds(15), packetsPerEvent: 6, mtu: 517)),
+]
+
+var results: [BenchResult] = []
+print("scenario                            bytes  sim s    kB/s  efficiency  ceiling  of ceiling  CPU s/MiB  status")
+for (name, link) in settings {
+    let scenario = BenchScenario(name: "vendor-ctrlpt/\(name)", profile: "vendor-ctrlpt", device: "vendor-ctrlpt",
+                                 link: link, bytes: imageBytes)
+    let result = await run(scenario, profile: profile)
+    results.append(result)
+    func fixed(_ value: Double, _ digits: Int) -> String {
+        let scale = pow(10, Double(digits))
+        return String((value * scale).rounded() / scale)
+    }
+    print([result.name.padding(toLength: 34, withPad: " ", startingAt: 0),
+           String(result.bytes).leftPadded(7), fixed(result.sim_seconds, 2).leftPadded(6),
+           fixed(result.bytes_per_second / 1000, 1).leftPadded(7), fixed(result.efficiency, 4).leftPadded(11),
+           fixed(result.ceiling, 4).leftPadded(8), fixed(result.efficiency_of_ceiling, 3).leftPadded(11),
+           fixed(result.cpu_seconds_per_mib, 3).leftPadded(10), result.status].joined(separator: " "))
+}
+
+let encoder = JSONEncoder()
+encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+do {
+    let url = URL(fileURLWithPath: outputPath)
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try encoder.encode(results).write(to: url)
+    print("wrote \(outputPath)")
+} catch {
+    FileHandle.standardError.write(Data("cannot write \(outputPath): \(error)\n".utf8))
+    exit(74)
+}
+if results.contains(where: { $0.status != "verified" }) { exit(1) }
+
+extension String {
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

@@ -71,8 +71,10 @@ final class BrokenProfileTests: XCTestCase {
              message: "'codes' must be a mapping (key: value), found a list"),
         Case(name: "missing required key", replace: "    uuid: D0F10001-7E3C-4B8A-9C52-1A2B3C4D5E6F\n", with: "",
              at: "service: D0F1", message: "missing required key 'uuid' in characteristic 'control'"),
-        Case(name: "missing procedure", replace: "procedure:", with: "procedures:", at: "profile: mini",
-             message: "missing required key 'procedure' in the profile"),
+        Case(name: "missing profile name", replace: "profile: mini\n", with: "", at: "characteristics",
+             message: "missing required key 'profile' in the profile"),
+        Case(name: "misspelled required key", replace: "procedure:", with: "procedures:", at: "procedures",
+             message: "unknown key 'procedures' in the profile; did you mean 'procedure'?"),
         Case(name: "dangling characteristic", replace: "    characteristic: control\n    request",
              with: "    characteristic: contrl\n    request", at: "contrl",
              message: "unknown characteristic 'contrl'; did you mean 'control'?"),
@@ -106,7 +108,7 @@ final class BrokenProfileTests: XCTestCase {
         Case(name: "single equals", replace: "[ping.status == 0]", with: "[ping.status = 0]",
              at: "= 0", message: "'=' is not an operator; use '==' to compare"),
         Case(name: "unclosed parenthesis", replace: "[ping.status == 0]", with: "[(ping.status == 0]",
-             at: "]", occurrence: 2, message: "expected ')' to close the '('"),
+             at: "]", occurrence: 2, message: "expected ')' to close '(', found the end of the expression"),
         Case(name: "unknown function", replace: "[ping.status == 0]", with: "[crc33(ping.status) == 0]",
              at: "crc33", message: "unknown function 'crc33'; did you mean 'crc32'?"),
         Case(name: "wrong arity", replace: "[ping.status == 0]", with: "'slice(image.data, 1) == 0'",
@@ -181,6 +183,18 @@ final class BrokenProfileTests: XCTestCase {
         XCTAssertTrue(errors[0].contains("'uuid' must be a Bluetooth UUID"))
         XCTAssertTrue(errors[1].contains("value 256 does not fit in a u8 field"))
         XCTAssertTrue(errors[2].contains("unknown command 'pong'"))
+    }
+
+    /// A misspelt key is reported once, not again as a missing key; a failed definition does
+    /// not cause errors at its uses.
+    func testOneMistakeGivesOneError() {
+        let misspelt = Self.base.replacingOccurrences(of: "    characteristic: control\n    request",
+                                                      with: "    charcteristic: control\n    request")
+        XCTAssertEqual(loadErrors(misspelt).count, 1, loadErrors(misspelt).joined(separator: "\n"))
+        let badNotification = Self.base.replacingOccurrences(of: "notification: receipt", with: "notification: receit")
+        XCTAssertEqual(loadErrors(badNotification).count, 1, loadErrors(badNotification).joined(separator: "\n"))
+        let badField = Self.base.replacingOccurrences(of: "{ name: status, type: u8 }", with: "{ name: status, type: u9 }")
+        XCTAssertEqual(loadErrors(badField).count, 1, loadErrors(badField).joined(separator: "\n"))
     }
 
     func testEmptyAndNonMappingDocuments() {

@@ -63,7 +63,7 @@ final class ExpressionParserTests: XCTestCase {
         let cases: [(text: String, column: Int, message: String)] = [
             ("a + * b", 14, "expected a value, found '*'"),
             ("a +", 13, "expected a value, found the end of the expression"),
-            ("(a + b", 16, "expected ')' to close the '('"),
+            ("(a + b", 16, "expected ')' to close '(', found the end of the expression"),
             ("a b", 12, "unexpected 'b' after a complete expression"),
             ("a = b", 12, "'=' is not an operator; use '==' to compare"),
             ("a # b", 12, "unexpected character '#'"),

@@ -5,7 +5,10 @@ extension ProfileDecoder {
     static let detailKeys = ["when", "field", "codes"]
 
     func decodeCommands(_ node: ProfileNode) {
-        guard let all = context.namedEntries(node, "'commands'") else { return context.failedSections.insert("commands") }
+        guard let all = context.namedEntries(node, "'commands'") else {
+            context.failedSections.insert("commands")
+            return
+        }
         for entry in all.entries {
             definedCommands.append(entry.key)
         }

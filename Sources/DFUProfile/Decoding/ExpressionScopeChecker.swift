@@ -52,6 +52,8 @@ struct ExpressionScopeChecker {
     private func check(_ reference: ExpressionPathReference, in scope: [String: Set<String>?]) {
         let root = reference.components[0]
         guard let allowed = scope[root] else {
+            // Names from a section that failed to decode are unknown: do not report them again.
+            guard decoder.context.failedSections.isDisjoint(with: ["commands", "notifications"]) else { return }
             let names = scope.keys.sorted()
             let hint = KeySuggestion.didYouMean(root, in: names)
                 ?? " (it is not image, link, a command, an 'as' alias or a 'set' variable)"

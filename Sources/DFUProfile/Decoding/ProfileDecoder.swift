@@ -116,7 +116,10 @@ final class ProfileDecoder {
     }
 
     func decodeFramings(_ node: ProfileNode) {
-        guard let all = context.namedEntries(node, "'framings'") else { return context.failedSections.insert("framings") }
+        guard let all = context.namedEntries(node, "'framings'") else {
+            context.failedSections.insert("framings")
+            return
+        }
         let keys = ["header-size", "length-offset", "length-width", "endian", "length-counts", "max-payload"]
         for entry in all.entries {
             definedFramings.append(entry.key)
@@ -149,7 +152,10 @@ final class ProfileDecoder {
     }
 
     func decodeCodeTables(_ node: ProfileNode) {
-        guard let all = context.namedEntries(node, "'codes'") else { return context.failedSections.insert("codes") }
+        guard let all = context.namedEntries(node, "'codes'") else {
+            context.failedSections.insert("codes")
+            return
+        }
         for table in all.entries {
             definedCodeTables.append(table.key)
             let what = "code table '\(table.key)'"
@@ -182,7 +188,10 @@ final class ProfileDecoder {
     }
 
     func decodeCharacteristics(_ node: ProfileNode) {
-        guard let all = context.namedEntries(node, "'characteristics'") else { return context.failedSections.insert("characteristics") }
+        guard let all = context.namedEntries(node, "'characteristics'") else {
+            context.failedSections.insert("characteristics")
+            return
+        }
         let keys = ["service", "uuid", "properties", "write", "framing", "segment", "subscribe"]
         for entry in all.entries {
             definedCharacteristics.append(entry.key)
@@ -220,7 +229,10 @@ final class ProfileDecoder {
     }
 
     func decodeNotifications(_ node: ProfileNode) {
-        guard let all = context.namedEntries(node, "'notifications'") else { return context.failedSections.insert("notifications") }
+        guard let all = context.namedEntries(node, "'notifications'") else {
+            context.failedSections.insert("notifications")
+            return
+        }
         for entry in all.entries {
             definedNotifications.append(entry.key)
             let what = "notification '\(entry.key)'"

@@ -146,6 +146,10 @@ extension DecodingContext {
             expressionUses.append(ExpressionUse(references: parsed.references, scope: scope))
             return parsed.expression
         } catch {
+            var error = error
+            if style == .plain, text.filter({ $0 == "(" }).count != text.filter({ $0 == ")" }).count {
+                error.message += " (YAML splits [...] and {...} at commas: quote the expression if it has one)"
+            }
             record(error)
             return nil
         }

@@ -1,0 +1,42 @@
+# DFUKit. On a fresh Debian 12 machine with Swift: `make demo`, then `make test`.
+SWIFT ?= swift
+PREFIX ?= /usr/local
+DFUKIT_DEBUG = .build/debug/dfukit
+DEMO_DIR = .build/demo
+
+.PHONY: deps build release demo test bench install clean
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+# Builds, packages the sample firmware and flashes it to a simulated vendor device.
+demo: build
+	@mkdir -p $(DEMO_DIR)
+	$(DFUKIT_DEBUG) profile check profiles/vendor-ctrlpt.yaml
+	$(DFUKIT_DEBUG) package create --profile vendor-ctrlpt --version 1.0.0 \
+	    --output $(DEMO_DIR)/demo-app.zip firmware-samples/demo-app.hex
+	$(DFUKIT_DEBUG) package inspect $(DEMO_DIR)/demo-app.zip
+	$(DFUKIT_DEBUG) flash --profile vendor-ctrlpt --device 'sim:vendor-ctrlpt?mtu=247' \
+	    $(DEMO_DIR)/demo-app.zip --json
+
+test: deps
+	@scripts/run-tests.sh
+
+# Release build; writes .build/bench/results.json.
+bench: deps
+	$(SWIFT) build -c release --product dfukit-bench
+	.build/release/dfukit-bench --output .build/bench/results.json
+
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/dfukit/profiles
+	install -m 0755 .build/release/dfukit $(DESTDIR)$(PREFIX)/bin/dfukit
+	install -m 0644 profiles/*.yaml $(DESTDIR)$(PREFIX)/share/dfukit/profiles/
+
+clean:
+	rm -rf .build
