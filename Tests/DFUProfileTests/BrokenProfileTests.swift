@@ -130,7 +130,8 @@ final class BrokenProfileTests: XCTestCase {
         Case(name: "alias", replace: "service: D0F10000-7E3C-4B8A-9C52-1A2B3C4D5E6F",
              with: "service: &svc D0F10000-7E3C-4B8A-9C52-1A2B3C4D5E6F\n    x: *svc", at: "*svc",
              message: "YAML aliases ('*name') are not supported"),
-        Case(name: "bytes literal", replace: "{ name: offset, type: u32 }", with: "{ name: offset, type: bytes, value: 5 }",
+        Case(name: "bytes literal", replace: "{ name: offset, type: u32 }",
+             with: "{ name: offset, type: bytes, value: 5 }",
              at: "5 }", message: "'value' of field 2 of the fields of notification 'receipt' of a 'bytes' field"),
         Case(name: "two step kinds", replace: "  - send: ping\n", with: "  - send: ping\n    wait: 1s\n",
              at: "wait", message: "this one has both 'send' and 'wait'"),
@@ -193,7 +194,8 @@ final class BrokenProfileTests: XCTestCase {
         XCTAssertEqual(loadErrors(misspelt).count, 1, loadErrors(misspelt).joined(separator: "\n"))
         let badNotification = Self.base.replacingOccurrences(of: "notification: receipt", with: "notification: receit")
         XCTAssertEqual(loadErrors(badNotification).count, 1, loadErrors(badNotification).joined(separator: "\n"))
-        let badField = Self.base.replacingOccurrences(of: "{ name: status, type: u8 }", with: "{ name: status, type: u9 }")
+        let badField = Self.base.replacingOccurrences(of: "{ name: status, type: u8 }",
+                                                      with: "{ name: status, type: u9 }")
         XCTAssertEqual(loadErrors(badField).count, 1, loadErrors(badField).joined(separator: "\n"))
     }
 

@@ -5,7 +5,8 @@ import XCTest
 /// Resolving `--profile NAME|FILE` and scalar helpers.
 final class ProfileLibraryTests: XCTestCase {
     func testResolvesNamesInTheSourceTreeAndPaths() throws {
-        let library = ProfileLibrary(searchDirectories: ["/nonexistent/dfukit", ProfileLibrary.sourceTreeProfilesDirectory])
+        let library = ProfileLibrary(searchDirectories: ["/nonexistent/dfukit",
+                                                         ProfileLibrary.sourceTreeProfilesDirectory])
         let path = try library.resolve("vendor-ctrlpt")
         XCTAssertEqual(URL(fileURLWithPath: path).standardizedFileURL.path,
                        URL(fileURLWithPath: vendorProfilePath).standardizedFileURL.path)
@@ -23,7 +24,8 @@ final class ProfileLibraryTests: XCTestCase {
     }
 
     func testNotFoundListsTheSearchedDirectories() {
-        let library = ProfileLibrary(searchDirectories: ["/nonexistent/one", ProfileLibrary.sourceTreeProfilesDirectory])
+        let library = ProfileLibrary(searchDirectories: ["/nonexistent/one",
+                                                         ProfileLibrary.sourceTreeProfilesDirectory])
         do {
             _ = try library.resolve("vendor-ctrlpd")
             XCTFail("resolved")

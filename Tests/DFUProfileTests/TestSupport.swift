@@ -98,8 +98,8 @@ func jsonText(_ node: ProfileNode, indent: String = "") -> String {
         return "[\n" + items.map { inner + jsonText($0, indent: inner) }.joined(separator: ",\n") + "\n\(indent)]"
     case .mapping(let entries):
         if entries.isEmpty { return "{}" }
-        return "{\n" + entries.map { inner + jsonString($0.key.scalar ?? "") + ": " + jsonText($0.value, indent: inner) }
-            .joined(separator: ",\n") + "\n\(indent)}"
+        let lines = entries.map { inner + jsonString($0.key.scalar ?? "") + ": " + jsonText($0.value, indent: inner) }
+        return "{\n" + lines.joined(separator: ",\n") + "\n\(indent)}"
     }
 }
 

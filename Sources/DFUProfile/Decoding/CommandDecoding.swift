@@ -48,7 +48,8 @@ extension ProfileDecoder {
             decodeStatus($0, what: "'status' of \(what)", fields: fields)
         }
         guard let characteristic, let fields, let status else { return nil }
-        let message = MessageSpec(name: command, characteristic: characteristic, fields: fields, location: node.location)
+        let message = MessageSpec(name: command, characteristic: characteristic, fields: fields,
+                                  location: node.location)
         return ResponseSpec(message: message, match: match, status: status)
     }
 

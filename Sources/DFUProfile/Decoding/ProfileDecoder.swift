@@ -125,7 +125,8 @@ final class ProfileDecoder {
             definedFramings.append(entry.key)
             let what = "framing '\(entry.key)'"
             guard let map = context.mapping(entry.value, what, keys: keys) else { continue }
-            let headerSize = map.required("header-size", context).flatMap { context.int($0, "'header-size'", range: 1...64) }
+            let headerSize = map.required("header-size", context)
+                .flatMap { context.int($0, "'header-size'", range: 1...64) }
             let offset = map.optional("length-offset").map { context.int($0, "'length-offset'", range: 0...63) } ?? 0
             let widthNode = map.required("length-width", context)
             var width = widthNode.flatMap { context.int($0, "'length-width'", range: 1...4) }
@@ -136,8 +137,10 @@ final class ProfileDecoder {
             let endian = map.optional("endian").map { context.choice($0, "'endian'", Endianness.self) }
                 ?? context.defaultEndianness
             let counts = map.optional("length-counts")
-                .map { context.choice($0, "'length-counts'", cases: [LengthHeaderFormat.LengthCounts.payload, .frame]) } ?? .payload
-            let maximum = map.optional("max-payload").map { context.int($0, "'max-payload'", range: 1...Int(Int32.max)) }
+                .map { context.choice($0, "'length-counts'", cases: [LengthHeaderFormat.LengthCounts.payload, .frame]) }
+                ?? .payload
+            let maximum = map.optional("max-payload")
+                .map { context.int($0, "'max-payload'", range: 1...Int(Int32.max)) }
                 ?? 65_535
             guard let headerSize, let offset, let width, let endian, let counts, let maximum else { continue }
             guard offset + width <= headerSize else {
@@ -209,7 +212,8 @@ final class ProfileDecoder {
                 properties.contains(.writeWithoutResponse) && !properties.contains(.write)
                 ? .withoutResponse : .withResponse
             let writeType = map.optional("write")
-                .map { context.choice($0, "'write'", cases: [CharacteristicSpec.WriteType.withResponse, .withoutResponse]) } ?? defaultWrite
+                .map { context.choice($0, "'write'", cases: [CharacteristicSpec.WriteType.withResponse, .withoutResponse]) }
+                ?? defaultWrite
             var framing: String?
             if let framingNode = map.optional("framing"), let name = context.string(framingNode, "'framing'") {
                 framing = reference(name, at: framingNode, kind: "framing", section: "framings",

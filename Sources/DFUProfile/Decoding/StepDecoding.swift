@@ -193,7 +193,8 @@ extension ProfileDecoder {
 
     private func decodeReconnect(_ value: ProfileNode) -> Step.Kind? {
         guard let map = context.mapping(value, "'reconnect'", keys: ["address", "timeout"]) else { return nil }
-        let address = map.optional("address").map { context.choice($0, "'address'", cases: [ReconnectStep.Address.same, .next]) }
+        let address = map.optional("address")
+            .map { context.choice($0, "'address'", cases: [ReconnectStep.Address.same, .next]) }
             ?? .same
         let timeout = context.optional(map.optional("timeout")) { context.duration($0, "'timeout'") }
         guard let address, let timeout else { return nil }

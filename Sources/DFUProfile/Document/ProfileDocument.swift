@@ -37,7 +37,8 @@ public enum ProfileDocument {
             }
         }
         if builder.root == nil && builder.errors.isEmpty {
-            builder.errors.append(ProfileError("the profile is empty", at: SourceLocation(file: file, line: 1, column: 1)))
+            let start = SourceLocation(file: file, line: 1, column: 1)
+            builder.errors.append(ProfileError("the profile is empty", at: start))
         }
         return (builder.root, builder.errors)
     }

@@ -187,8 +187,8 @@ private struct TokenParser {
             }
         }
         guard current.kind == .symbol(")") else {
-            throw ExpressionSyntaxError(message: "expected ',' or ')' in the call of '\(name)', found \(current.quoted)",
-                                        offset: current.offset)
+            throw ExpressionSyntaxError(
+                message: "expected ',' or ')' in the call of '\(name)', found \(current.quoted)", offset: current.offset)
         }
         advance()
         guard function.arity.contains(arguments.count) else {
