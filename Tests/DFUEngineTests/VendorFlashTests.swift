@@ -108,4 +108,21 @@ final class VendorFlashTests: XCTestCase {
         let (second, _) = try await EngineTestSupport.flash(image)
         XCTAssertEqual(first.seconds, second.seconds)
     }
+
+    func testCancelledFlashStopsWithACancelledErrorAndNothingActivated() async throws {
+        let image = EngineTestSupport.image(size: 20_000)
+        let task = Task { () -> (FlashReport, [UInt8]) in
+            let (world, device) = try EngineTestSupport.vendorWorld()
+            let session = FlashSession(profile: try EngineTestSupport.vendorProfile(), images: [image],
+                                       transport: world, address: nil)
+            withUnsafeCurrentTask { $0?.cancel() }
+            let report = await session.run()
+            return (report, device.commandLog)
+        }
+        let (report, commands) = try await task.value
+        XCTAssertEqual(report.status, .failed)
+        XCTAssertEqual(report.error?.kind, .cancelled)
+        XCTAssertEqual(report.error?.exitCode, 130)
+        XCTAssertFalse(commands.contains(0x04), "a cancelled update never activates")
+    }
 }

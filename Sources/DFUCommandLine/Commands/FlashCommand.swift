@@ -74,12 +74,16 @@ struct FlashCommand: Command {
             }
         }
         let images = package.images.map { FlashImage(name: $0.name, version: $0.version, data: $0.data) }
-        let printer = ProgressPrinter(console: console)
-        let session = FlashSession(profile: profile, images: images, transport: transport, address: device.address) {
-            printer.handle($0)
+        let address = device.address
+        let report = await InterruptHandling.cancellingOnInterrupt {
+            let printer = ProgressPrinter(console: console)
+            let session = FlashSession(profile: profile, images: images, transport: transport, address: address) {
+                printer.handle($0)
+            }
+            let report = await session.run()
+            printer.finish()
+            return report
         }
-        let report = await session.run()
-        printer.finish()
         if let error = report.error {
             console.error("error: \(error)")
         } else {

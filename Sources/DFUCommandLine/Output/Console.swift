@@ -2,7 +2,7 @@ import Foundation
 
 /// Where a command writes: standard output for results, standard error for diagnostics and
 /// progress. Tests substitute a recording console.
-public protocol Console: AnyObject {
+public protocol Console: AnyObject, Sendable {
     func out(_ text: String)
     func error(_ text: String)
     /// Writes without a newline (progress bars redraw with `\r`).
@@ -12,7 +12,7 @@ public protocol Console: AnyObject {
 }
 
 /// The process's real standard output and error.
-public final class StandardConsole: Console {
+public final class StandardConsole: Console, Sendable {
     public init() {}
 
     public func out(_ text: String) {

@@ -16,6 +16,8 @@ public struct FlashError: Error, Sendable, CustomStringConvertible {
         case profile
         /// No device could be found or reached, or the transport cannot be used.
         case transport
+        /// The user stopped the update (Ctrl-C, or the task was cancelled).
+        case cancelled
     }
 
     public var kind: Kind
@@ -38,11 +40,12 @@ public struct FlashError: Error, Sendable, CustomStringConvertible {
     }
 
     /// sysexits: 69 when the transport is unavailable, 65 for a profile that cannot run,
-    /// 1 when the update failed on the device.
+    /// 1 when the update failed on the device; 130 (as after SIGINT) when cancelled.
     public var exitCode: Int32 {
         switch kind {
         case .transport: return 69
         case .profile: return 65
+        case .cancelled: return 130
         default: return 1
         }
     }

@@ -133,6 +133,12 @@ public final class FlashSession {
         var action = machine.start()
         var reported = -1
         while true {
+            if Task.isCancelled {
+                throw LinkLost(fatal: FlashError(
+                    kind: .cancelled, message: "cancelled before the update finished; the device keeps what it received",
+                    address: address?.description, image: image.name, offset: machine.completedOffset,
+                    hint: "run the same command again: the profile resumes where the device stopped"))
+            }
             let outcome: ProcedureMachine.Outcome
             switch action {
             case .finished:
