@@ -59,7 +59,12 @@ func canonicalDescription(_ profile: Profile) -> String {
     dump(profile.version, to: &text)
     dump(profile.match, to: &text)
     dump(profile.defaults, to: &text)
-    dump(profile.characteristics, to: &text)
+    for characteristic in profile.characteristics {
+        // A Set's order differs between instances: dump its members sorted.
+        dump((characteristic.name, characteristic.service, characteristic.uuid,
+              characteristic.requiredProperties.map(\.rawValue).sorted(), characteristic.writeType,
+              characteristic.framing, characteristic.segmentSize, characteristic.subscribe), to: &text)
+    }
     for key in profile.framings.keys.sorted() { dump(profile.framings[key], to: &text) }
     for key in profile.codeTables.keys.sorted() {
         let table = profile.codeTables[key]!
