@@ -37,15 +37,21 @@ public enum DFUKitCommandLine {
         let groups = Set(commands.compactMap { $0.name.split(separator: " ").count > 1 ? String($0.name.split(separator: " ")[0]) : nil })
         if groups.contains(first) {
             let members = commands.filter { $0.name.hasPrefix(first + " ") }
-            if arguments.count == 1 || arguments[1] == "--help" || arguments[1] == "-h" {
-                console.out("usage:\n" + members.map { "  \($0.usage)" }.joined(separator: "\n"))
-                return arguments.count == 1 ? ExitCode.usage : ExitCode.success
+            let usage = "usage:\n" + members.map { "  \($0.usage)" }.joined(separator: "\n")
+            if arguments.count == 1 {
+                // Incomplete command line: the usage is a diagnostic, so it goes to standard error.
+                console.error(usage)
+                return ExitCode.usage
             }
-            console.error("unknown command 'dfukit \(first) \(arguments[1])'; one of: "
+            if arguments[1] == "--help" || arguments[1] == "-h" {
+                console.out(usage)
+                return ExitCode.success
+            }
+            console.error("error: unknown command 'dfukit \(first) \(arguments[1])'; one of: "
                           + members.map(\.name).joined(separator: ", "))
             return ExitCode.usage
         }
-        console.error("unknown command '\(first)'\n\n\(overview)")
+        console.error("error: unknown command '\(first)'\n\n\(overview)")
         return ExitCode.usage
     }
 

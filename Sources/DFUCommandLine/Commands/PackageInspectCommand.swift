@@ -24,7 +24,9 @@ struct PackageInspectCommand: Command {
     func run(_ console: any Console) async -> Int32 {
         do {
             let inspection = try PackageInspection.inspect(path: path)
-            console.out(json ? inspection.renderJSON() : inspection.renderText())
+            let rendered = json ? inspection.renderJSON() : inspection.renderText()
+            // The renderings end with a newline; `out` adds its own.
+            console.out(rendered.hasSuffix("\n") ? String(rendered.dropLast()) : rendered)
             return inspection.images.allSatisfy(\.matchesManifest) ? ExitCode.success : ExitCode.dataError
         } catch {
             console.error("error: \(error)")

@@ -1,0 +1,206 @@
+import Foundation
+import XCTest
+
+/// `dfukit flash` on the simulated vendor control-point device (virtual clock: each run takes
+/// milliseconds of real time), and every way the command refuses to start.
+final class FlashCommandTests: XCTestCase {
+    private func flash(_ package: String, device: String, profile: String = "vendor-ctrlpt", json: Bool = true,
+                       in directory: TemporaryDirectory) throws -> ProcessResult {
+        try DFUKitBinary.run(["flash", "--profile", profile, "--device", device, package] + (json ? ["--json"] : []),
+                             in: directory.path)
+    }
+
+    /// The one JSON line `--json` prints on standard output.
+    private func report(_ result: ProcessResult, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+        XCTAssertEqual(result.stdoutLines.count, 1, "--json prints one line:\n\(result.transcript)", file: file, line: line)
+        return try jsonObject(result.stdout, file: file, line: line)
+    }
+
+    func testFlashVerifiesAndReportsJSON() throws {
+        let directory = try TemporaryDirectory()
+        let size = 48 * 1024
+        let package = try PackageCommandTests.makePackage(in: directory, size: size)
+
+        let result = try flash(package, device: "sim:vendor-ctrlpt", in: directory)
+        XCTAssertEqual(result.status, 0, result.transcript)
+        let object = try report(result)
+        XCTAssertEqual(object["status"] as? String, "verified")
+        XCTAssertEqual(object["bytes"] as? Int, size)
+        let seconds = try XCTUnwrap(object["seconds"] as? Double)
+        let rate = try XCTUnwrap(object["bytes_per_second"] as? Double)
+        XCTAssertGreaterThan(seconds, 0)
+        XCTAssertEqual(rate, Double(size) / seconds, accuracy: rate * 0.001)
+        XCTAssertEqual(object["profile"] as? String, "vendor-ctrlpt")
+        XCTAssertEqual(object["device"] as? String, "sim:vendor-ctrlpt")
+        XCTAssertEqual(object["address"] as? String, "C0:FF:EE:00:00:01")
+        XCTAssertEqual(object["clock"] as? String, "simulated")
+        XCTAssertEqual(object["resumes"] as? Int, 0)
+        XCTAssertEqual(object["retries"] as? Int, 0)
+        XCTAssertNil(object["error"])
+    }
+
+    /// Without a terminal, progress is plain lines on standard error (no `\r` bar), one per 10 %.
+    func testPlainProgressGoesToStandardError() throws {
+        let directory = try TemporaryDirectory()
+        let size = 20_000
+        let package = try PackageCommandTests.makePackage(in: directory, size: size)
+
+        let result = try flash(package, device: "sim:vendor-ctrlpt", profile: DFUKitBinary.shippedProfile, json: false,
+                               in: directory)
+        XCTAssertEqual(result.status, 0, result.transcript)
+        XCTAssertEqual(result.stdout, "", "without --json the result goes to standard error")
+        XCTAssertFalse(result.stderr.contains("\r"), result.transcript)
+        let lines = result.stderrLines
+        XCTAssertEqual(Array(lines.prefix(4)), [
+            "scanning sim:vendor-ctrlpt for a device that matches the profile",
+            "connecting to C0:FF:EE:00:00:01",
+            "connected to C0:FF:EE:00:00:01, ATT MTU 247",
+            "image 1/1 'application': \(size) bytes",
+        ], result.transcript)
+        let progress = lines.filter { $0.hasPrefix("progress 'application': ") }
+        XCTAssertGreaterThanOrEqual(progress.count, 3, result.transcript)
+        XCTAssertTrue(progress.last?.hasPrefix("progress 'application': 100% (\(size)/\(size) bytes, ") ?? false, result.transcript)
+        XCTAssertTrue(lines.contains("image 'application' verified by the device"), result.transcript)
+        let summary = try XCTUnwrap(lines.last)
+        XCTAssertTrue(summary.hasPrefix("19.5 KiB in ") && summary.hasSuffix(" kB/s): verified"), result.transcript)
+    }
+
+    func testDisconnectIsResumed() throws {
+        let directory = try TemporaryDirectory()
+        let size = 60 * 1024
+        let package = try PackageCommandTests.makePackage(in: directory, size: size)
+
+        let result = try flash(package, device: "sim:vendor-ctrlpt?fault=disconnect-after:40000", in: directory)
+        XCTAssertEqual(result.status, 0, result.transcript)
+        let object = try report(result)
+        XCTAssertEqual(object["status"] as? String, "verified")
+        XCTAssertEqual(object["bytes"] as? Int, size)
+        XCTAssertGreaterThanOrEqual(object["resumes"] as? Int ?? 0, 1, result.transcript)
+        XCTAssertTrue(result.stderr.contains("link lost (simulated fault: disconnect after 40000 bytes); reconnecting to resume (1/5)"),
+                      result.transcript)
+    }
+
+    func testUnresponsiveDeviceFailsWithTheStepNamed() throws {
+        let directory = try TemporaryDirectory()
+        let package = try PackageCommandTests.makePackage(in: directory, size: 20_000)
+
+        let result = try flash(package, device: "sim:vendor-ctrlpt?fault=unresponsive-after:5000",
+                               profile: DFUKitBinary.shippedProfile, in: directory)
+        XCTAssertEqual(result.status, 1, result.transcript)
+        let object = try report(result)
+        XCTAssertEqual(object["status"] as? String, "failed")
+        let error = try XCTUnwrap(object["error"] as? [String: Any], result.transcript)
+        XCTAssertEqual(error["kind"] as? String, "timeout")
+        let message = try XCTUnwrap(error["message"] as? String)
+        XCTAssertTrue(message.hasPrefix("send 'data': no answer"), message)
+        let location = try XCTUnwrap(error["location"] as? String)
+        // The location is the `send: data` step in the shipped profile.
+        let profileLines = try String(contentsOfFile: DFUKitBinary.shippedProfile, encoding: .utf8).components(separatedBy: "\n")
+        let stepLine = try XCTUnwrap(profileLines.firstIndex { $0.hasSuffix("- send: data") })
+        let stepColumn = try XCTUnwrap(profileLines[stepLine].range(of: "send: data")).lowerBound.utf16Offset(in: profileLines[stepLine]) + 1
+        XCTAssertEqual(location, "\(DFUKitBinary.shippedProfile):\(stepLine + 1):\(stepColumn)")
+        XCTAssertTrue(result.stderr.contains("error: device C0:FF:EE:00:00:01: send 'data': no answer"), result.transcript)
+        XCTAssertFalse(result.stderr.contains(": verified"), result.transcript)
+    }
+
+    func testTamperedPackageIsRefusedBeforeAnythingIsSent() throws {
+        let directory = try TemporaryDirectory()
+        let package = try PackageCommandTests.makePackage(in: directory, size: 20_000)
+        try ZipSurgery.flipFirstByte(of: "application.bin", in: package, to: directory.file("tampered.zip"))
+
+        let result = try flash("tampered.zip", device: "sim:vendor-ctrlpt", in: directory)
+        XCTAssertEqual(result.status, 65, result.transcript)
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertTrue(result.stderr.hasPrefix("error: tampered.zip, image 'application': does not match manifest.json: sha256 mismatch"),
+                      result.transcript)
+        XCTAssertTrue(result.stderr.hasSuffix("\nnothing was sent to the device.\n"), result.transcript)
+        XCTAssertFalse(result.stderr.contains("connecting"), result.transcript)
+    }
+
+    func testMissingPackageAndMissingProfileAreDataErrors() throws {
+        let directory = try TemporaryDirectory()
+        let package = try PackageCommandTests.makePackage(in: directory, size: 4096)
+
+        let noPackage = try flash("missing.zip", device: "sim:vendor-ctrlpt", in: directory)
+        XCTAssertEqual(noPackage.status, 65, noPackage.transcript)
+        XCTAssertTrue(noPackage.stderr.hasPrefix("error: missing.zip: cannot open package"), noPackage.transcript)
+        XCTAssertTrue(noPackage.stderr.hasSuffix("\nnothing was sent to the device.\n"), noPackage.transcript)
+
+        let noProfile = try flash(package, device: "sim:vendor-ctrlpt", profile: "missing-profile.yaml", in: directory)
+        XCTAssertEqual(noProfile.status, 65, noProfile.transcript)
+        XCTAssertEqual(noProfile.stdout, "")
+        XCTAssertTrue(noProfile.stderr.hasPrefix("missing-profile.yaml: error: no profile file or name 'missing-profile.yaml'"),
+                      noProfile.transcript)
+    }
+
+    func testBrokenProfileFileIsADataError() throws {
+        let directory = try TemporaryDirectory()
+        let package = try PackageCommandTests.makePackage(in: directory, size: 4096)
+        try directory.write("broken.yaml", text: "profile: broken\nbogus: 1\n")
+
+        let result = try flash(package, device: "sim:vendor-ctrlpt", profile: "broken.yaml", in: directory)
+        XCTAssertEqual(result.status, 65, result.transcript)
+        XCTAssertTrue(result.stderr.hasPrefix("broken.yaml:"), result.transcript)
+        XCTAssertTrue(result.stderr.contains(": error: "), result.transcript)
+    }
+
+    func testBadDeviceSpecifiersAreUsageErrors() throws {
+        let directory = try TemporaryDirectory()
+        let package = try PackageCommandTests.makePackage(in: directory, size: 4096)
+        let cases: [(device: String, message: String)] = [
+            ("nope", "error: --device 'nope' must start with a transport: sim:, hci:, bluez:"),
+            ("sim:", "error: --device 'sim:' names no sim target"),
+            ("sim:vendor-ctrlpt/zz", "error: 'zz' in --device is not a device address like C0:FF:EE:00:00:01"),
+            ("sim:vendor-ctrlpt?mtu=9", "error: sim: mtu must be an integer in 23...517, not '9'"),
+            ("sim:vendor-ctrlpt?fault=bogus:1", "error: sim: unknown fault 'bogus' (known: disconnect-after, "
+                + "drop-notification, corrupt-notification, busy, unresponsive-after)"),
+            ("sim:unknown-device", "error: sim: no simulated device 'unknown-device' (known: vendor-ctrlpt)"),
+        ]
+        for (device, message) in cases {
+            let result = try flash(package, device: device, in: directory)
+            XCTAssertEqual(result.status, 64, "\(device): \(result.transcript)")
+            XCTAssertEqual(result.stdout, "", device)
+            XCTAssertEqual(result.stderrLines, [message, "See 'dfukit flash --help'."], "\(device): \(result.transcript)")
+        }
+    }
+
+    func testTransportsNotInThisBuildAreUnavailable() throws {
+        let directory = try TemporaryDirectory()
+        let package = try PackageCommandTests.makePackage(in: directory, size: 4096)
+        for (device, transport) in [("hci:tcp:127.0.0.1:9", "hci"), ("bluez:hci0", "bluez")] {
+            let result = try flash(package, device: device, in: directory)
+            XCTAssertEqual(result.status, 69, "\(device): \(result.transcript)")
+            XCTAssertEqual(result.stdout, "")
+            XCTAssertEqual(result.stderr, "error: the \(transport): transport is not part of this build yet; "
+                           + "use sim:NAME to flash a simulated device\n")
+        }
+    }
+
+    /// No simulated device has this address: the connection fails (a transport error, 69),
+    /// and the error names the address.
+    func testAbsentAddressIsATransportError() throws {
+        let directory = try TemporaryDirectory()
+        let package = try PackageCommandTests.makePackage(in: directory, size: 4096)
+
+        let result = try flash(package, device: "sim:vendor-ctrlpt/11:22:33:44:55:66", in: directory)
+        XCTAssertEqual(result.status, 69, result.transcript)
+        let object = try report(result)
+        XCTAssertEqual(object["status"] as? String, "failed")
+        XCTAssertEqual(object["address"] as? String, "11:22:33:44:55:66")
+        XCTAssertEqual(object["bytes"] as? Int, 0)
+        let error = try XCTUnwrap(object["error"] as? [String: Any])
+        XCTAssertEqual(error["kind"] as? String, "transport")
+        XCTAssertTrue((error["message"] as? String)?.contains("no simulated device advertises at this address") ?? false, "\(error)")
+        XCTAssertTrue(result.stderr.contains("error: device 11:22:33:44:55:66: connecting failed"), result.transcript)
+    }
+
+    /// With `address=` the simulated device moves; naming that address finds it.
+    func testAddressOfAMovedSimulatedDevice() throws {
+        let directory = try TemporaryDirectory()
+        let package = try PackageCommandTests.makePackage(in: directory, size: 4096)
+
+        let result = try flash(package, device: "sim:vendor-ctrlpt?address=11:22:33:44:55:66/11:22:33:44:55:66", in: directory)
+        XCTAssertEqual(result.status, 0, result.transcript)
+        XCTAssertEqual(try report(result)["address"] as? String, "11:22:33:44:55:66")
+    }
+}
