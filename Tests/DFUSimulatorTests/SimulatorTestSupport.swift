@@ -1,6 +1,6 @@
 import DFUBytes
 import DFUGATT
-@testable import DFUSimulator
+import DFUSimulator
 
 /// A minimal device for link-model tests: one characteristic at handle 3 that records every
 /// write and answers each with `answersPerWrite` notifications (the written value plus the

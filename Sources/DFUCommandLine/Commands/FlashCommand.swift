@@ -48,6 +48,7 @@ struct FlashCommand: Command {
             profile = try ProfileLibrary.standard().load(profileName)
         } catch {
             console.error(error.description)
+            printEarlyFailure(console, kind: "profile", message: error.description)
             return ExitCode.dataError
         }
         do {
@@ -55,6 +56,7 @@ struct FlashCommand: Command {
             try package.requireIntact()
         } catch {
             console.error("error: \(error)\nnothing was sent to the device.")
+            printEarlyFailure(console, kind: "package", message: error.description)
             return ExitCode.dataError
         }
         for image in package.images where !image.profile.isEmpty && image.profile != profile.name {
@@ -70,6 +72,7 @@ struct FlashCommand: Command {
                 return ExitCode.usage
             case let .unavailable(message):
                 console.error("error: \(message)")
+                printEarlyFailure(console, kind: "transport", message: message)
                 return ExitCode.unavailable
             }
         }
@@ -98,6 +101,17 @@ struct FlashCommand: Command {
         }
     }
 
+    /// With `--json`, a failure before the flash started still prints one result object.
+    private func printEarlyFailure(_ console: any Console, kind: String, message: String) {
+        guard json else { return }
+        let object: [String: Any] = [
+            "status": "failed", "bytes": 0, "seconds": 0, "bytes_per_second": 0, "profile": profileName,
+            "device": "\(device.transport.rawValue):\(device.target)", "retries": 0, "resumes": 0,
+            "error": ["kind": kind, "message": message],
+        ]
+        console.out(Self.render(object))
+    }
+
     static func json(_ report: FlashReport, transport: String) -> String {
         var object: [String: Any] = [
             "status": report.status.rawValue,
@@ -117,6 +131,10 @@ struct FlashCommand: Command {
             if let location = error.location { errorObject["location"] = location.description }
             object["error"] = errorObject
         }
+        return render(object)
+    }
+
+    static func render(_ object: [String: Any]) -> String {
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
               let text = String(data: data, encoding: .utf8) else { return "{}" }
         return text

@@ -54,6 +54,7 @@ struct PackageCreateCommand: Command {
             return ExitCode.success
         } catch {
             console.error("error: \(error)")
+            if case let .io(path, _, _) = error, path == output { return ExitCode.ioError }
             return ExitCode.dataError
         }
     }

@@ -65,7 +65,7 @@ public enum PackageError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .invalidBuildInput(reason):
             return "cannot build package: \(reason)."
         case let .io(path, operation, reason):
-            return "\(path): cannot \(operation): \(reason). Check the path and its permissions."
+            return "\(path): cannot \(operation): \(reason.hasSuffix(".") ? String(reason.dropLast()) : reason). Check the path and its permissions."
         }
     }
 

@@ -63,6 +63,10 @@ public struct ProfileLibrary: Sendable {
                 return candidate
             }
         }
+        if nameOrPath.contains("/") || Self.extensions.contains(where: { nameOrPath.hasSuffix("." + $0) }) {
+            throw ProfileDiagnostics(ProfileError("no such profile file; check the path, or give a profile name",
+                                                  subject: nameOrPath))
+        }
         let searched = searchDirectories.map { "  \($0)" }.joined(separator: "\n")
         let available = availableProfiles().map(\.name)
         let hint = KeySuggestion.didYouMean(nameOrPath, in: available) ?? ""

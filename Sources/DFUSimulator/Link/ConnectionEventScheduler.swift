@@ -43,8 +43,11 @@ struct ConnectionEventScheduler {
     mutating func nextBusyEvent(notBefore now: Duration) -> Duration? {
         if nextEventAt <= now { nextEventAt = firstEvent(after: now) }
         if !toPeripheral.isEmpty { return nextEventAt }
-        guard let first = toCentral.first else { return nil }
-        let earliest = max(first.output.readyAt, first.arrivedAt + .nanoseconds(1))
+        // Whichever output is ready first, not the oldest: a slow answer must not hold back a
+        // write response (or a quicker answer) queued after it.
+        guard let earliest = toCentral.map({ max($0.output.readyAt, $0.arrivedAt + .nanoseconds(1)) }).min() else {
+            return nil
+        }
         if earliest > nextEventAt { nextEventAt = firstEvent(atOrAfter: earliest) }
         return nextEventAt
     }
@@ -58,13 +61,20 @@ struct ConnectionEventScheduler {
         return sent
     }
 
-    /// The peripheral's PDUs that may go out in the event at `time`, in order.
+    /// The peripheral's PDUs that may go out in the event at `time`: those ready by then, in
+    /// the order they were queued; outputs still being processed stay queued without blocking
+    /// the ones behind them.
     mutating func takePeripheralPackets(at time: Duration) -> [PeripheralOutput] {
         var sent: [PeripheralOutput] = []
-        while sent.count < settings.packetsPerEvent, let first = toCentral.first,
-              first.arrivedAt < time, first.output.readyAt <= time {
-            sent.append(first.output)
-            toCentral.removeFirst()
+        var index = 0
+        while sent.count < settings.packetsPerEvent, index < toCentral.count {
+            let pending = toCentral[index]
+            guard pending.arrivedAt < time, pending.output.readyAt <= time else {
+                index += 1
+                continue
+            }
+            sent.append(pending.output)
+            toCentral.remove(at: index)
         }
         return sent
     }

@@ -39,7 +39,9 @@ public final class SimulatedWorld: GATTTransport {
         guard let peripheral = peripherals.first(where: { $0.advertisement.address == address }) else {
             now += timeout
             throw GATTError(.connectionFailed, address: address.description,
-                            detail: "no simulated device advertises at this address (run 'dfukit scan' to list them)")
+                            detail: "no simulated device advertises at this address (this world has: "
+                                + peripherals.map { $0.advertisement.address.description }.joined(separator: ", ")
+                                + "; leave out /ADDRESS to take the first matching device)")
         }
         if let previous = openLink, previous.isConnected {
             previous.drop(reason: "a new connection to the same device replaced it")

@@ -1,0 +1,162 @@
+import DFUGATT
+import DFUSimulator
+import XCTest
+
+/// Each fault of a `FaultPlan`, injected by the link whatever the device.
+final class FaultPlanTests: XCTestCase {
+    private let characteristic = ScriptedPeripheral.characteristic
+    private func ms(_ value: Int) -> Duration { .milliseconds(value) }
+
+    func testDisconnectAfterBytesFiresOnceAndLaterCallsThrowDisconnected() async throws {
+        var faults = FaultPlan()
+        faults.disconnectAfterBytes = [30]
+        let device = ScriptedPeripheral()
+        let (world, link) = try SimulatorTestSupport.connect(device, faults: faults)
+        try await link.write([UInt8](repeating: 1, count: 20), to: characteristic, type: .withResponse)
+        XCTAssertEqual(link.now, ms(130))
+        do {
+            try await link.write([UInt8](repeating: 2, count: 20), to: characteristic, type: .withResponse)
+            XCTFail("the link drops once 30 bytes were received")
+        } catch {
+            XCTAssertEqual(error.kind, .disconnected)
+            XCTAssertEqual(error.detail, "simulated fault: disconnect after 30 bytes")
+            XCTAssertEqual(error.address, "C0:00:00:00:00:01")
+        }
+        XCTAssertFalse(link.isConnected)
+        XCTAssertEqual(device.writes.count, 2, "the second write reached the device before the drop")
+        XCTAssertEqual(device.endedAt, [ms(145)])
+        for attempt in 0..<2 {
+            do {
+                _ = try await link.nextNotification(until: ms(10_000))
+                XCTFail("attempt \(attempt): the link is down")
+            } catch {
+                XCTAssertEqual(error.kind, .disconnected)
+            }
+        }
+        do {
+            try await link.write([0x03], to: characteristic, type: .withoutResponse)
+            XCTFail("the link is down")
+        } catch {
+            XCTAssertEqual(error.kind, .disconnected)
+        }
+
+        // A new connection carries on past the threshold: the fault does not fire again.
+        let again = try world.connectLink(to: device.advertisement.address, timeout: .seconds(1))
+        for _ in 0..<3 {
+            try await again.write([UInt8](repeating: 4, count: 20), to: characteristic, type: .withResponse)
+        }
+        XCTAssertTrue(again.isConnected)
+        XCTAssertEqual(device.writes.count, 5)
+    }
+
+    func testSeveralDisconnectThresholdsEachFireOnce() async throws {
+        var faults = FaultPlan()
+        faults.disconnectAfterBytes = [10, 25]
+        let device = ScriptedPeripheral()
+        let (world, first) = try SimulatorTestSupport.connect(device, faults: faults)
+        await XCTAssertDisconnects(try await first.write([UInt8](repeating: 0, count: 10), to: self.characteristic, type: .withResponse))
+        let second = try world.connectLink(to: device.advertisement.address, timeout: .seconds(1))
+        try await second.write([UInt8](repeating: 0, count: 10), to: characteristic, type: .withResponse)  // 20 bytes in all
+        await XCTAssertDisconnects(try await second.write([UInt8](repeating: 0, count: 10), to: self.characteristic, type: .withResponse))
+        let third = try world.connectLink(to: device.advertisement.address, timeout: .seconds(1))
+        try await third.write([UInt8](repeating: 0, count: 100), to: characteristic, type: .withResponse)
+        XCTAssertEqual(device.endedAt.count, 2)
+    }
+
+    func testDropNotificationLosesTheNthNotification() async throws {
+        var faults = FaultPlan()
+        faults.dropNotifications = [2]
+        let device = ScriptedPeripheral(answersPerWrite: 3)
+        let (_, link) = try SimulatorTestSupport.connect(device, faults: faults)
+        try await link.write([0x10], to: characteristic, type: .withoutResponse)
+        var values: [[UInt8]] = []
+        while let notification = try await link.nextNotification(until: ms(1_000)) { values.append(notification.value) }
+        XCTAssertEqual(values, [[0x10, 0x00], [0x10, 0x02]])
+        XCTAssertEqual(link.statistics.packetsToCentral, 3, "the notification was sent, then lost")
+    }
+
+    func testCorruptNotificationFlipsTheLastByte() async throws {
+        var faults = FaultPlan()
+        faults.corruptNotifications = [1, 3]
+        let device = ScriptedPeripheral(answersPerWrite: 3)
+        let (_, link) = try SimulatorTestSupport.connect(device, faults: faults)
+        try await link.write([0x10, 0x20], to: characteristic, type: .withoutResponse)
+        var values: [[UInt8]] = []
+        while let notification = try await link.nextNotification(until: ms(1_000)) { values.append(notification.value) }
+        XCTAssertEqual(values, [[0x10, 0x20, 0xFF], [0x10, 0x20, 0x01], [0x10, 0x20, 0xFD]])
+    }
+
+    func testNotificationFaultsCountAcrossConnections() async throws {
+        var faults = FaultPlan()
+        faults.dropNotifications = [2]
+        let device = ScriptedPeripheral(answersPerWrite: 1)
+        let (world, first) = try SimulatorTestSupport.connect(device, faults: faults)
+        try await first.write([0x01], to: characteristic, type: .withoutResponse)
+        let one = try await first.nextNotification(until: ms(1_000))
+        XCTAssertEqual(one?.value, [0x01, 0x00])
+        await first.disconnect()
+        let second = try world.connectLink(to: device.advertisement.address, timeout: .seconds(1))
+        try await second.write([0x02], to: characteristic, type: .withoutResponse)
+        let lost = try await second.nextNotification(until: second.now + .seconds(1))
+        XCTAssertNil(lost, "the world's second notification is dropped")
+    }
+
+    func testUnresponsiveDeviceMakesWriteWithResponseTimeOutAfterTheATTTimeout() async throws {
+        var faults = FaultPlan()
+        faults.unresponsiveAfterBytes = 10
+        let device = ScriptedPeripheral(answersPerWrite: 1)
+        let (_, link) = try SimulatorTestSupport.connect(
+            device, settings: SimulatorTestSupport.settings(attTimeout: .seconds(2)), faults: faults)
+        try await link.write([UInt8](repeating: 0, count: 10), to: characteristic, type: .withResponse)
+        XCTAssertEqual(link.now, ms(130))
+        let answer = try await link.nextNotification(until: ms(1_000))
+        XCTAssertEqual(answer?.receivedAt, ms(130), "the first 10 bytes were still answered")
+        do {
+            try await link.write([0x01], to: characteristic, type: .withResponse)
+            XCTFail("the device stopped answering")
+        } catch {
+            XCTAssertEqual(error.kind, .timeout)
+            XCTAssertEqual(error.detail, "write request to \(ScriptedPeripheral.characteristic.uuid) unanswered after 2.0 seconds")
+        }
+        XCTAssertEqual(link.now, ms(130) + .seconds(2), "the timeout is on the virtual clock")
+        XCTAssertEqual(device.writes.count, 2, "the device still received the write")
+        XCTAssertTrue(link.isConnected)
+        let none = try await link.nextNotification(until: link.now + .seconds(1))
+        XCTAssertNil(none, "nor does it notify")
+    }
+
+    func testUnresponsiveDeviceMakesReadTimeOut() async throws {
+        var faults = FaultPlan()
+        faults.unresponsiveAfterBytes = 1
+        let device = ScriptedPeripheral()
+        let (_, link) = try SimulatorTestSupport.connect(
+            device, settings: SimulatorTestSupport.settings(attTimeout: .seconds(3)), faults: faults)
+        try await link.write([0x01], to: characteristic, type: .withoutResponse)
+        do {
+            _ = try await link.read(characteristic)
+            XCTFail("the device stopped answering")
+        } catch {
+            XCTAssertEqual(error.kind, .timeout)
+        }
+        XCTAssertEqual(link.now, ms(100) + .seconds(3))
+    }
+
+    func testEmptyPlanIsEmpty() {
+        XCTAssertTrue(FaultPlan().isEmpty)
+        var plan = FaultPlan()
+        plan.busyCommands = [1]
+        XCTAssertFalse(plan.isEmpty)
+    }
+
+    private func XCTAssertDisconnects(_ body: @autoclosure () async throws -> Void,
+                                      file: StaticString = #filePath, line: UInt = #line) async {
+        do {
+            try await body()
+            XCTFail("expected a disconnect", file: file, line: line)
+        } catch let error as GATTError {
+            XCTAssertEqual(error.kind, .disconnected, file: file, line: line)
+        } catch {
+            XCTFail("unexpected \(error)", file: file, line: line)
+        }
+    }
+}

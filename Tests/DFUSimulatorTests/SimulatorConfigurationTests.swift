@@ -1,0 +1,128 @@
+import DFUGATT
+import DFUSimulator
+import XCTest
+
+/// `sim:NAME?key=value&...` as the CLI passes it (the part after `sim:`).
+final class SimulatorConfigurationTests: XCTestCase {
+    func testNameAloneKeepsTheDefaults() throws {
+        let configuration = try SimulatorConfiguration(parsing: "vendor-ctrlpt")
+        XCTAssertEqual(configuration.deviceName, "vendor-ctrlpt")
+        XCTAssertEqual(configuration.link, LinkSettings())
+        XCTAssertEqual(configuration.link.connectionInterval, .milliseconds(15))
+        XCTAssertEqual(configuration.link.packetsPerEvent, 6)
+        XCTAssertEqual(configuration.link.mtu, 247)
+        XCTAssertEqual(configuration.link.transmitBuffers, 12)
+        XCTAssertEqual(configuration.link.attTimeout, .seconds(30))
+        XCTAssertEqual(configuration.flash, FlashTiming())
+        XCTAssertTrue(configuration.faults.isEmpty)
+        XCTAssertEqual(configuration.address.description, "C0:FF:EE:00:00:01")
+        XCTAssertNil(configuration.advertisedName)
+    }
+
+    func testEveryKey() throws {
+        let configuration = try SimulatorConfiguration(parsing:
+            "vendor-ctrlpt?mtu=100&interval=7.5&packets-per-event=4&buffers=3&address=AA:BB:CC:DD:EE:0F"
+            + "&name=Bench&erase-ms=10&write-ns-per-byte=20"
+            + "&fault=disconnect-after:100&fault=drop-notification:3&fault=corrupt-notification:4"
+            + "&fault=busy:5&fault=unresponsive-after:600")
+        XCTAssertEqual(configuration.deviceName, "vendor-ctrlpt")
+        XCTAssertEqual(configuration.link.mtu, 100)
+        XCTAssertEqual(configuration.link.connectionInterval, .microseconds(7_500))
+        XCTAssertEqual(configuration.link.packetsPerEvent, 4)
+        XCTAssertEqual(configuration.link.transmitBuffers, 3)
+        XCTAssertEqual(configuration.address, DeviceAddress(bytes: [0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0x0F]))
+        XCTAssertEqual(configuration.advertisedName, "Bench")
+        XCTAssertEqual(configuration.flash.pageErase, .milliseconds(10))
+        XCTAssertEqual(configuration.flash.writePerByte, .nanoseconds(20))
+        XCTAssertEqual(configuration.faults.disconnectAfterBytes, [100])
+        XCTAssertEqual(configuration.faults.dropNotifications, [3])
+        XCTAssertEqual(configuration.faults.corruptNotifications, [4])
+        XCTAssertEqual(configuration.faults.busyCommands, [5])
+        XCTAssertEqual(configuration.faults.unresponsiveAfterBytes, 600)
+    }
+
+    func testFractionalIntervalAndBounds() throws {
+        XCTAssertEqual(try SimulatorConfiguration(parsing: "x?interval=11.25").link.connectionInterval, .microseconds(11_250))
+        XCTAssertEqual(try SimulatorConfiguration(parsing: "x?interval=4000").link.connectionInterval, .seconds(4))
+        XCTAssertEqual(try SimulatorConfiguration(parsing: "x?mtu=23").link.mtu, 23)
+        XCTAssertEqual(try SimulatorConfiguration(parsing: "x?mtu=517").link.mtu, 517)
+    }
+
+    func testRepeatedFaultsAccumulate() throws {
+        let configuration = try SimulatorConfiguration(parsing:
+            "vendor-ctrlpt?fault=disconnect-after:40000&fault=disconnect-after:9000&fault=drop-notification:2&fault=drop-notification:7")
+        XCTAssertEqual(configuration.faults.disconnectAfterBytes, [40_000, 9_000], "in the order written")
+        XCTAssertEqual(configuration.faults.dropNotifications, [2, 7])
+    }
+
+    func testLaterValueOfAKeyWins() throws {
+        let configuration = try SimulatorConfiguration(parsing: "vendor-ctrlpt?mtu=50&mtu=60&fault=unresponsive-after:5&fault=unresponsive-after:9")
+        XCTAssertEqual(configuration.link.mtu, 60)
+        XCTAssertEqual(configuration.faults.unresponsiveAfterBytes, 9)
+    }
+
+    func testErrors() {
+        let cases: [(text: String, message: String)] = [
+            ("", "sim: needs a device name, e.g. sim:vendor-ctrlpt"),
+            ("?mtu=30", "sim: needs a device name, e.g. sim:vendor-ctrlpt"),
+            ("vendor-ctrlpt?colour=blue",
+             "unknown key 'colour' (known: mtu, interval, packets-per-event, buffers, address, name, erase-ms, write-ns-per-byte, fault)"),
+            ("vendor-ctrlpt?mtu", "'mtu' is not key=value"),
+            ("vendor-ctrlpt?mtu=22", "mtu must be an integer in 23...517, not '22'"),
+            ("vendor-ctrlpt?mtu=518", "mtu must be an integer in 23...517, not '518'"),
+            ("vendor-ctrlpt?mtu=big", "mtu must be an integer in 23...517, not 'big'"),
+            ("vendor-ctrlpt?packets-per-event=0", "packets-per-event must be an integer in 1...32, not '0'"),
+            ("vendor-ctrlpt?buffers=257", "buffers must be an integer in 1...256, not '257'"),
+            ("vendor-ctrlpt?interval=7", "interval must be milliseconds between 7.5 and 4000, not '7'"),
+            ("vendor-ctrlpt?interval=4000.5", "interval must be milliseconds between 7.5 and 4000, not '4000.5'"),
+            ("vendor-ctrlpt?interval=fast", "interval must be milliseconds between 7.5 and 4000, not 'fast'"),
+            ("vendor-ctrlpt?address=C0:FF:EE", "address must look like C0:FF:EE:00:00:01, not 'C0:FF:EE'"),
+            ("vendor-ctrlpt?erase-ms=10001", "erase-ms must be an integer in 0...10000, not '10001'"),
+            ("vendor-ctrlpt?write-ns-per-byte=-1", "write-ns-per-byte must be an integer in 0...1000000, not '-1'"),
+            ("vendor-ctrlpt?fault=explode:1",
+             "unknown fault 'explode' (known: disconnect-after, drop-notification, corrupt-notification, busy, unresponsive-after)"),
+            ("vendor-ctrlpt?fault=busy", "a fault is KIND:NUMBER, e.g. disconnect-after:40000, not 'busy'"),
+            ("vendor-ctrlpt?fault=busy:0", "fault busy must be an integer in 1...2147483647, not '0'"),
+            ("vendor-ctrlpt?fault=drop-notification:x", "fault drop-notification must be an integer in 1...2147483647, not 'x'"),
+        ]
+        for (text, message) in cases {
+            do {
+                let parsed = try SimulatorConfiguration(parsing: text)
+                XCTFail("'\(text)' parsed as \(parsed.deviceName)")
+            } catch {
+                XCTAssertEqual(error.message, message, "'\(text)'")
+                XCTAssertEqual(error.description, "sim: " + message, "'\(text)'")
+            }
+        }
+    }
+
+    func testCatalogBuildsTheVendorDeviceWithTheConfiguration() throws {
+        let configuration = try SimulatorConfiguration(parsing: "vendor-ctrlpt?name=DFU-X&address=C0:00:00:00:00:09&mtu=64&fault=busy:2")
+        let world = try SimulatedDeviceCatalog.makeWorld(configuration)
+        XCTAssertEqual(world.name, "sim:vendor-ctrlpt")
+        XCTAssertEqual(world.settings.mtu, 64)
+        XCTAssertEqual(world.faults.busyCommands, [2])
+        XCTAssertEqual(world.peripherals.count, 1)
+        let device = try XCTUnwrap(world.peripherals.first as? VendorControlPointDevice)
+        XCTAssertEqual(device.advertisement.name, "DFU-X")
+        XCTAssertEqual(device.advertisement.address.description, "C0:00:00:00:00:09")
+        XCTAssertEqual(device.advertisement.serviceUUIDs, [VendorControlPointDevice.serviceUUID])
+    }
+
+    func testCatalogDefaultsTheAdvertisedName() throws {
+        let world = try SimulatedDeviceCatalog.makeWorld(SimulatorConfiguration(deviceName: "vendor-ctrlpt"))
+        XCTAssertEqual(world.peripherals.first?.advertisement.name, "DFU-SIM")
+    }
+
+    func testCatalogRefusesAnUnknownDevice() throws {
+        let configuration = try SimulatorConfiguration(parsing: "nordic-secure?mtu=100")
+        XCTAssertEqual(configuration.deviceName, "nordic-secure", "the parser accepts any name; the catalog decides")
+        do {
+            _ = try SimulatedDeviceCatalog.makeWorld(configuration)
+            XCTFail("there is no simulated nordic-secure device")
+        } catch {
+            XCTAssertEqual(error.description, "sim: no simulated device 'nordic-secure' (known: vendor-ctrlpt)")
+        }
+        XCTAssertEqual(SimulatedDeviceCatalog.names, ["vendor-ctrlpt"])
+    }
+}
