@@ -76,7 +76,7 @@ final class FlashCommandTests: XCTestCase {
         XCTAssertEqual(object["status"] as? String, "verified")
         XCTAssertEqual(object["bytes"] as? Int, size)
         XCTAssertGreaterThanOrEqual(object["resumes"] as? Int ?? 0, 1, result.transcript)
-        XCTAssertTrue(result.stderr.contains("link lost (simulated fault: disconnect after 40000 bytes); reconnecting to resume (1/5)"),
+        XCTAssertTrue(result.stderr.contains("send 'data': link lost: simulated fault: disconnect after 40000 bytes; reconnecting to resume (1/5)"),
                       result.transcript)
     }
 
@@ -99,7 +99,7 @@ final class FlashCommandTests: XCTestCase {
         let stepLine = try XCTUnwrap(profileLines.firstIndex { $0.hasSuffix("- send: data") })
         let stepColumn = try XCTUnwrap(profileLines[stepLine].range(of: "send: data")).lowerBound.utf16Offset(in: profileLines[stepLine]) + 1
         XCTAssertEqual(location, "\(DFUKitBinary.shippedProfile):\(stepLine + 1):\(stepColumn)")
-        XCTAssertTrue(result.stderr.contains("error: device C0:FF:EE:00:00:01: send 'data': no answer"), result.transcript)
+        XCTAssertTrue(result.stderr.contains("error: device C0:FF:EE:00:00:01, image 'application', offset 4096: send 'data': no answer"), result.transcript)
         XCTAssertFalse(result.stderr.contains(": verified"), result.transcript)
     }
 
@@ -110,7 +110,7 @@ final class FlashCommandTests: XCTestCase {
 
         let result = try flash("tampered.zip", device: "sim:vendor-ctrlpt", in: directory)
         XCTAssertEqual(result.status, 65, result.transcript)
-        XCTAssertEqual(result.stdout, "")
+        try assertFailedReport(result, kind: "package")
         XCTAssertTrue(result.stderr.hasPrefix("error: tampered.zip, image 'application': does not match manifest.json: sha256 mismatch"),
                       result.transcript)
         XCTAssertTrue(result.stderr.hasSuffix("\nnothing was sent to the device.\n"), result.transcript)
@@ -128,8 +128,8 @@ final class FlashCommandTests: XCTestCase {
 
         let noProfile = try flash(package, device: "sim:vendor-ctrlpt", profile: "missing-profile.yaml", in: directory)
         XCTAssertEqual(noProfile.status, 65, noProfile.transcript)
-        XCTAssertEqual(noProfile.stdout, "")
-        XCTAssertTrue(noProfile.stderr.hasPrefix("missing-profile.yaml: error: no profile file or name 'missing-profile.yaml'"),
+        try assertFailedReport(noProfile, kind: "profile")
+        XCTAssertTrue(noProfile.stderr.hasPrefix("missing-profile.yaml: error: no such profile file"),
                       noProfile.transcript)
     }
 
@@ -170,7 +170,7 @@ final class FlashCommandTests: XCTestCase {
         for (device, transport) in [("hci:tcp:127.0.0.1:9", "hci"), ("bluez:hci0", "bluez")] {
             let result = try flash(package, device: device, in: directory)
             XCTAssertEqual(result.status, 69, "\(device): \(result.transcript)")
-            XCTAssertEqual(result.stdout, "")
+            try assertFailedReport(result, kind: "transport")
             XCTAssertEqual(result.stderr, "error: the \(transport): transport is not part of this build yet; "
                            + "use sim:NAME to flash a simulated device\n")
         }
@@ -202,5 +202,14 @@ final class FlashCommandTests: XCTestCase {
         let result = try flash(package, device: "sim:vendor-ctrlpt?address=11:22:33:44:55:66/11:22:33:44:55:66", in: directory)
         XCTAssertEqual(result.status, 0, result.transcript)
         XCTAssertEqual(try report(result)["address"] as? String, "11:22:33:44:55:66")
+    }
+
+    /// With --json, a failure before any byte is sent still prints one object saying so.
+    private func assertFailedReport(_ result: ProcessResult, kind: String, file: StaticString = #filePath,
+                                    line: UInt = #line) throws {
+        let object = try report(result)
+        XCTAssertEqual(object["status"] as? String, "failed", file: file, line: line)
+        XCTAssertEqual(object["bytes"] as? Int, 0, file: file, line: line)
+        XCTAssertEqual((object["error"] as? [String: Any])?["kind"] as? String, kind, result.transcript, file: file, line: line)
     }
 }

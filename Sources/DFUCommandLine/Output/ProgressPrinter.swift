@@ -28,7 +28,7 @@ final class ProgressPrinter {
         case let .retrying(reason):
             line("retry: \(reason)")
         case let .resuming(attempt, of, reason):
-            line("link lost (\(reason)); reconnecting to resume (\(attempt)/\(of))")
+            line("\(reason); reconnecting to resume (\(attempt)/\(of))")
         case let .imageFinished(name, verified):
             line("image '\(name)' \(verified ? "verified by the device" : "sent (no checksum confirmed)")")
         }

@@ -21,6 +21,8 @@ public final class FlashSession {
     private var retries = 0
     private var resumes = 0
     private var delivered = 0
+    /// Bytes of the current image the device holds, as far as progress tells.
+    private var imageProgress = 0
 
     public init(profile: Profile, images: [FlashImage], transport: any GATTTransport, address: DeviceAddress?,
                 onEvent: @escaping (FlashEvent) -> Void = { _ in }) {
@@ -43,6 +45,7 @@ public final class FlashSession {
                 onEvent(.imageStarted(name: image.name, size: image.data.count, index: index, count: images.count))
                 let verified = try await flashWithResume(image)
                 delivered += image.data.count
+                imageProgress = 0
                 onEvent(.imageFinished(name: image.name, verified: verified))
                 if !verified { status = .completed }
             }
@@ -52,7 +55,7 @@ public final class FlashSession {
         }
         if let link { await link.disconnect() }
         return FlashReport(status: status, profile: profile.name, device: transport.name, address: address?.description,
-                           bytes: delivered, seconds: Double((transport.now - startedAt) / .seconds(1)),
+                           bytes: delivered + (status == .failed ? imageProgress : 0), seconds: Double((transport.now - startedAt) / .seconds(1)),
                            retries: retries, resumes: resumes, error: failure)
     }
 
@@ -94,9 +97,14 @@ public final class FlashSession {
         } catch let error as FlashError {
             throw error
         } catch let error as GATTError {
-            let kind: FlashError.Kind = error.kind == .transportUnavailable ? .transport : .disconnected
-            throw FlashError(kind: error.kind == .connectionFailed ? .transport : kind,
-                             message: "connecting failed: \(error)", address: target.description)
+            let kind: FlashError.Kind
+            switch error.kind {
+            case .connectionFailed, .transportUnavailable: kind = .transport
+            case .timeout: kind = .timeout
+            case .disconnected: kind = .disconnected
+            case .attError, .unsupported: kind = .device
+            }
+            throw FlashError(kind: kind, message: "connecting failed: \(error.detail)", address: target.description)
         } catch {
             throw FlashError(kind: .transport, message: "connecting failed: \(error)", address: target.description)
         }
@@ -105,21 +113,45 @@ public final class FlashSession {
     // MARK: - One image
 
     private func flashWithResume(_ image: FlashImage) async throws(FlashError) -> Bool {
+        imageProgress = 0
+        var firstLoss: LinkLost?
         while true {
             do {
                 return try await runProcedure(for: image)
             } catch let lost {
                 if let fatal = lost.fatal { throw fatal }
-                guard resumes < profile.resume.attempts, let address else {
-                    throw FlashError(kind: .disconnected,
-                                     message: "\(lost.detail)" + (profile.resume.attempts > 0
-                                         ? "; gave up after \(resumes) resume(s)" : "; the profile does not resume"),
-                                     address: address?.description, image: image.name,
-                                     hint: "move the device closer or check its power, then run the same command again")
+                let first = firstLoss ?? lost
+                firstLoss = first
+                try await reconnectToResume(image, first: first, latest: lost)
+            }
+        }
+    }
+
+    /// Reconnects after a lost link; a failed reconnection costs a resume attempt too.
+    private func reconnectToResume(_ image: FlashImage, first: LinkLost, latest: LinkLost) async throws(FlashError) {
+        var latest = latest
+        while true {
+            guard resumes < profile.resume.attempts, let address else {
+                var message = first.summary
+                if profile.resume.attempts == 0 {
+                    message += "; the profile does not resume"
+                } else {
+                    message += "; gave up after \(resumes) resume(s)"
+                    if latest.summary != first.summary { message += " (last: \(latest.summary))" }
                 }
-                resumes += 1
-                onEvent(.resuming(attempt: resumes, of: profile.resume.attempts, reason: lost.detail))
+                throw FlashError(kind: first.kind, message: message, address: address?.description,
+                                 image: image.name, offset: imageProgress, location: first.location,
+                                 hint: "move the device closer or check its power, then run the same command again")
+            }
+            resumes += 1
+            onEvent(.resuming(attempt: resumes, of: profile.resume.attempts, reason: latest.summary))
+            do {
                 try await connect(to: address, timeout: profile.resume.reconnectTimeout)
+                return
+            } catch {
+                guard [.disconnected, .timeout, .transport].contains(error.kind) else { throw error }
+                latest = LinkLost(detail: error.message)
+                latest.kind = error.kind
             }
         }
     }
@@ -156,12 +188,15 @@ public final class FlashSession {
                 outcome = .reconnected
             case let .wait(duration):
                 guard let current = self.link else { throw LinkLost(detail: "not connected") }
-                do { try await current.sleep(until: current.now + duration) } catch { throw LinkLost(error, step: "wait", location: nil) }
+                do { try await current.sleep(until: current.now + duration) } catch {
+                    throw LinkLost(error, step: "wait", location: nil)
+                }
                 outcome = .waited
             }
             action = machine.resume(outcome)
             if let done = machine.completedOffset, done != reported {
                 reported = done
+                imageProgress = done
                 onEvent(.progress(image: image.name, done: done, total: image.data.count, elapsed: transport.now - startedAt))
             }
         }
@@ -256,6 +291,7 @@ public final class FlashSession {
                     try await link.write(bytes, to: characteristic, type: type)
                     action = transfer.handle(.writeAccepted(now: link.now))
                     if step.reportsProgress {
+                        imageProgress = transfer.position
                         onEvent(.progress(image: image.name, done: transfer.position, total: image.data.count,
                                           elapsed: transport.now - startedAt))
                     }
@@ -325,9 +361,13 @@ public final class FlashSession {
     }
 }
 
-/// Internal: either a lost link (resume may help) or a final error wrapped to pass through.
+/// Internal: either a lost link (the link dropped, or an ATT request went unanswered, after
+/// which the bearer is unusable: resuming may help) or a final error wrapped to pass through.
 struct LinkLost: Error {
     var detail: String
+    var kind: FlashError.Kind = .disconnected
+    var step: String?
+    var location: SourceLocation?
     var fatal: FlashError?
 
     init(detail: String) { self.detail = detail }
@@ -335,19 +375,25 @@ struct LinkLost: Error {
         self.detail = fatal.message
         self.fatal = fatal
     }
-    init(_ error: GATTError, step: String? = nil, location: SourceLocation? = nil) {
-        self.detail = error.detail
-        if error.kind != .disconnected {
-            let kind: FlashError.Kind = error.kind == .transportUnavailable ? .transport
-                : (error.kind == .timeout ? .timeout : .device)
-            var message = error.description
-            if let address = error.address, message.hasPrefix(address + ": ") {
-                message.removeFirst(address.count + 2)
-            }
-            fatal = FlashError(kind: kind, message: step.map { "\($0): \(message)" } ?? message,
+    init(_ error: GATTError, step: String?, location: SourceLocation?) {
+        self.detail = error.description
+        if let address = error.address, detail.hasPrefix(address + ": ") {
+            detail.removeFirst(address.count + 2)
+        }
+        self.step = step
+        self.location = location
+        switch error.kind {
+        case .disconnected: kind = .disconnected
+        case .timeout: kind = .timeout
+        default:
+            let kind: FlashError.Kind = error.kind == .transportUnavailable ? .transport : .device
+            fatal = FlashError(kind: kind, message: step.map { "\($0): \(detail)" } ?? detail,
                                address: error.address, location: location)
         }
     }
+
+    /// "send 'data': link lost: ..." for messages.
+    var summary: String { step.map { "\($0): \(detail)" } ?? detail }
 }
 
 extension GATTWriteType {

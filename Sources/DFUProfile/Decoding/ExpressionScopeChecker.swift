@@ -3,7 +3,8 @@
 ///
 /// The check is whole-profile (not flow-sensitive): a name is allowed anywhere if any step
 /// defines it. Roots:
-/// - `image` (members `ExpressionScopeChecker.imageMembers`) and `link` (`linkMembers`);
+/// - `image` (members `ExpressionScopeChecker.imageMembers`), `link` (`linkMembers`) and
+///   `stream.offset` (in receipt conditions);
 /// - a command name or a `send ... as` alias (members: the fields of the command's response);
 /// - a `set` variable (no members checked);
 /// - a `chunks` alias (members `chunkMembers`) and a receipts alias (the notification's fields);
@@ -24,6 +25,8 @@ struct ExpressionScopeChecker {
         self.decoder = decoder
         define("image", members: Self.imageMembers)
         define("link", members: Self.linkMembers)
+        // Inside a stream's receipt `expect`: how many bytes of the stream were written.
+        define("stream", members: ["offset"])
         for name in decoder.definedCommands {
             define(name, members: responseFields(of: name))
         }

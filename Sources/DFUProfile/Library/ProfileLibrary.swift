@@ -63,12 +63,14 @@ public struct ProfileLibrary: Sendable {
                 return candidate
             }
         }
+        let available = availableProfiles().map(\.name)
         if nameOrPath.contains("/") || Self.extensions.contains(where: { nameOrPath.hasSuffix("." + $0) }) {
-            throw ProfileDiagnostics(ProfileError("no such profile file; check the path, or give a profile name",
-                                                  subject: nameOrPath))
+            throw ProfileDiagnostics(ProfileError(
+                "no such profile file; check the path, or give a profile name"
+                    + (available.isEmpty ? "" : " (available profiles: " + available.joined(separator: ", ") + ")"),
+                subject: nameOrPath))
         }
         let searched = searchDirectories.map { "  \($0)" }.joined(separator: "\n")
-        let available = availableProfiles().map(\.name)
         let hint = KeySuggestion.didYouMean(nameOrPath, in: available) ?? ""
         throw ProfileDiagnostics(ProfileError(
             "no profile file or name '\(nameOrPath)'\(hint); looked for \(nameOrPath).yaml and \(nameOrPath).json in:\n"
