@@ -33,12 +33,7 @@ public struct CommandExchange {
         case failed(ExchangeFailureBox)
     }
 
-    public enum Event {
-        case begin(now: Duration)
-        case writeAccepted(now: Duration)
-        case notification(characteristic: String, value: [UInt8], now: Duration)
-        case deadlinePassed(now: Duration)
-    }
+    public typealias Event = LinkEvent
 
     private let setup: Setup
     private var attempt = 0

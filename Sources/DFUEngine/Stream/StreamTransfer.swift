@@ -29,12 +29,7 @@ public struct StreamTransfer {
         case failed(ExchangeFailureBox)
     }
 
-    public enum Event {
-        case begin(now: Duration)
-        case writeAccepted(now: Duration)
-        case notification(characteristic: String, value: [UInt8], now: Duration)
-        case deadlinePassed(now: Duration)
-    }
+    public typealias Event = LinkEvent
 
     private let setup: Setup
     /// Offset of the next byte to write.
