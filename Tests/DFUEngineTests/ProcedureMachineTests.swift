@@ -42,6 +42,9 @@ final class ProcedureMachineTests: XCTestCase {
             case let .wait(duration):
                 run.log.append("wait \(duration)")
                 outcome = .waited
+            case let .await(step, _):
+                run.log.append("await \(step.notification)")
+                outcome = answer("await " + step.notification, run.machine.scope)
             case .finished:
                 run.log.append("finished")
                 return run
@@ -152,7 +155,7 @@ final class ProcedureMachineTests: XCTestCase {
         }
         XCTAssertEqual(result.log, ["send get", "send get", "send get", "finished"])
         func piece(_ offset: UInt64, _ end: UInt64, _ bytes: String, _ index: UInt64, first: Bool, last: Bool) -> Value {
-            .record(["offset": .integer(offset), "end": .integer(end), "size": .integer(end - offset),
+            .record(["offset": .integer(offset), "from": .integer(offset), "end": .integer(end), "size": .integer(end - offset),
                      "data": .bytes(Array(bytes.utf8)), "index": .integer(index), "first": .boolean(first),
                      "last": .boolean(last)])
         }

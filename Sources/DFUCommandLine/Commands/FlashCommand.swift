@@ -12,6 +12,9 @@ struct FlashCommand: Command {
     static let options: [OptionSpec] = [
         OptionSpec("--profile", "-p", value: "NAME|FILE", help: "the device's protocol: a shipped profile name or a file"),
         OptionSpec("--device", "-d", value: "DEVICE", help: "TRANSPORT[/ADDRESS], e.g. sim:vendor-ctrlpt?mtu=247"),
+        OptionSpec("--set", value: "NAME=VALUE", help: "override a profile parameter (e.g. prn=12)", repeatable: true),
+        OptionSpec("--write", value: "ROLE=TYPE",
+                   help: "write type for a characteristic role: with-response | without-response", repeatable: true),
         OptionSpec("--json", help: "print one JSON object with the result at the end"),
     ]
     static let discussion = """
@@ -28,6 +31,7 @@ struct FlashCommand: Command {
     let device: DeviceSpecifier
     let packagePath: String
     let json: Bool
+    let options: FlashOptions
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         let command = "dfukit \(Self.name)"
@@ -39,6 +43,27 @@ struct FlashCommand: Command {
         }
         packagePath = arguments.positionals[0]
         json = arguments.flag("--json")
+        var options = FlashOptions()
+        for setting in arguments.values["--set"] ?? [] {
+            let (name, value) = try Self.keyValue(setting, option: "--set", command: command)
+            options.parameters[name] = ParameterValue(parsing: value)
+        }
+        for setting in arguments.values["--write"] ?? [] {
+            let (role, value) = try Self.keyValue(setting, option: "--write", command: command)
+            guard let type = GATTWriteType(rawValue: value) else {
+                throw UsageError("--write \(setting): the type is with-response or without-response", command: command)
+            }
+            options.writeTypes[role] = type
+        }
+        self.options = options
+    }
+
+    private static func keyValue(_ text: String, option: String, command: String) throws(UsageError) -> (String, String) {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+            throw UsageError("\(option) takes NAME=VALUE, not '\(text)'", command: command)
+        }
+        return (parts[0], parts[1])
     }
 
     func run(_ console: any Console) async -> Int32 {
@@ -78,9 +103,11 @@ struct FlashCommand: Command {
         }
         let images = package.images.map { FlashImage(name: $0.name, version: $0.version, data: $0.data) }
         let address = device.address
+        let options = self.options
         let report = await InterruptHandling.cancellingOnInterrupt {
             let printer = ProgressPrinter(console: console)
-            let session = FlashSession(profile: profile, images: images, transport: transport, address: address) {
+            let session = FlashSession(profile: profile, images: images, transport: transport, address: address,
+                                       options: options) {
                 printer.handle($0)
             }
             let report = await session.run()

@@ -16,6 +16,8 @@ public struct FlashError: Error, Sendable, CustomStringConvertible {
         case profile
         /// No device could be found or reached, or the transport cannot be used.
         case transport
+        /// The command line asked for something the profile does not have.
+        case usage
         /// The user stopped the update (Ctrl-C, or the task was cancelled).
         case cancelled
     }
@@ -46,6 +48,7 @@ public struct FlashError: Error, Sendable, CustomStringConvertible {
         case .transport: return 69
         case .profile: return 65
         case .cancelled: return 130
+        case .usage: return 64
         default: return 1
         }
     }

@@ -2,22 +2,34 @@ import DFUBytes
 
 /// One image to flash, with the values the profile's `image.*` variables expose.
 public struct FlashImage: Sendable {
+    /// The image's role in its package: `application`, `softdevice`, `bootloader`, ...
     public var name: String
     public var version: String
     public var data: [UInt8]
     public var crc32: UInt32
     public var sha256: [UInt8]
+    /// The init packet (Nordic `.dat`), empty when the package has none.
+    public var initPacket: [UInt8]
+    /// SoftDevice, bootloader and application bytes inside `data` (Nordic packets announce them).
+    public var softDeviceSize: Int
+    public var bootloaderSize: Int
+    public var applicationSize: Int
 
-    public init(name: String, version: String, data: [UInt8]) {
+    public init(name: String, version: String, data: [UInt8], initPacket: [UInt8] = [],
+                softDeviceSize: Int = 0, bootloaderSize: Int = 0, applicationSize: Int? = nil) {
         self.name = name
         self.version = version
         self.data = data
         self.crc32 = CRC32.checksum(data)
         self.sha256 = SHA256.digest(data)
+        self.initPacket = initPacket
+        self.softDeviceSize = softDeviceSize
+        self.bootloaderSize = bootloaderSize
+        self.applicationSize = applicationSize ?? (softDeviceSize + bootloaderSize == 0 ? data.count : 0)
     }
 
-    /// `image` as profiles see it.
-    var record: Value {
+    /// `image` as profiles see it, for image `index` of `count`.
+    func record(index: Int, count: Int) -> Value {
         .record([
             "name": .string(name),
             "version": .string(version),
@@ -25,6 +37,13 @@ public struct FlashImage: Sendable {
             "size": .integer(UInt64(data.count)),
             "crc32": .integer(UInt64(crc32)),
             "sha256": .bytes(sha256),
+            "init_packet": .bytes(initPacket),
+            "index": .integer(UInt64(index)),
+            "count": .integer(UInt64(count)),
+            "last": .boolean(index == count - 1),
+            "sd_size": .integer(UInt64(softDeviceSize)),
+            "bl_size": .integer(UInt64(bootloaderSize)),
+            "app_size": .integer(UInt64(applicationSize)),
         ])
     }
 }

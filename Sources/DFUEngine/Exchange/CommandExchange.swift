@@ -118,7 +118,7 @@ public struct CommandExchange {
     }
 
     private mutating func match(_ message: [UInt8], response: ResponseSpec) throws(EvaluationError) -> [String: Value]? {
-        switch try MessageDecoder.decode(message, as: response.message, in: setup.scope) {
+        switch try MessageDecoder.decode(message, as: response.message, in: setup.scope, status: response.status) {
         case let .mismatched(reason):
             remember("\(message.prefix(16).hexString) (\(reason))")
             return nil

@@ -44,7 +44,8 @@ public struct DeviceStatus: Sendable, Equatable, CustomStringConvertible {
         guard case let .integer(code)? = fields[spec.field], !spec.success.contains(code) else { return nil }
         let entry = spec.codes.flatMap { tables[$0]?.entries[code] }
         var status = DeviceStatus(code: code, name: entry?.name, message: entry?.message)
-        if let detail = spec.detail, detail.when == code, case let .integer(detailCode)? = fields[detail.field] {
+        if let detail = spec.detail, detail.when == code,
+           case let .integer(detailCode)? = detail.field.flatMap({ fields[$0] }) ?? fields[MessageDecoder.positionalDetailKey] {
             let detailEntry = detail.codes.flatMap { tables[$0]?.entries[detailCode] }
             status.detailCode = detailCode
             status.detailName = detailEntry?.name

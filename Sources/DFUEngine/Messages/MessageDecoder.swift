@@ -10,7 +10,12 @@ public enum MessageDecoder {
         case mismatched(reason: String)
     }
 
-    public static func decode(_ bytes: [UInt8], as message: MessageSpec, in scope: Scope) throws(EvaluationError) -> Outcome {
+    /// Where a detail byte without a named field is stored (see `StatusSpec.Detail.field`).
+    public static let positionalDetailKey = "$detail"
+
+    /// Decodes `bytes`; with a `status`, a message whose status is a failure may end early.
+    public static func decode(_ bytes: [UInt8], as message: MessageSpec, in scope: Scope,
+                              status: StatusSpec? = nil) throws(EvaluationError) -> Outcome {
         var reader = ByteReader(bytes)
         var fields: [String: Value] = [:]
         for (index, field) in message.fields.enumerated() {
@@ -39,11 +44,23 @@ public enum MessageDecoder {
                 }
             }
             if let name = field.name { fields[name] = value }
+            if let status, field.name == status.field {
+                // A failure answer may stop here (or carry only a detail byte).
+                if isShortFailure(status, fields), reader.remainingCount <= 1 {
+                    if reader.remainingCount == 1 { fields[positionalDetailKey] = .integer(UInt64(bytes[reader.offset])) }
+                    return .matched(fields)
+                }
+            }
         }
         if reader.remainingCount > 0 {
             return .mismatched(reason: "\(reader.remainingCount) unexpected bytes after the last field")
         }
         return .matched(fields)
+    }
+
+    private static func isShortFailure(_ status: StatusSpec, _ fields: [String: Value]) -> Bool {
+        guard case let .integer(code)? = fields[status.field] else { return false }
+        return !status.success.contains(code)
     }
 
     private static func describe(_ field: FieldSpec, _ index: Int) -> String {

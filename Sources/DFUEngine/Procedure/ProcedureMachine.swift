@@ -19,12 +19,15 @@ public struct ProcedureMachine {
         case stream(StreamStep, SourceLocation)
         case reconnect(ReconnectStep)
         case wait(Duration)
+        /// Wait for a notification (no request goes out).
+        case await(AwaitStep, SourceLocation)
         case finished
         case failed(ProcedureFailure)
     }
 
     public enum Outcome {
         case sent(fields: [String: Value])
+        case received(fields: [String: Value])
         case streamed(lastReceipt: [String: Value]?)
         case failed(ExchangeFailure)
         case reconnected
@@ -33,15 +36,27 @@ public struct ProcedureMachine {
 
     private struct LoopFrame {
         var data: [UInt8]
+        /// First byte of the current chunk still to send (after `from`, the chunk's start).
         var position: Int
         var chunkSize: Int
         var index: Int
         var loop: ChunkLoop
+
+        /// Where the current chunk ends: `chunkSize` later, or at the next multiple of
+        /// `chunkSize` for aligned loops.
+        var end: Int {
+            let next = loop.aligned ? (position / chunkSize + 1) * chunkSize : position + chunkSize
+            return min(next, data.count)
+        }
+
+        /// Where the current chunk starts: its boundary for aligned loops.
+        var start: Int { loop.aligned ? position / chunkSize * chunkSize : position }
     }
 
     private struct RetryFrame {
         var start: Int
         var attemptsLeft: Int
+        var attempt: Int
         var loopDepth: Int
         var scope: Scope
     }
@@ -63,6 +78,11 @@ public struct ProcedureMachine {
         self.scope = scope
     }
 
+    /// Replaces variables that describe the connection (`link`, `present`) after a reconnect.
+    public mutating func rebind(_ values: [String: Value]) {
+        for (name, value) in values { scope[name] = value }
+    }
+
     public mutating func start() -> Action {
         counter = 0
         return run()
@@ -77,9 +97,13 @@ public struct ProcedureMachine {
             if let failure = unmet(step.expect, location: location, step: "send '\(step.command)'") {
                 return recover(from: failure)
             }
-        case let (.stream(step, location), .streamed(receipt)):
+        case let (.stream(step, _), .streamed(receipt)):
             if let receipt, let alias = step.receipts?.alias { scope[alias] = .record(receipt) }
-            _ = location
+        case let (.await(step, location), .received(fields)):
+            scope[step.alias] = .record(fields)
+            if let failure = unmet(step.expect, location: location, step: "await '\(step.notification)'") {
+                return recover(from: failure)
+            }
         case let (_, .failed(failure)):
             return recover(from: ProcedureFailure(failure: failure, step: describe(instruction),
                                                   location: location(of: instruction), chunkOffset: loops.last?.position))
@@ -102,6 +126,7 @@ public struct ProcedureMachine {
                 case let .stream(step, location): return .stream(step, location)
                 case let .reconnect(step): return .reconnect(step)
                 case let .wait(duration): return .wait(duration)
+                case let .await(step, location): return .await(step, location)
                 case let .fail(message, location):
                     return .failed(ProcedureFailure(
                         failure: .expectationFailed(expression: "fail", location: location, values: message),
@@ -125,8 +150,9 @@ public struct ProcedureMachine {
                 case let .loopNext(body):
                     counter = nextChunk(body: body)
                 case let .retryBegin(attempts, _):
-                    retries.append(RetryFrame(start: counter + 1, attemptsLeft: attempts - 1, loopDepth: loops.count,
-                                              scope: scope))
+                    scope["retry"] = .record(["attempt": .integer(0)])
+                    retries.append(RetryFrame(start: counter + 1, attemptsLeft: attempts - 1, attempt: 0,
+                                              loopDepth: loops.count, scope: scope))
                     counter += 1
                 case .retryEnd:
                     retries.removeLast()
@@ -160,7 +186,7 @@ public struct ProcedureMachine {
 
     private mutating func nextChunk(body: Int) -> Int {
         var frame = loops.removeLast()
-        let end = min(frame.position + frame.chunkSize, frame.data.count)
+        let end = frame.end
         if frame.loop.reportsProgress { completedOffset = end }
         guard end < frame.data.count else { return counter + 1 }
         frame.position = end
@@ -171,14 +197,16 @@ public struct ProcedureMachine {
     }
 
     private mutating func bindChunk(_ frame: LoopFrame) {
-        let end = min(frame.position + frame.chunkSize, frame.data.count)
+        let end = frame.end
+        let start = frame.start
         scope[frame.loop.alias] = .record([
-            "offset": .integer(UInt64(frame.position)),
+            "offset": .integer(UInt64(start)),
+            "from": .integer(UInt64(frame.position)),
             "end": .integer(UInt64(end)),
-            "size": .integer(UInt64(end - frame.position)),
-            "data": .bytes(Array(frame.data[frame.position..<end])),
+            "size": .integer(UInt64(end - start)),
+            "data": .bytes(Array(frame.data[start..<end])),
             "index": .integer(UInt64(frame.index)),
-            "first": .boolean(frame.position == 0 || frame.index == 0),
+            "first": .boolean(frame.index == 0),
             "last": .boolean(end == frame.data.count),
         ])
     }
@@ -214,8 +242,10 @@ public struct ProcedureMachine {
         while let frame = retries.last {
             if frame.attemptsLeft > 0 {
                 retries[retries.count - 1].attemptsLeft -= 1
+                retries[retries.count - 1].attempt += 1
                 loops.removeLast(loops.count - frame.loopDepth)
                 scope = frame.scope
+                scope["retry"] = .record(["attempt": .integer(UInt64(frame.attempt + 1))])
                 counter = frame.start
                 retryCount += 1
                 return run()
@@ -236,6 +266,7 @@ public struct ProcedureMachine {
         case .reconnect: return "reconnect"
         case .wait: return "wait"
         case .fail: return "fail"
+        case let .await(step, _): return "await '\(step.notification)'"
         case .jump, .loopNext, .retryBegin, .retryEnd: return "procedure"
         }
     }
@@ -243,7 +274,7 @@ public struct ProcedureMachine {
     private func location(of instruction: ProcedureProgram.Instruction) -> SourceLocation {
         switch instruction {
         case let .send(_, location), let .stream(_, location), let .check(_, _, location),
-             let .loopBegin(_, _, location), let .fail(_, location):
+             let .loopBegin(_, _, location), let .fail(_, location), let .await(_, location):
             return location
         default:
             return SourceLocation(file: "procedure", line: 0, column: 0)
@@ -254,7 +285,7 @@ public struct ProcedureMachine {
         switch node {
         case let .path(path): return path == ["image", "crc32"] || path == ["image", "sha256"]
         case let .call(function, arguments):
-            if function == .crc32 || function == .sha256, arguments.contains(where: { paths(in: $0).contains(["image", "data"]) }) {
+            if [.crc32, .crc16, .sha256].contains(function), arguments.contains(where: { paths(in: $0).contains(["image", "data"]) }) {
                 return true
             }
             return arguments.contains(where: comparesImageChecksum)

@@ -20,6 +20,7 @@ struct ProcedureProgram {
         case reconnect(ReconnectStep)
         case wait(Duration)
         case fail(String, SourceLocation)
+        case await(AwaitStep, SourceLocation)
     }
 
     private(set) var instructions: [Instruction] = []
@@ -58,6 +59,7 @@ struct ProcedureProgram {
         case let .reconnect(reconnect): instructions.append(.reconnect(reconnect))
         case let .wait(duration): instructions.append(.wait(duration))
         case let .fail(message): instructions.append(.fail(message, step.location))
+        case let .await(wait): instructions.append(.await(wait, step.location))
         }
     }
 

@@ -27,6 +27,13 @@ enum BuiltinFunctions {
             return .bytes(SHA256.digest(try bytes(arguments[0], function)))
         case .reverse:
             return .bytes(try bytes(arguments[0], function).reversed())
+        case .le, .be:
+            let data = try bytes(arguments[0], function)
+            guard data.count <= 8 else {
+                throw ExpressionEvaluator.Failure("\(function.rawValue)() reads at most 8 bytes, got \(data.count)")
+            }
+            let ordered = function == .le ? data.reversed() : data
+            return .integer(ordered.reduce(0) { $0 << 8 | UInt64($1) })
         case .alignDown:
             let value = try integer(arguments[0], function)
             let step = try integer(arguments[1], function)

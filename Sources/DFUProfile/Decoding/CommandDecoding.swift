@@ -78,7 +78,7 @@ extension ProfileDecoder {
     func decodeDetail(_ node: ProfileNode, what: String, fields: [FieldSpec]?) -> StatusSpec.Detail? {
         guard let map = context.mapping(node, what, keys: Self.detailKeys) else { return nil }
         let when = map.required("when", context).flatMap { context.integer($0, "'when'") }
-        let field = map.required("field", context).flatMap { responseField($0, fields: fields) }
+        let field = context.optional(map.optional("field")) { responseField($0, fields: fields) }
         let codes = context.optional(map.optional("codes"), codeTableReference)
         guard let when, let field, let codes else { return nil }
         return StatusSpec.Detail(when: when, field: field, codes: codes)

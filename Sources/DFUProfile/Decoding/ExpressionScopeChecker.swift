@@ -11,11 +11,14 @@
 /// - inside a response's `match` and its field values: `request` and `response` (their fields).
 struct ExpressionScopeChecker {
     /// Members of `image` the engine provides.
-    static let imageMembers = ["data", "size", "crc32", "sha256", "name", "version"]
+    static let imageMembers = [
+        "data", "size", "crc32", "sha256", "name", "version", "init_packet", "index", "count", "last",
+        "sd_size", "bl_size", "app_size",
+    ]
     /// Members of `link` the engine provides.
     static let linkMembers = ["mtu"]
     /// Members of a chunk loop's alias.
-    static let chunkMembers = ["offset", "end", "size", "data", "index", "first", "last"]
+    static let chunkMembers = ["offset", "from", "end", "size", "data", "index", "first", "last"]
 
     /// What a root name may be followed by: nil means any member.
     private var members: [String: Set<String>?] = [:]
@@ -27,6 +30,9 @@ struct ExpressionScopeChecker {
         define("link", members: Self.linkMembers)
         // Inside a stream's receipt `expect`: how many bytes of the stream were written.
         define("stream", members: ["offset"])
+        // Which characteristics the connected device has (optional ones may be missing).
+        define("present", members: decoder.definedCharacteristics)
+        define("param", members: Array(decoder.parameters.keys))
         for name in decoder.definedCommands {
             define(name, members: responseFields(of: name))
         }
@@ -113,7 +119,11 @@ struct ExpressionScopeChecker {
                 collect(then)
                 collect(otherwise)
             case .retry(_, let inner):
+                define("retry", members: ["attempt"])
                 collect(inner)
+            case .await(let step):
+                define(step.alias,
+                       members: decoder.notifications[step.notification].map { $0.fields.compactMap(\.name) })
             case .check, .reconnect, .wait, .fail:
                 break
             }

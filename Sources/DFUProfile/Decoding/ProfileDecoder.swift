@@ -10,7 +10,7 @@ import DFUBytes
 final class ProfileDecoder {
     static let topLevelKeys = [
         "profile", "description", "version", "match", "defaults", "framings", "characteristics", "codes",
-        "commands", "notifications", "resume", "procedure",
+        "commands", "notifications", "resume", "parameters", "procedure",
     ]
 
     let context: DecodingContext
@@ -26,6 +26,7 @@ final class ProfileDecoder {
     var definedCodeTables: [String] = []
     var definedCommands: [String] = []
     var definedNotifications: [String] = []
+    var parameters: [String: ParameterValue] = [:]
 
     init(context: DecodingContext) {
         self.context = context
@@ -59,6 +60,7 @@ final class ProfileDecoder {
         if let node = top.optional("notifications") { decodeNotifications(node) }
         if let node = top.required("commands", context) { decodeCommands(node) }
         let resume = top.optional("resume").flatMap(decodeResume) ?? ResumePolicy()
+        if let node = top.optional("parameters") { decodeParameters(node) }
         var procedure: [Step] = []
         if let node = top.required("procedure", context) {
             procedure = decodeSteps(node, "'procedure'")
@@ -74,6 +76,7 @@ final class ProfileDecoder {
                               commands: commands, notifications: notifications, resume: resume,
                               procedure: procedure)
         profile.version = version
+        profile.parameters = parameters
         return profile
     }
 
@@ -100,6 +103,25 @@ final class ProfileDecoder {
             defaults.retries = value
         }
         return defaults
+    }
+
+    /// `parameters: { name: default }`, each an integer or a text.
+    func decodeParameters(_ node: ProfileNode) {
+        guard let all = context.namedEntries(node, "'parameters'") else { return }
+        for entry in all.entries {
+            guard context.identifier(entry.keyNode, "the parameter name '\(entry.key)'") != nil else { continue }
+            guard let text = entry.value.scalar, !entry.value.isNull else {
+                context.error("parameter '\(entry.key)' needs a default value (an integer or a text)",
+                              at: entry.value.location)
+                continue
+            }
+            if text.first?.isNumber == true {
+                guard let value = context.integer(entry.value, "parameter '\(entry.key)'") else { continue }
+                parameters[entry.key] = .integer(value)
+            } else {
+                parameters[entry.key] = .text(text)
+            }
+        }
     }
 
     func decodeResume(_ node: ProfileNode) -> ResumePolicy? {
@@ -195,7 +217,7 @@ final class ProfileDecoder {
             context.failedSections.insert("characteristics")
             return
         }
-        let keys = ["service", "uuid", "properties", "write", "framing", "segment", "subscribe"]
+        let keys = ["service", "uuid", "properties", "write", "framing", "segment", "subscribe", "optional"]
         for entry in all.entries {
             definedCharacteristics.append(entry.key)
             let what = "characteristic '\(entry.key)'"
@@ -225,10 +247,13 @@ final class ProfileDecoder {
             }
             let subscribe = map.optional("subscribe").map { context.bool($0, "'subscribe'") }
                 ?? (properties.contains(.notify) || properties.contains(.indicate))
-            guard let service, let uuid, let writeType, let segment, let subscribe else { continue }
-            characteristics.append(CharacteristicSpec(
+            let optional = map.optional("optional").map { context.bool($0, "'optional'") } ?? false
+            guard let service, let uuid, let writeType, let segment, let subscribe, let optional else { continue }
+            var spec = CharacteristicSpec(
                 name: entry.key, service: service, uuid: uuid, requiredProperties: properties, writeType: writeType,
-                framing: framing, segmentSize: segment, subscribe: subscribe, location: entry.keyNode.location))
+                framing: framing, segmentSize: segment, subscribe: subscribe, location: entry.keyNode.location)
+            spec.optional = optional
+            characteristics.append(spec)
         }
     }
 
@@ -240,13 +265,20 @@ final class ProfileDecoder {
         for entry in all.entries {
             definedNotifications.append(entry.key)
             let what = "notification '\(entry.key)'"
-            guard let map = context.mapping(entry.value, what, keys: ["characteristic", "fields"]) else { continue }
+            guard let map = context.mapping(entry.value, what, keys: ["characteristic", "fields", "status"]) else {
+                continue
+            }
             let characteristic = characteristicReference(map.required("characteristic", context))
             let fields = map.required("fields", context)
                 .flatMap { context.fields($0, "the fields of \(what)", received: true, scope: .general) }
-            guard let characteristic, let fields else { continue }
-            notifications[entry.key] = MessageSpec(name: entry.key, characteristic: characteristic, fields: fields,
-                                                   location: entry.keyNode.location)
+            let status = context.optional(map.optional("status")) {
+                decodeStatus($0, what: "'status' of \(what)", fields: fields)
+            }
+            guard let characteristic, let fields, let status else { continue }
+            var message = MessageSpec(name: entry.key, characteristic: characteristic, fields: fields,
+                                      location: entry.keyNode.location)
+            message.status = status
+            notifications[entry.key] = message
         }
     }
 

@@ -11,8 +11,9 @@ extension ProfileDecoder {
         ("reconnect", []),
         ("wait", []),
         ("fail", []),
+        ("await", ["as", "timeout", "expect"]),
     ]
-    static let chunkKeys = ["data", "from", "size", "as", "progress", "steps"]
+    static let chunkKeys = ["data", "from", "size", "as", "progress", "aligned", "steps"]
     static let streamKeys = ["data", "from", "to", "write", "progress", "receipts"]
     static let receiptKeys = ["every", "notification", "as", "expect", "timeout"]
 
@@ -44,7 +45,7 @@ extension ProfileDecoder {
         context.looselyDefinedNames.insert("chunk")
         for entry in entries {
             switch entry.key.scalar {
-            case "as"?, "send"?, "notification"?:
+            case "as"?, "send"?, "notification"?, "await"?:
                 if let name = entry.value.scalar { context.looselyDefinedNames.insert(name) }
             case "set"?:
                 for binding in entry.value.mapping ?? [] {
@@ -94,6 +95,7 @@ extension ProfileDecoder {
         case "retry": stepKind = decodeRetry(value)
         case "reconnect": stepKind = decodeReconnect(value)
         case "wait": stepKind = context.duration(value, "'wait'").map { .wait($0) }
+        case "await": stepKind = decodeAwait(value, map)
         default: stepKind = context.string(value, "'fail'").map { .fail(message: $0) }
         }
         return stepKind.map { Step(kind: $0, location: kindEntry.keyNode.location) }
@@ -141,10 +143,12 @@ extension ProfileDecoder {
         let size = map.required("size", context).flatMap { context.expression($0, "'size'") }
         let alias = map.optional("as").map { context.identifier($0, "'as'") } ?? "chunk"
         let progress = map.optional("progress").map { context.bool($0, "'progress'") } ?? true
+        let aligned = map.optional("aligned").map { context.bool($0, "'aligned'") } ?? false
         let steps = map.required("steps", context).map { decodeSteps($0, "'steps'") } ?? []
-        guard let data, let from, let size, let alias, let progress else { return nil }
-        return .chunks(ChunkLoop(data: data, from: from, size: size, alias: alias, reportsProgress: progress,
-                                 steps: steps))
+        guard let data, let from, let size, let alias, let progress, let aligned else { return nil }
+        var loop = ChunkLoop(data: data, from: from, size: size, alias: alias, reportsProgress: progress, steps: steps)
+        loop.aligned = aligned
+        return .chunks(loop)
     }
 
     private func decodeStream(_ value: ProfileNode) -> Step.Kind? {
@@ -181,6 +185,18 @@ extension ProfileDecoder {
         guard let every, let notification, let alias, let timeout else { return nil }
         return StreamStep.Receipts(every: every, notification: notification, alias: alias, expect: expect,
                                    timeout: timeout)
+    }
+
+    private func decodeAwait(_ value: ProfileNode, _ map: MappingReader) -> Step.Kind? {
+        guard let name = context.string(value, "'await'"),
+              let notification = reference(name, at: value, kind: "notification", section: "notifications",
+                                           known: definedNotifications)
+        else { return nil }
+        let alias = map.optional("as").map { context.identifier($0, "'as'") } ?? notification
+        let timeout = context.optional(map.optional("timeout")) { context.duration($0, "'timeout'") }
+        let expect = map.optional("expect").map { context.expressions($0, "'expect'") } ?? []
+        guard let alias, let timeout else { return nil }
+        return .await(AwaitStep(notification: notification, alias: alias, timeout: timeout, expect: expect))
     }
 
     private func decodeRetry(_ value: ProfileNode) -> Step.Kind? {

@@ -60,11 +60,15 @@ public enum ExpressionFunction: String, Sendable, CaseIterable {
     case reverse
     /// `align_down(value, step)`: the largest multiple of step <= value.
     case alignDown = "align_down"
+    /// The unsigned integer a byte string of at most 8 bytes holds, little-endian.
+    case le
+    /// The same, big-endian.
+    case be
 
     public var arity: ClosedRange<Int> {
         switch self {
         case .min, .max: return 2...8
-        case .len, .crc32, .crc16, .sha256, .reverse: return 1...1
+        case .len, .crc32, .crc16, .sha256, .reverse, .le, .be: return 1...1
         case .slice: return 3...3
         case .alignDown: return 2...2
         }

@@ -36,6 +36,9 @@ public struct CharacteristicSpec: Sendable {
     public var segmentSize: SegmentSize
     /// Whether the engine subscribes to its notifications (or indications) before the procedure.
     public var subscribe: Bool
+    /// When true, a device without it is still usable (e.g. a buttonless-DFU characteristic only
+    /// the application has); `present.<name>` tells the procedure whether it was found.
+    public var optional: Bool = false
     public var location: SourceLocation
 
     public init(name: String, service: BluetoothUUID, uuid: BluetoothUUID, requiredProperties: Set<Property>,

@@ -31,6 +31,8 @@ public struct MessageSpec: Sendable {
     /// The characteristic it is written to (commands) or notified from (responses).
     public var characteristic: String
     public var fields: [FieldSpec]
+    /// For notifications waited for by an `await` step: how they report success.
+    public var status: StatusSpec?
     public var location: SourceLocation
 
     public init(name: String, characteristic: String, fields: [FieldSpec], location: SourceLocation) {
@@ -41,14 +43,17 @@ public struct MessageSpec: Sendable {
     }
 }
 
-/// How a response reports success or failure.
+/// How a response reports success or failure. A response whose status is a failure may end
+/// right after the status field (and its detail byte): the fields after it are optional then.
 public struct StatusSpec: Sendable {
     /// A second code that refines a first one (Nordic's "extended error" follows result 0x0B).
     public struct Detail: Sendable {
         public var when: UInt64
-        public var field: String
+        /// The field holding it; nil means the byte right after the status field (error
+        /// responses often carry only that byte where a success carries its parameters).
+        public var field: String?
         public var codes: String?
-        public init(when: UInt64, field: String, codes: String?) {
+        public init(when: UInt64, field: String?, codes: String?) {
             self.when = when
             self.field = field
             self.codes = codes

@@ -23,6 +23,9 @@ public struct Profile: Sendable {
     public var resume: ResumePolicy
     /// The update procedure, run once per image of the package (with `image` bound).
     public var procedure: [Step]
+    /// Named settings with defaults, visible as `param.<name>`; `dfukit flash --set NAME=VALUE`
+    /// overrides them (e.g. Nordic's packet receipt notification interval).
+    public var parameters: [String: ParameterValue] = [:]
     /// The profile language version the file was written for (`version:`); only 1 exists.
     public var version: Int = 1
 

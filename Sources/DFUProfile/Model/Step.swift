@@ -22,6 +22,9 @@ public struct Step: Sendable {
         case reconnect(ReconnectStep)
         case wait(Duration)
         case fail(message: String)
+        /// Wait for a notification (declared under `notifications:`), bind it and check its
+        /// status and `expect` conditions.
+        case await(AwaitStep)
     }
 
     public var kind: Kind
@@ -60,6 +63,10 @@ public struct ChunkLoop: Sendable {
     public var alias: String
     /// Whether finishing a chunk counts as upload progress.
     public var reportsProgress: Bool
+    /// When true, chunks end at multiples of `size` counted from offset 0 (Nordic's data
+    /// objects): a loop starting mid-chunk first visits that chunk, with `<as>.from` the
+    /// start offset and `<as>.offset` the chunk's boundary.
+    public var aligned: Bool = false
     public var steps: [Step]
 
     public init(data: Expression, from: Expression?, size: Expression, alias: String, reportsProgress: Bool,
@@ -110,6 +117,20 @@ public struct StreamStep: Sendable {
         self.writeType = writeType
         self.receipts = receipts
         self.reportsProgress = reportsProgress
+    }
+}
+
+public struct AwaitStep: Sendable {
+    public var notification: String
+    public var alias: String
+    public var timeout: Duration?
+    public var expect: [Expression]
+
+    public init(notification: String, alias: String, timeout: Duration?, expect: [Expression]) {
+        self.notification = notification
+        self.alias = alias
+        self.timeout = timeout
+        self.expect = expect
     }
 }
 
