@@ -150,3 +150,56 @@ final class MessageCodecTests: XCTestCase {
                        .mismatched(reason: "field #1 at offset 0 is 1800 (0x708), not 2055 (0x807)"))
     }
 }
+
+/// Error answers that stop after the status (Nordic's `60 06 0B 09` for a failed Select).
+final class ShortFailureDecodingTests: XCTestCase {
+    private func profile() throws -> Profile {
+        try InlineProfiles.load("""
+        profile: short
+        characteristics:
+          control:
+            service: FE59
+            uuid: 8EC90001-F315-4F60-9FB8-838830DAEA50
+            properties: [write, notify]
+        codes:
+          result:
+            0x01: success
+            0x0B: extended-error
+          extended:
+            0x09: wrong-hash-type
+        commands:
+          select:
+            characteristic: control
+            request:
+              - { type: u8, value: 0x06 }
+            response:
+              fields:
+                - { type: u8, value: 0x60 }
+                - { type: u8, value: 0x06 }
+                - { name: result, type: u8 }
+                - { name: max_size, type: u32 }
+              status: { field: result, success: [0x01], codes: result, detail: { when: 0x0B, codes: extended } }
+        procedure:
+          - send: select
+        """)
+    }
+
+    func testAFailureMayEndAfterTheStatusAndItsDetailByte() throws {
+        let response = try XCTUnwrap(try profile().commands["select"]?.response)
+        let outcome = try MessageDecoder.decode([0x60, 0x06, 0x0B, 0x09], as: response.message, in: Scope(),
+                                                status: response.status)
+        guard case let .matched(fields) = outcome else { return XCTFail("\(outcome)") }
+        XCTAssertEqual(fields["result"], .integer(0x0B))
+        XCTAssertEqual(fields[MessageDecoder.positionalDetailKey], .integer(0x09))
+    }
+
+    func testASuccessMustCarryEveryField() throws {
+        let response = try XCTUnwrap(try profile().commands["select"]?.response)
+        let outcome = try MessageDecoder.decode([0x60, 0x06, 0x01], as: response.message, in: Scope(),
+                                                status: response.status)
+        guard case .mismatched = outcome else { return XCTFail("a short success must not match: \(outcome)") }
+        let full = try MessageDecoder.decode([0x60, 0x06, 0x01, 0x00, 0x10, 0x00, 0x00], as: response.message,
+                                             in: Scope(), status: response.status)
+        XCTAssertEqual(full, .matched(["result": .integer(1), "max_size": .integer(4096)]))
+    }
+}

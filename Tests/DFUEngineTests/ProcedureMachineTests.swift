@@ -44,7 +44,11 @@ final class ProcedureMachineTests: XCTestCase {
                 outcome = .waited
             case let .await(step, _):
                 run.log.append("await \(step.notification)")
-                outcome = answer("await " + step.notification, run.machine.scope)
+                if case let .sent(fields) = answer("await " + step.notification, run.machine.scope) {
+                    outcome = .received(fields: fields)
+                } else {
+                    outcome = .received(fields: [:])
+                }
             case .finished:
                 run.log.append("finished")
                 return run
@@ -488,5 +492,73 @@ final class ProcedureMachineTests: XCTestCase {
         let result = try verified("  - send: verify\n    expect: [verify.crc == image.crc32]\n", crc: 1)
         XCTAssertEqual(result.log, ["send verify", "failed"])
         XCTAssertEqual(result.verified, false)
+    }
+}
+
+// MARK: - Language features the Nordic profiles use
+
+extension ProcedureMachineTests {
+    func testAlignedChunksStartInsideAChunkAndEndOnBoundaries() throws {
+        let procedure = """
+          - chunks:
+              data: image.data
+              from: 5
+              size: 4
+              aligned: true
+              as: object
+              steps:
+                - set: { piece: object }
+                - send: get
+        """
+        var pieces: [Value] = []
+        let result = try run(procedure) { _, scope in
+            pieces.append(scope["piece"] ?? .boolean(false))
+            return .sent(fields: ["value": .integer(0)])
+        }
+        XCTAssertEqual(result.log, ["send get", "send get", "finished"])
+        XCTAssertEqual(pieces, [
+            .record(["offset": .integer(4), "from": .integer(5), "end": .integer(8), "size": .integer(4),
+                     "data": .bytes(Array("5678".utf8)), "index": .integer(0), "first": .boolean(true),
+                     "last": .boolean(false)]),
+            .record(["offset": .integer(8), "from": .integer(8), "end": .integer(10), "size": .integer(2),
+                     "data": .bytes(Array("90".utf8)), "index": .integer(1), "first": .boolean(false),
+                     "last": .boolean(true)]),
+        ])
+        XCTAssertEqual(result.progress.compactMap { $0 }.last, 10)
+    }
+
+    func testRetryAttemptCountsTheRuns() throws {
+        let procedure = """
+          - retry:
+              attempts: 3
+              steps:
+                - set: { seen: retry.attempt }
+                - send: get
+                  expect:
+                    - get.value == 2
+        """
+        var attempts: [Value] = []
+        let result = try run(procedure) { _, scope in
+            attempts.append(scope["seen"] ?? .boolean(false))
+            return .sent(fields: ["value": .integer(UInt64(attempts.count - 1))])
+        }
+        XCTAssertEqual(result.log, ["send get", "send get", "send get", "finished"])
+        XCTAssertEqual(attempts, [.integer(0), .integer(1), .integer(2)])
+        XCTAssertEqual(result.machine.retryCount, 2)
+    }
+
+    func testAwaitBindsTheNotificationAndChecksItsExpectations() throws {
+        let procedure = """
+          - await: receipt
+            as: r
+            expect:
+              - r.offset == 7
+          - check: r.crc == 1
+        """
+        let good = try run(procedure) { _, _ in .sent(fields: ["offset": .integer(7), "crc": .integer(1)]) }
+        XCTAssertEqual(good.log, ["await receipt", "finished"])
+        let bad = try run(procedure) { _, _ in .sent(fields: ["offset": .integer(8), "crc": .integer(1)]) }
+        XCTAssertEqual(bad.log, ["await receipt", "failed"])
+        XCTAssertEqual(bad.failure?.step, "await 'receipt'")
     }
 }

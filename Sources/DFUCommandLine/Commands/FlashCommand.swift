@@ -12,6 +12,8 @@ struct FlashCommand: Command {
     static let options: [OptionSpec] = [
         OptionSpec("--profile", "-p", value: "NAME|FILE", help: "the device's protocol: a shipped profile name or a file"),
         OptionSpec("--device", "-d", value: "DEVICE", help: "TRANSPORT[/ADDRESS], e.g. sim:vendor-ctrlpt?mtu=247"),
+        OptionSpec("--key", value: "PUB.pem",
+                   help: "verify the package's signatures with this public key before sending anything"),
         OptionSpec("--set", value: "NAME=VALUE", help: "override a profile parameter (e.g. prn=12)", repeatable: true),
         OptionSpec("--write", value: "ROLE=TYPE",
                    help: "write type for a characteristic role: with-response | without-response", repeatable: true),
@@ -22,7 +24,7 @@ struct FlashCommand: Command {
         Transports: sim:NAME[?key=value&...] (simulated device; keys: mtu, interval, packets-per-event,
         buffers, address, name, erase-ms, write-ns-per-byte, fault=disconnect-after:BYTES |
         drop-notification:N | corrupt-notification:N | busy:N | unresponsive-after:BYTES).
-        The package's checksums are verified before any byte is sent.
+        The package's checksums (and, with --key, its signatures) are verified before any byte is sent.
         Exit: 0 verified, 1 the update failed on the device, 64 usage, 65 bad profile or package,
         69 transport unavailable.
         """
@@ -32,6 +34,7 @@ struct FlashCommand: Command {
     let packagePath: String
     let json: Bool
     let options: FlashOptions
+    let keyPath: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         let command = "dfukit \(Self.name)"
@@ -43,6 +46,7 @@ struct FlashCommand: Command {
         }
         packagePath = arguments.positionals[0]
         json = arguments.flag("--json")
+        keyPath = arguments.value("--key")
         var options = FlashOptions()
         for setting in arguments.values["--set"] ?? [] {
             let (name, value) = try Self.keyValue(setting, option: "--set", command: command)
@@ -79,9 +83,18 @@ struct FlashCommand: Command {
         do {
             package = try FirmwarePackage.open(path: packagePath)
             try package.requireIntact()
+            if let keyPath {
+                let key: String
+                do {
+                    key = try String(contentsOfFile: keyPath, encoding: .utf8)
+                } catch {
+                    throw PackageError.io(path: keyPath, operation: "read the public key", reason: "\(error.localizedDescription)")
+                }
+                try PackageVerifier.verify(package, publicKeyPEM: key).requireVerified()
+            }
         } catch {
             console.error("error: \(error)\nnothing was sent to the device.")
-            printEarlyFailure(console, kind: "package", message: error.description)
+            printEarlyFailure(console, kind: "package", message: "\(error)")
             return ExitCode.dataError
         }
         for image in package.images where !image.profile.isEmpty && image.profile != profile.name {
@@ -101,7 +114,11 @@ struct FlashCommand: Command {
                 return ExitCode.unavailable
             }
         }
-        let images = package.images.map { FlashImage(name: $0.name, version: $0.version, data: $0.data) }
+        let images = package.images.map {
+            FlashImage(name: $0.name, version: $0.version, data: $0.data, initPacket: $0.initPacket ?? [],
+                       softDeviceSize: $0.softDeviceSize, bootloaderSize: $0.bootloaderSize,
+                       applicationSize: $0.applicationSize)
+        }
         let address = device.address
         let options = self.options
         let report = await InterruptHandling.cancellingOnInterrupt {
