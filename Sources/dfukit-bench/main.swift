@@ -1,11 +1,12 @@
 import DFUEngine
+import DFUGATT
 import DFUProfile
 import DFUSimulator
 import Foundation
 
 /// `dfukit-bench [--output FILE] [--bytes N]`: flashes an image over the simulated link with
-/// several link settings and reports simulated time, throughput, link efficiency, the
-/// protocol ceiling and CPU time per MiB. Build in release mode (`make bench`).
+/// several link settings and profiles, and reports simulated time, throughput, link
+/// efficiency, the protocol ceiling and CPU time per MiB. Build in release mode (`make bench`).
 struct BenchResult: Codable {
     var name: String
     var profile: String
@@ -20,6 +21,8 @@ struct BenchResult: Codable {
     var packets_per_event: Int
     var cpu_seconds_per_mib: Double
     var status: String
+    var prn: Int?
+    var write: String?
 }
 
 func processCPUSeconds() -> Double {
@@ -28,16 +31,26 @@ func processCPUSeconds() -> Double {
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
-func image(size: Int) -> FlashImage {
+func pseudoRandomBytes(_ size: Int) -> [UInt8] {
     var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-    let bytes = (0..<size).map { _ -> UInt8 in
+    return (0..<size).map { _ -> UInt8 in
         state = state &* 6364136223846793005 &+ 1442695040888963407
         return UInt8(truncatingIfNeeded: state >> 33)
     }
-    return FlashImage(name: "application", version: "1.0.0", data: bytes)
 }
 
-func run(_ scenario: BenchScenario, profile: Profile) async -> BenchResult {
+func loadProfile(_ name: String) -> Profile {
+    do {
+        return try ProfileLibrary.standard().load(name)
+    } catch {
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        exit(65)
+    }
+}
+
+/// Runs one scenario; `ceiling` gives the protocol's minimum seconds for it.
+func run(_ scenario: BenchScenario, profile: Profile, image: FlashImage, options: FlashOptions,
+         ceilingSeconds: (LinkSettings, FlashTiming) -> Double) async -> BenchResult {
     var configuration = SimulatorConfiguration(deviceName: scenario.device)
     configuration.link = scenario.link
     let world: SimulatedWorld
@@ -46,14 +59,13 @@ func run(_ scenario: BenchScenario, profile: Profile) async -> BenchResult {
     } catch {
         fatalError("bench scenario \(scenario.name): \(error)")
     }
-    let firmware = image(size: scenario.bytes)
     let cpuStart = processCPUSeconds()
-    let report = await FlashSession(profile: profile, images: [firmware], transport: world, address: nil).run()
+    let report = await FlashSession(profile: profile, images: [image], transport: world, address: nil,
+                                    options: options).run()
     let cpu = processCPUSeconds() - cpuStart
-    let ceilingSeconds = VendorControlPointCeiling(link: scenario.link, flash: configuration.flash)
-        .minimumSeconds(imageSize: scenario.bytes)
+    if let error = report.error { FileHandle.standardError.write(Data("\(scenario.name): \(error)\n".utf8)) }
     let efficiency = scenario.idealSeconds / report.seconds
-    let ceiling = scenario.idealSeconds / ceilingSeconds
+    let ceiling = scenario.idealSeconds / ceilingSeconds(scenario.link, configuration.flash)
     return BenchResult(
         name: scenario.name, profile: scenario.profile, bytes: scenario.bytes, sim_seconds: report.seconds,
         bytes_per_second: report.bytesPerSecond, efficiency: efficiency, ceiling: ceiling,
@@ -79,16 +91,27 @@ func arguments() -> (output: String, bytes: Int) {
     return (output, bytes)
 }
 
-let (outputPath, imageBytes) = arguments()
-let profile: Profile
-do {
-    profile = try ProfileLibrary.standard().load("vendor-ctrlpt")
-} catch {
-    FileHandle.standardError.write(Data("\(error)\n".utf8))
-    exit(65)
+func fixed(_ value: Double, _ digits: Int) -> String {
+    let scale = pow(10, Double(digits))
+    return String((value * scale).rounded() / scale)
 }
 
-let settings: [(String, LinkSettings)] = [
+func printRow(_ result: BenchResult) {
+    print([result.name.padding(toLength: 50, withPad: " ", startingAt: 0),
+           String(result.bytes).leftPadded(7), fixed(result.sim_seconds, 2).leftPadded(7),
+           fixed(result.bytes_per_second / 1000, 1).leftPadded(7), fixed(result.efficiency, 4).leftPadded(10),
+           fixed(result.ceiling, 4).leftPadded(8), fixed(result.efficiency_of_ceiling, 3).leftPadded(10),
+           fixed(result.cpu_seconds_per_mib, 3).leftPadded(9), result.status].joined(separator: " "))
+}
+
+let (outputPath, imageBytes) = arguments()
+var results: [BenchResult] = []
+print("scenario                                             bytes   sim s    kB/s efficiency ceiling of ceiling CPU s/MiB status")
+
+// The vendor control point: every segment written with response.
+let vendor = loadProfile("vendor-ctrlpt")
+let vendorImage = FlashImage(name: "application", version: "1.0.0", data: pseudoRandomBytes(imageBytes))
+let vendorSettings: [(String, LinkSettings)] = [
     ("mtu23-15ms-6ppe", LinkSettings(connectionInterval: .milliseconds(15), packetsPerEvent: 6, mtu: 23)),
     ("mtu247-15ms-6ppe", LinkSettings(connectionInterval: .milliseconds(15), packetsPerEvent: 6, mtu: 247)),
     ("mtu247-7.5ms-4ppe", LinkSettings(connectionInterval: .microseconds(7500), packetsPerEvent: 4, mtu: 247)),
@@ -96,23 +119,38 @@ let settings: [(String, LinkSettings)] = [
     ("mtu185-45ms-1ppe", LinkSettings(connectionInterval: .milliseconds(45), packetsPerEvent: 1, mtu: 185)),
     ("mtu517-15ms-6ppe", LinkSettings(connectionInterval: .milliseconds(15), packetsPerEvent: 6, mtu: 517)),
 ]
-
-var results: [BenchResult] = []
-print("scenario                            bytes  sim s    kB/s  efficiency  ceiling  of ceiling  CPU s/MiB  status")
-for (name, link) in settings {
+for (name, link) in vendorSettings {
     let scenario = BenchScenario(name: "vendor-ctrlpt/\(name)", profile: "vendor-ctrlpt", device: "vendor-ctrlpt",
                                  link: link, bytes: imageBytes)
-    let result = await run(scenario, profile: profile)
-    results.append(result)
-    func fixed(_ value: Double, _ digits: Int) -> String {
-        let scale = pow(10, Double(digits))
-        return String((value * scale).rounded() / scale)
+    let result = await run(scenario, profile: vendor, image: vendorImage, options: FlashOptions()) { link, flash in
+        VendorControlPointCeiling(link: link, flash: flash).minimumSeconds(imageSize: imageBytes)
     }
-    print([result.name.padding(toLength: 34, withPad: " ", startingAt: 0),
-           String(result.bytes).leftPadded(7), fixed(result.sim_seconds, 2).leftPadded(6),
-           fixed(result.bytes_per_second / 1000, 1).leftPadded(7), fixed(result.efficiency, 4).leftPadded(11),
-           fixed(result.ceiling, 4).leftPadded(8), fixed(result.efficiency_of_ceiling, 3).leftPadded(11),
-           fixed(result.cpu_seconds_per_mib, 3).leftPadded(10), result.status].joined(separator: " "))
+    results.append(result)
+    printRow(result)
+}
+
+// Nordic Secure DFU: PRN 0 and 12 with packets written without response, and packets written
+// with response (phones' DFU apps at their worst), at MTU 23 and 247.
+let nordic = loadProfile("nordic-secure-dfu")
+let nordicData = pseudoRandomBytes(imageBytes)
+let initPacket = UnsignedInitPacket.make(for: nordicData)
+let nordicImage = FlashImage(name: "application", version: "1.0.0", data: nordicData, initPacket: initPacket)
+for mtu in [23, 247] {
+    for (prn, write) in [(0, GATTWriteType.withoutResponse), (12, .withoutResponse), (0, .withResponse)] {
+        let link = LinkSettings(connectionInterval: .milliseconds(15), packetsPerEvent: 6, mtu: mtu)
+        let name = "nordic-secure-dfu/mtu\(mtu)-prn\(prn)-\(write.rawValue)"
+        let scenario = BenchScenario(name: name, profile: "nordic-secure-dfu", device: "nordic-secure-dfu", link: link,
+                                     bytes: imageBytes)
+        let options = FlashOptions(parameters: ["prn": .integer(UInt64(prn))], writeTypes: ["packet": write])
+        var result = await run(scenario, profile: nordic, image: nordicImage, options: options) { link, flash in
+            NordicSecureCeiling(link: link, flash: flash, prn: prn, withResponse: write == .withResponse)
+                .minimumSeconds(imageSize: imageBytes, initPacketSize: initPacket.count)
+        }
+        result.prn = prn
+        result.write = write.rawValue
+        results.append(result)
+        printRow(result)
+    }
 }
 
 let encoder = JSONEncoder()
