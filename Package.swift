@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "DFUPackage", dependencies: ["DFUBytes", "CZip"], swiftSettings: swiftSettings),
         .target(name: "DFUProfile", dependencies: ["DFUBytes", "CYAML"], swiftSettings: swiftSettings),
         .target(name: "DFUGATT", dependencies: ["DFUBytes"], swiftSettings: swiftSettings),
-        .target(name: "DFUSimulator", dependencies: ["DFUBytes", "DFUGATT"], swiftSettings: swiftSettings),
+        .target(name: "DFUSimulator", dependencies: ["DFUBytes", "DFUGATT", "DFUPackage"], swiftSettings: swiftSettings),
         .target(name: "DFUEngine",
                 dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT"],
                 swiftSettings: swiftSettings),

@@ -8,6 +8,7 @@ public enum DFUKitCommandLine {
             CommandEntry(FlashCommand.self),
             CommandEntry(PackageCreateCommand.self),
             CommandEntry(PackageInspectCommand.self),
+            CommandEntry(PackageVerifyCommand.self),
             CommandEntry(ProfileCheckCommand.self),
         ]
     }

@@ -16,8 +16,8 @@ import DFUSimulator
 ///   and Checksum, then Execute, which the bootloader answers only once its flash is idle
 ///   (erase, then writing each packet as it arrives); the last Execute also hashes the image.
 /// Before the objects: scan (100 ms), connection (connect delay), discovery (8 intervals),
-/// subscribing (2 events), Set PRN and Select command (2 each), the init packet as a command
-/// object (Create, stream, Checksum, Execute), Select data (2).
+/// subscribing (2 events), Set PRN (receipts off) and Select command (2 each), the init packet
+/// as a command object (Create, stream, Checksum, Execute), Set PRN and Select data (2 each).
 struct NordicSecureCeiling {
     var link: LinkSettings
     var flash: FlashTiming
@@ -31,7 +31,7 @@ struct NordicSecureCeiling {
         event += 2 + 2          // Set PRN, Select command
         event += 2              // Create command object
         event += stream(bytes: initPacketSize).events
-        event += 2 + 2          // Execute command object, Select data
+        event += 2 + 2 + 2      // Execute command object, Set PRN (receipts back on), Select data
         var flashIdle: Duration = .zero
         var offset = 0
         while offset < imageSize {

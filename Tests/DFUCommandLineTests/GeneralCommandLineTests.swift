@@ -19,7 +19,7 @@ final class GeneralCommandLineTests: XCTestCase {
             XCTAssertEqual(result.stderr, "")
             XCTAssertTrue(result.stdout.hasPrefix("dfukit \(DFUKitCommandLine.version): "), result.stdout)
             XCTAssertTrue(result.stdout.contains("\nusage: dfukit COMMAND [OPTIONS]\n"), result.stdout)
-            for command in ["flash", "package create", "package inspect", "profile check", "--version"] {
+            for command in ["flash", "package create", "package inspect", "package verify", "profile check", "--version"] {
                 XCTAssertTrue(result.stdout.contains("\n  \(command) "), "'\(command)' missing from:\n\(result.stdout)")
             }
         }
@@ -34,6 +34,8 @@ final class GeneralCommandLineTests: XCTestCase {
             (["package", "create"], "usage: dfukit package create --profile P --version V --output OUT.zip IN.bin|IN.hex...",
              ["--profile P", "--version V", "--output, -o OUT.zip", "--name NAME", "-h, --help"]),
             (["package", "inspect"], "usage: dfukit package inspect PKG [--json]", ["--json", "-h, --help"]),
+            (["package", "verify"], "usage: dfukit package verify PKG [--key PUB.pem] [--json]",
+             ["--key PUB.pem", "--json", "-h, --help"]),
             (["profile", "check"], "usage: dfukit profile check FILE...", []),
         ]
         for (command, usage, options) in expected {
@@ -78,7 +80,7 @@ final class GeneralCommandLineTests: XCTestCase {
         XCTAssertEqual(result.status, 64, result.transcript)
         XCTAssertEqual(result.stdout, "")
         XCTAssertEqual(result.stderr,
-                       "error: unknown command 'dfukit package frobnicate'; one of: package create, package inspect\n")
+                       "error: unknown command 'dfukit package frobnicate'; one of: package create, package inspect, package verify\n")
     }
 
     /// `dfukit package` alone is incomplete: the group's usage goes to standard error, exit 64.
@@ -90,6 +92,7 @@ final class GeneralCommandLineTests: XCTestCase {
             usage:
               dfukit package create --profile P --version V --output OUT.zip IN.bin|IN.hex...
               dfukit package inspect PKG [--json]
+              dfukit package verify PKG [--key PUB.pem] [--json]
 
             """)
 

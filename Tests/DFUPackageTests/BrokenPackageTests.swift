@@ -114,12 +114,15 @@ final class BrokenPackageTests: XCTestCase {
                        + "Fix the manifest or recreate the package.")
     }
 
-    func testUnsupportedFormats() {
+    func testUnsupportedFormats() throws {
+        // A Nordic manifest is read now (NordicPackageTests); a legacy one of a later dfu_version is not.
         let nordic = "{\"manifest\": {\"application\": {\"bin_file\": \"app.bin\", \"dat_file\": \"app.dat\"}}}"
+        XCTAssertEqual(try PackageManifest.parse(Array(nordic.utf8), packagePath: "nordic.zip").format, .nordicSecure)
+        let legacy = "{\"manifest\": {\"dfu_version\": 0.7, \"application\": {\"bin_file\": \"a.bin\", \"dat_file\": \"a.dat\"}}}"
         guard case .unsupportedFormat(_, let found)? = catchPackageError({ () throws(PackageError) in
-            try PackageManifest.parse(Array(nordic.utf8), packagePath: "nordic.zip")
-        }) else { return XCTFail("Nordic manifest accepted") }
-        XCTAssertTrue(found.contains("Nordic"), found)
+            try PackageManifest.parse(Array(legacy.utf8), packagePath: "nordic.zip")
+        }) else { return XCTFail("legacy dfu_version 0.7 accepted") }
+        XCTAssertTrue(found.contains("dfu_version 0.7"), found)
 
         let future = "{\"format\": \"dfukit-package\", \"format_version\": 2, \"images\": []}"
         guard case .unsupportedFormat? = catchPackageError({ () throws(PackageError) in

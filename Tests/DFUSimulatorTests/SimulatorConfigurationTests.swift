@@ -66,7 +66,12 @@ final class SimulatorConfigurationTests: XCTestCase {
             ("", "sim: needs a device name, e.g. sim:vendor-ctrlpt"),
             ("?mtu=30", "sim: needs a device name, e.g. sim:vendor-ctrlpt"),
             ("vendor-ctrlpt?colour=blue",
-             "unknown key 'colour' (known: mtu, interval, packets-per-event, buffers, address, name, erase-ms, write-ns-per-byte, fault)"),
+             "unknown key 'colour' (known: mtu, interval, packets-per-event, buffers, address, name, erase-ms, "
+                + "write-ns-per-byte, fault, buttonless, key, resume)"),
+            ("nordic-secure-dfu?buttonless=yes", "buttonless must be 0, 1 (or unbonded) or bonded, not 'yes'"),
+            ("nordic-secure-dfu?resume=flash", "resume must be ram, object or init, not 'flash'"),
+            ("nordic-secure-dfu?key=/nonexistent/key.pem",
+             "key: cannot read '/nonexistent/key.pem' (no such file); give the path of a PEM public key"),
             ("vendor-ctrlpt?mtu", "'mtu' is not key=value"),
             ("vendor-ctrlpt?mtu=22", "mtu must be an integer in 23...517, not '22'"),
             ("vendor-ctrlpt?mtu=518", "mtu must be an integer in 23...517, not '518'"),
@@ -121,8 +126,69 @@ final class SimulatorConfigurationTests: XCTestCase {
             _ = try SimulatedDeviceCatalog.makeWorld(configuration)
             XCTFail("there is no simulated nordic-secure device")
         } catch {
-            XCTAssertEqual(error.description, "sim: no simulated device 'nordic-secure' (known: vendor-ctrlpt)")
+            XCTAssertEqual(error.description,
+                           "sim: no simulated device 'nordic-secure' (known: vendor-ctrlpt, nordic-secure-dfu, nordic-legacy-dfu)")
         }
-        XCTAssertEqual(SimulatedDeviceCatalog.names, ["vendor-ctrlpt"])
+        XCTAssertEqual(SimulatedDeviceCatalog.names, ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu"])
+    }
+
+    // MARK: - Nordic devices
+
+    func testNordicKeys() throws {
+        let plain = try SimulatorConfiguration(parsing: "nordic-secure-dfu")
+        XCTAssertNil(plain.buttonless)
+        XCTAssertNil(plain.publicKey)
+        XCTAssertEqual(plain.resumePolicy, .ram)
+        for (value, mode) in [("1", ButtonlessMode.unbonded), ("unbonded", .unbonded), ("bonded", .bonded)] {
+            XCTAssertEqual(try SimulatorConfiguration(parsing: "nordic-secure-dfu?buttonless=\(value)").buttonless, mode)
+        }
+        XCTAssertNil(try SimulatorConfiguration(parsing: "nordic-secure-dfu?buttonless=1&buttonless=0").buttonless)
+        XCTAssertEqual(try SimulatorConfiguration(parsing: "nordic-secure-dfu?resume=object").resumePolicy, .object)
+        XCTAssertEqual(try SimulatorConfiguration(parsing: "nordic-secure-dfu?resume=init").resumePolicy, .initPacket)
+        let keyed = try SimulatorConfiguration(parsing: "nordic-secure-dfu?key=\(NordicSamples.publicKeyPath)")
+        XCTAssertEqual(keyed.publicKey?.path, NordicSamples.publicKeyPath)
+        XCTAssertEqual(keyed.publicKey?.der.count, 91, "a P-256 SubjectPublicKeyInfo")
+    }
+
+    func testKeyMustBeAnECDSAPublicKey() {
+        let privateKey = NordicSamples.directory + "test-signing-key-THROWAWAY.pem"
+        let notPEM = NordicSamples.directory + "app-signed.zip"
+        let cases: [(String, String)] = [
+            (privateKey, "key: '\(privateKey)' is a PEM \"EC PRIVATE KEY\", not a \"PUBLIC KEY\" "
+                + "(nrfutil keys display --key pk --format pem prints the public key)"),
+            (notPEM, "key: '\(notPEM)' is not a PEM file: no \"-----BEGIN ...-----\" line: not PEM text"),
+        ]
+        for (path, message) in cases {
+            XCTAssertThrowsError(try SimulatorConfiguration(parsing: "nordic-secure-dfu?key=\(path)")) { error in
+                XCTAssertEqual((error as? SimulatorConfigurationError)?.message, message)
+            }
+        }
+    }
+
+    func testCatalogBuildsTheNordicDevices() throws {
+        let secure = try SimulatedDeviceCatalog.makeWorld(SimulatorConfiguration(
+            parsing: "nordic-secure-dfu?buttonless=1&address=C0:00:00:00:00:09&fault=busy:3"))
+        let device = try XCTUnwrap(secure.peripherals.first as? NordicSecureDFUDevice)
+        XCTAssertEqual(device.mode, .application)
+        XCTAssertEqual(device.advertisement.name, "Nordic_Buttonless")
+        XCTAssertEqual(device.bootloaderAddress.description, "C0:00:00:00:00:0A")
+        let bootloader = try SimulatedDeviceCatalog.makeWorld(SimulatorConfiguration(parsing: "nordic-secure-dfu"))
+        XCTAssertEqual(bootloader.peripherals.first?.advertisement.name, "DfuTarg")
+        XCTAssertEqual(bootloader.peripherals.first?.advertisement.serviceUUIDs, [BluetoothUUID(uuid16: 0xFE59)])
+        let legacy = try SimulatedDeviceCatalog.makeWorld(SimulatorConfiguration(parsing: "nordic-legacy-dfu?name=Old"))
+        XCTAssertTrue(legacy.peripherals.first is NordicLegacyDFUDevice)
+        XCTAssertEqual(legacy.peripherals.first?.advertisement.name, "Old")
+        XCTAssertEqual(legacy.name, "sim:nordic-legacy-dfu")
+    }
+
+    func testNordicKeysAreRefusedForOtherDevices() throws {
+        for text in ["vendor-ctrlpt?buttonless=1", "nordic-legacy-dfu?resume=init"] {
+            let configuration = try SimulatorConfiguration(parsing: text)
+            XCTAssertThrowsError(try SimulatedDeviceCatalog.makeWorld(configuration)) { error in
+                let name = configuration.deviceName
+                let key = text.contains("buttonless") ? "buttonless" : "resume"
+                XCTAssertEqual("\(error)", "sim: \(key) applies to sim:nordic-secure-dfu only, not sim:\(name)")
+            }
+        }
     }
 }

@@ -22,8 +22,12 @@ public enum PackageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An entry inflates to more than the caller allowed: a zip bomb, or headers that lie.
     /// Reading stops at `limit` bytes, so the entry is never inflated completely.
     case entryTooLarge(path: String, entry: String, limit: Int)
-    /// An image's bytes differ from what the manifest declares (size, SHA-256 or CRC32).
+    /// An image's bytes differ from what the manifest or its init packet declares (size, SHA-256,
+    /// CRC32; for Nordic packages an undecodable init packet, wrong type, hash, sizes or CRC16).
     case imageMismatch(path: String, image: String, mismatches: [ImageMismatch])
+    /// `dfukit package verify` (or `PackageVerification.requireVerified()`): a check failed,
+    /// e.g. `signature` with "signature missing" or "signature invalid".
+    case verificationFailed(path: String, image: String, check: String, detail: String)
     /// An Intel HEX file is malformed; `line` is 1-based.
     case badIntelHex(file: String, line: Int, problem: String)
     /// Input given to `PackageBuilder` cannot make a valid package.
@@ -46,7 +50,8 @@ public enum PackageError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path), manifest.json, key '\(key)': \(problem). Fix the manifest or recreate the package."
         case let .unsupportedFormat(path, found):
             return "\(path), manifest.json: unsupported package format \(found). This version reads "
-                + "'\(PackageFormat.dfukit.rawValue)' version \(PackageManifest.currentFormatVersion)."
+                + "'\(PackageFormat.dfukit.rawValue)' version \(PackageManifest.currentFormatVersion), "
+                + "nrfutil (Secure DFU) packages and legacy packages with dfu_version 0.5."
         case let .missingImageFile(path, image, file):
             return "\(path): image '\(image)' names file '\(file)', which is not in the archive. "
                 + "Add the file or fix the manifest's 'file' key."
@@ -58,8 +63,12 @@ public enum PackageError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "manifest allows. Refusing it (possible zip bomb); rebuild the package."
         case let .imageMismatch(path, image, mismatches):
             let checks = mismatches.map(\.description).joined(separator: "; ")
-            return "\(path), image '\(image)': does not match manifest.json: \(checks). "
+            let source = mismatches.allSatisfy(\.check.isManifestCheck) ? "manifest.json" : "its init packet"
+            return "\(path), image '\(image)': does not match \(source): \(checks). "
                 + "The package is damaged or was modified; do not flash it. Rebuild or download it again."
+        case let .verificationFailed(path, image, check, detail):
+            return "\(path), image '\(image)': check '\(check)' failed: \(detail). "
+                + "Do not flash this package; rebuild it, or verify it with the key it was signed with."
         case let .badIntelHex(file, line, problem):
             return "\(file):\(line): invalid Intel HEX: \(problem). Regenerate the file with your toolchain."
         case let .invalidBuildInput(reason):

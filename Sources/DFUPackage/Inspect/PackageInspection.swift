@@ -13,6 +13,9 @@ public struct PackageInspection: Sendable, Equatable {
         public let matchesManifest: Bool
         /// One sentence per failed check; empty when the image matches.
         public let problems: [String]
+        /// Nordic packages: the `.dat` entry, the three sizes, the decoded init packet and every
+        /// integrity check; `nil` for DFUKit packages.
+        public let nordic: NordicImageReport?
 
         public init(_ image: FirmwareImage) {
             name = image.name
@@ -24,6 +27,7 @@ public struct PackageInspection: Sendable, Equatable {
             profile = image.profile
             matchesManifest = image.matchesManifest
             problems = image.problems
+            nordic = image.decodedInitPacket == nil ? nil : NordicImageReport(image)
         }
     }
 
@@ -34,7 +38,13 @@ public struct PackageInspection: Sendable, Equatable {
 
     public init(package: FirmwarePackage) {
         packagePath = package.path
-        format = "\(package.format.rawValue) v\(package.manifest.formatVersion)"
+        switch package.format {
+        case .dfukit: format = "\(package.format.rawValue) v\(package.manifest.formatVersion)"
+        case .nordicSecure: format = "\(package.format.rawValue) (nrfutil, Secure DFU)"
+        case .nordicLegacy:
+            let version = package.manifest.nordic?.legacyDFUVersion.map { "\($0)" } ?? "?"
+            format = "\(package.format.rawValue) (legacy DFU, dfu_version \(version))"
+        }
         images = package.images.map(Image.init)
     }
 
@@ -56,6 +66,15 @@ public struct PackageInspection: Sendable, Equatable {
             lines.append("  size:    \(image.size) bytes")
             lines.append("  sha256:  \(image.sha256)")
             lines.append("  crc32:   \(ManifestImage.formatCRC32(image.crc32))")
+            if let nordic = image.nordic {
+                lines.append("  version: \(image.version.isEmpty ? "(none)" : image.version)")
+                lines += nordic.textLines()
+                lines.append("  status:  \(image.matchesManifest ? "passes its checks" : "FAILS ITS CHECKS")")
+                for problem in image.problems {
+                    lines.append("    - \(problem)")
+                }
+                continue
+            }
             lines.append("  version: \(image.version)")
             lines.append("  profile: \(image.profile)")
             lines.append("  status:  \(image.matchesManifest ? "matches manifest" : "DOES NOT MATCH MANIFEST")")
@@ -69,13 +88,15 @@ public struct PackageInspection: Sendable, Equatable {
 
     /// The report as JSON with stable keys: `package`, `format`, `images` (each with `name`,
     /// `file`, `size`, `sha256`, `crc32` as `"0x…"`, `version`, `profile`, `matches_manifest`,
-    /// `problems`), ending with a newline.
+    /// `problems`; Nordic images add `softdevice_size`, `bootloader_size`, `application_size`,
+    /// `init_packet_file`, `init_packet` with every decoded field, `hash_matches` or
+    /// `crc16_matches`, and `checks`), ending with a newline.
     public func renderJSON() -> String {
         JSONValue.object([
             ("package", .string(packagePath)),
             ("format", .string(format)),
             ("images", .array(images.map { image in
-                .object([
+                var members: [(key: String, value: JSONValue)] = [
                     ("name", .string(image.name)),
                     ("file", .string(image.file)),
                     ("size", .integer(Int64(image.size))),
@@ -85,7 +106,9 @@ public struct PackageInspection: Sendable, Equatable {
                     ("profile", .string(image.profile)),
                     ("matches_manifest", .bool(image.matchesManifest)),
                     ("problems", .array(image.problems.map(JSONValue.string))),
-                ])
+                ]
+                if let nordic = image.nordic { members += nordic.jsonMembers() }
+                return .object(members)
             })),
         ]).prettyText
     }

@@ -13,7 +13,7 @@ struct ManifestParser {
             throw bad("(document)", "expected an object, found \(document.typeName)")
         }
         if document["format"] == nil, document["manifest"] != nil {
-            throw .unsupportedFormat(path: packagePath, found: "'Nordic nrfutil package' (a 'manifest' key)")
+            return PackageManifest(nordic: try NordicManifestParser(packagePath: packagePath).parse(document))
         }
         let format = try string(document, "format", at: "format")
         guard format == PackageFormat.dfukit.rawValue else {

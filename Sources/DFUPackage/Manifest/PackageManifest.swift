@@ -1,6 +1,7 @@
-/// The contents of a DFUKit package's `manifest.json`.
+/// The contents of a package's `manifest.json`.
 ///
-/// Images are listed in the order they are to be sent to the device.
+/// For DFUKit packages `images` lists the images in the order they are to be sent. For Nordic
+/// packages `images` is empty and `nordic` holds the nrfutil manifest (images in send order).
 public struct PackageManifest: Sendable, Equatable {
     /// The entry name of the manifest at the archive root.
     public static let entryName = "manifest.json"
@@ -12,11 +13,23 @@ public struct PackageManifest: Sendable, Equatable {
     public let format: PackageFormat
     public let formatVersion: Int
     public let images: [ManifestImage]
+    /// The nrfutil manifest of a Nordic package; `nil` for DFUKit packages.
+    public let nordic: NordicManifest?
 
     public init(images: [ManifestImage]) {
         self.format = .dfukit
         self.formatVersion = Self.currentFormatVersion
         self.images = images
+        self.nordic = nil
+    }
+
+    /// The manifest of a Nordic package (`format` `.nordicSecure` or `.nordicLegacy`,
+    /// `formatVersion` 0: nrfutil manifests carry none).
+    public init(nordic: NordicManifest) {
+        self.format = nordic.format
+        self.formatVersion = 0
+        self.images = []
+        self.nordic = nordic
     }
 
     /// The image called `name`, if any.
@@ -24,7 +37,7 @@ public struct PackageManifest: Sendable, Equatable {
         images.first { $0.name == name }
     }
 
-    /// The manifest as pretty-printed JSON, keys in a fixed order.
+    /// The manifest as pretty-printed JSON, keys in a fixed order (DFUKit format only).
     public func jsonText() -> String {
         JSONValue.object([
             ("format", .string(format.rawValue)),
@@ -33,7 +46,8 @@ public struct PackageManifest: Sendable, Equatable {
         ]).prettyText
     }
 
-    /// Parses `manifest.json` bytes; `packagePath` only goes into error messages.
+    /// Parses `manifest.json` bytes, a DFUKit manifest or an nrfutil one (`{"manifest": ...}`);
+    /// `packagePath` only goes into error messages.
     /// - Throws: `PackageError.badManifest` naming the offending key, `.unsupportedFormat`,
     ///   or `.unsafeEntryName` for an image `file` that could escape the archive.
     public static func parse(_ bytes: [UInt8], packagePath: String) throws(PackageError) -> PackageManifest {

@@ -28,10 +28,30 @@ public struct FirmwareImage: Sendable, Equatable {
     /// Bytes sent before the image by protocols that need them (Nordic's `.dat` init packet);
     /// `nil` for DFUKit packages.
     public let initPacket: [UInt8]?
+    /// Bytes of SoftDevice in `data`: the whole image for a SoftDevice, `sd_size` for SD+BL, else 0.
+    public let softDeviceSize: Int
+    /// Bytes of bootloader in `data`: the whole image for a bootloader, `bl_size` for SD+BL, else 0.
+    public let bootloaderSize: Int
+    /// Bytes of application in `data`: the whole image for an application (and for every DFUKit
+    /// package image), else 0. Nordic bootloaders take these three sizes in their Start request.
+    public let applicationSize: Int
+    /// `initPacket` decoded (Nordic packages only).
+    public let decodedInitPacket: DecodedInitPacket?
+    /// The nrfutil manifest entry the image came from (Nordic packages only).
+    public let nordicManifestImage: NordicManifestImage?
 
     public init(name: String, fileName: String, version: String, profile: String,
                 declaredSize: Int?, declaredSHA256: String?, declaredCRC32: UInt32?,
                 data: [UInt8], initPacket: [UInt8]? = nil) {
+        self.init(name: name, fileName: fileName, version: version, profile: profile, declaredSize: declaredSize,
+                  declaredSHA256: declaredSHA256, declaredCRC32: declaredCRC32, data: data, initPacket: initPacket,
+                  sizes: (0, 0, data.count), decodedInitPacket: nil, nordicManifestImage: nil)
+    }
+
+    private init(name: String, fileName: String, version: String, profile: String,
+                 declaredSize: Int?, declaredSHA256: String?, declaredCRC32: UInt32?,
+                 data: [UInt8], initPacket: [UInt8]?, sizes: (softDevice: Int, bootloader: Int, application: Int),
+                 decodedInitPacket: DecodedInitPacket?, nordicManifestImage: NordicManifestImage?) {
         self.name = name
         self.fileName = fileName
         self.version = version
@@ -43,6 +63,54 @@ public struct FirmwareImage: Sendable, Equatable {
         self.sha256 = SHA256.digest(data).hexString
         self.crc32 = CRC32.checksum(data)
         self.initPacket = initPacket
+        self.softDeviceSize = sizes.softDevice
+        self.bootloaderSize = sizes.bootloader
+        self.applicationSize = sizes.application
+        self.decodedInitPacket = decodedInitPacket
+        self.nordicManifestImage = nordicManifestImage
+    }
+
+    /// An image of a Nordic package: the `.bin` bytes and the `.dat` init packet, decoded here.
+    /// An init packet that does not decode still makes an image (see `decodedInitPacket`), so
+    /// that `inspect` can show it; `mismatches` then reports it.
+    public init(nordicImage image: NordicManifestImage, format: PackageFormat, data: [UInt8], initPacket: [UInt8]) {
+        let decoded = DecodedInitPacket(bytes: initPacket, format: format)
+        var version = ""
+        var sizes = (softDevice: 0, bootloader: 0, application: 0)
+        switch decoded {
+        case let .secure(packet):
+            version = packet.initCommand.firmwareVersion.map { String($0) } ?? ""
+        case let .legacy(packet):
+            version = String(packet.applicationVersion)
+        case .undecodable:
+            break
+        }
+        switch image.kind {
+        case .application: sizes.application = data.count
+        case .softDevice: sizes.softDevice = data.count
+        case .bootloader: sizes.bootloader = data.count
+        case .softDeviceBootloader:
+            var initCommand: NordicInitCommand?
+            if case let .secure(packet) = decoded { initCommand = packet.initCommand }
+            sizes.softDevice = image.softDeviceSize ?? initCommand?.softDeviceSize.map { Int($0) } ?? 0
+            sizes.bootloader = image.bootloaderSize ?? initCommand?.bootloaderSize.map { Int($0) }
+                ?? max(0, data.count - sizes.softDevice)
+        }
+        self.init(name: image.name, fileName: image.binFile, version: version, profile: "", declaredSize: nil,
+                  declaredSHA256: nil, declaredCRC32: nil, data: data, initPacket: initPacket, sizes: sizes,
+                  decodedInitPacket: decoded, nordicManifestImage: image)
+    }
+
+    /// The decoded Secure DFU init packet, if the image has one that decodes.
+    public var nordicInitPacket: NordicInitPacket? {
+        if case let .secure(packet)? = decodedInitPacket { return packet }
+        return nil
+    }
+
+    /// The decoded legacy init packet, if the image has one that decodes.
+    public var legacyInitPacket: LegacyInitPacket? {
+        if case let .legacy(packet)? = decodedInitPacket { return packet }
+        return nil
     }
 
     /// An image described by a manifest entry, with the bytes read from the archive.
@@ -55,20 +123,11 @@ public struct FirmwareImage: Sendable, Equatable {
     /// Number of bytes in `data`.
     public var size: Int { data.count }
 
-    /// Every declared value that the bytes do not match, in the order size, SHA-256, CRC32.
+    /// Every declared value that the bytes do not match: for DFUKit packages in the order size,
+    /// SHA-256, CRC32; for Nordic packages the failed `integrityChecks` (init packet, type, hash,
+    /// sizes, CRC16).
     public var mismatches: [ImageMismatch] {
-        var result: [ImageMismatch] = []
-        if let declaredSize, declaredSize != size {
-            result.append(ImageMismatch(check: .size, declared: "\(declaredSize) bytes", actual: "\(size) bytes"))
-        }
-        if let declaredSHA256, declaredSHA256 != sha256 {
-            result.append(ImageMismatch(check: .sha256, declared: declaredSHA256, actual: sha256))
-        }
-        if let declaredCRC32, declaredCRC32 != crc32 {
-            result.append(ImageMismatch(check: .crc32, declared: ManifestImage.formatCRC32(declaredCRC32),
-                                        actual: ManifestImage.formatCRC32(crc32)))
-        }
-        return result
+        integrityChecks.compactMap(\.mismatch)
     }
 
     /// `mismatches` as sentences, for reports.

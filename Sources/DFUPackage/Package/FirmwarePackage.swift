@@ -29,6 +29,9 @@ public struct FirmwarePackage: Sendable, Equatable {
             throw .missingManifest(path: path)
         }
         let manifest = try PackageManifest.parse(manifestBytes, packagePath: path)
+        if let nordic = manifest.nordic {
+            return try openNordic(archive, manifest: manifest, nordic: nordic)
+        }
         var images: [FirmwareImage] = []
         for described in manifest.images {
             guard let entry = archive.entry(named: described.file), !entry.isDirectory else {
@@ -40,15 +43,39 @@ public struct FirmwarePackage: Sendable, Equatable {
         return FirmwarePackage(path: path, format: manifest.format, manifest: manifest, images: images)
     }
 
+    private static func openNordic(_ archive: ZipArchive, manifest: PackageManifest,
+                                   nordic: NordicManifest) throws(PackageError) -> FirmwarePackage {
+        var images: [FirmwareImage] = []
+        for described in nordic.images {
+            let data = try readEntry(archive, described.binFile, image: described.name,
+                                     expectedSize: NordicManifest.maximumImageSize)
+            let initPacket = try readEntry(archive, described.datFile, image: described.name,
+                                           expectedSize: NordicManifest.maximumInitPacketSize)
+            images.append(FirmwareImage(nordicImage: described, format: nordic.format, data: data, initPacket: initPacket))
+        }
+        return FirmwarePackage(path: archive.path, format: nordic.format, manifest: manifest, images: images)
+    }
+
+    private static func readEntry(_ archive: ZipArchive, _ file: String, image: String,
+                                  expectedSize: Int) throws(PackageError) -> [UInt8] {
+        guard let entry = archive.entry(named: file), !entry.isDirectory else {
+            throw .missingImageFile(path: archive.path, image: image, file: file)
+        }
+        return try archive.read(entry, expectedSize: expectedSize)
+    }
+
     /// The image called `name`, if any.
     public func image(named name: String) -> FirmwareImage? {
         images.first { $0.name == name }
     }
 
-    /// Whether every image matches the manifest.
+    /// Whether every image passes its integrity checks (see `requireIntact()`).
     public var isIntact: Bool { images.allSatisfy(\.matchesManifest) }
 
-    /// Throws unless every image matches its declared size, SHA-256 and CRC32.
+    /// Throws unless every image passes its integrity checks: for DFUKit packages the declared
+    /// size, SHA-256 and CRC32; for Nordic packages an init packet that decodes, of the right
+    /// type, whose SHA-256 (byte-reversed) or legacy CRC16 and sizes match the `.bin`.
+    /// Signatures need a key: see `PackageVerifier`.
     /// - Throws: `PackageError.imageMismatch` for the first damaged image, listing every failed check.
     public func requireIntact() throws(PackageError) {
         for image in images {

@@ -2,6 +2,10 @@ import DFUGATT
 
 /// The device side of a simulated link: a GATT server with its protocol logic. Its state
 /// (a half-received image, say) outlives a connection, as a real device's RAM or flash would.
+///
+/// `advertisement` and `services` may change when the device reboots (an application that
+/// resets into its bootloader, which may advertise on another address): the world scans and
+/// connects by the current advertisement, and a link keeps the address it connected to.
 public protocol SimulatedPeripheral: AnyObject {
     var advertisement: Advertisement { get }
     var services: [GATTService] { get }

@@ -13,14 +13,17 @@ public final class SimulatedLink: GATTLink {
     private var readResults: [Result<[UInt8], GATTError>] = []
     private var disconnectReason: String?
     public private(set) var statistics = LinkStatistics()
+    /// The address connected to, kept: a peripheral may advertise elsewhere after a reboot (a
+    /// Nordic bootloader on address + 1), and errors on this link still name this one.
+    public let address: DeviceAddress
 
     init(world: SimulatedWorld, peripheral: any SimulatedPeripheral, settings: LinkSettings) {
         self.world = world
         self.peripheral = peripheral
+        self.address = peripheral.advertisement.address
         self.scheduler = ConnectionEventScheduler(settings: settings, connectedAt: world.now)
     }
 
-    public var address: DeviceAddress { peripheral.advertisement.address }
     public var mtu: Int { scheduler.settings.mtu }
     public var now: Duration { world.now }
     public var isConnected: Bool { disconnectReason == nil }

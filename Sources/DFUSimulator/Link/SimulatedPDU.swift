@@ -10,6 +10,9 @@ public enum SimulatedPDU: Sendable, Equatable {
     case readResponse(value: [UInt8])
     case errorResponse(code: UInt8, handle: UInt16)
     case notification(handle: UInt16, value: [UInt8])
+    /// LL_TERMINATE_IND: the peripheral ends the connection without a last ATT PDU (a device
+    /// that resets on a command it does not answer). Send it with `disconnectAfterSending`.
+    case terminate
 
     /// Attribute value bytes carried (0 for acknowledgements).
     public var valueByteCount: Int {
@@ -17,7 +20,7 @@ public enum SimulatedPDU: Sendable, Equatable {
         case let .writeRequest(_, value), let .writeCommand(_, value), let .readResponse(value),
              let .notification(_, value):
             return value.count
-        case .readRequest, .writeResponse, .errorResponse:
+        case .readRequest, .writeResponse, .errorResponse, .terminate:
             return 0
         }
     }

@@ -7,8 +7,11 @@ import DFUGATT
 /// - `address` (AA:BB:CC:DD:EE:FF), `name` (advertised name)
 /// - `erase-ms` (page erase), `write-ns-per-byte` (flash write)
 /// - `fault` (repeatable): `disconnect-after:BYTES`, `drop-notification:N`,
-///   `corrupt-notification:N`, `busy:N` (the Nth command answers busy),
-///   `unresponsive-after:BYTES`
+///   `corrupt-notification:N`, `busy:N` (the Nth command answers busy; Nordic devices answer
+///   "operation failed"), `unresponsive-after:BYTES`
+/// - `nordic-secure-dfu` only: `buttonless` (`0`, `1` = `unbonded`, `bonded`), `key` (path of
+///   the PEM public key init packets must be signed with), `resume` (`ram`, `object`, `init`:
+///   what survives a disconnect, see `SecureDFUResumePolicy`)
 public struct SimulatorConfiguration: Sendable {
     public var deviceName: String
     public var link = LinkSettings()
@@ -16,6 +19,14 @@ public struct SimulatorConfiguration: Sendable {
     public var flash = FlashTiming()
     public var address = DeviceAddress(string: "C0:FF:EE:00:00:01")!
     public var advertisedName: String?
+    /// Nordic Secure DFU: start as an application with the buttonless service.
+    public var buttonless: ButtonlessMode?
+    /// Nordic Secure DFU: the key init packets must be signed with.
+    public var publicKey: SimulatorPublicKey?
+    /// Nordic Secure DFU: what survives a disconnect.
+    public var resumePolicy: SecureDFUResumePolicy = .ram
+    /// Keys given that only some devices understand, for the catalog to check.
+    public private(set) var deviceSpecificKeys: [String] = []
 
     public init(deviceName: String) {
         self.deviceName = deviceName
@@ -54,9 +65,28 @@ public struct SimulatorConfiguration: Sendable {
         case "erase-ms": flash.pageErase = .milliseconds(try integer(value, key: key, in: 0...10_000))
         case "write-ns-per-byte": flash.writePerByte = .nanoseconds(try integer(value, key: key, in: 0...1_000_000))
         case "fault": try applyFault(value)
+        case "buttonless":
+            switch value {
+            case "0": buttonless = nil
+            case "1", "unbonded": buttonless = .unbonded
+            case "bonded": buttonless = .bonded
+            default:
+                throw SimulatorConfigurationError("buttonless must be 0, 1 (or unbonded) or bonded, not '\(value)'")
+            }
+            deviceSpecificKeys.append(key)
+        case "key":
+            publicKey = try SimulatorPublicKey(contentsOf: value)
+            deviceSpecificKeys.append(key)
+        case "resume":
+            guard let policy = SecureDFUResumePolicy(rawValue: value) else {
+                throw SimulatorConfigurationError("resume must be ram, object or init, not '\(value)'")
+            }
+            resumePolicy = policy
+            deviceSpecificKeys.append(key)
         default:
             throw SimulatorConfigurationError(
-                "unknown key '\(key)' (known: mtu, interval, packets-per-event, buffers, address, name, erase-ms, write-ns-per-byte, fault)")
+                "unknown key '\(key)' (known: mtu, interval, packets-per-event, buffers, address, name, erase-ms, "
+                    + "write-ns-per-byte, fault, buttonless, key, resume)")
         }
     }
 
