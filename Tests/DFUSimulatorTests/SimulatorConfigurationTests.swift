@@ -1,3 +1,4 @@
+import DFUBytes
 import DFUGATT
 import DFUSimulator
 import XCTest
