@@ -10,6 +10,13 @@ public enum DFUKitCommandLine {
             CommandEntry(PackageInspectCommand.self),
             CommandEntry(PackageVerifyCommand.self),
             CommandEntry(ProfileCheckCommand.self),
+            CommandEntry(ExecCommand.self),
+            CommandEntry(SMPEchoCommand.self),
+            CommandEntry(SMPResetCommand.self),
+            CommandEntry(SMPImageListCommand.self),
+            CommandEntry(SMPImageTestCommand.self),
+            CommandEntry(SMPImageConfirmCommand.self),
+            CommandEntry(SMPImageEraseCommand.self),
         ]
     }
 

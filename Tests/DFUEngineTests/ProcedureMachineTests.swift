@@ -28,7 +28,7 @@ final class ProcedureMachineTests: XCTestCase {
         var run = Run(machine: ProcedureMachine(procedure: profile.procedure, scope: scope))
         var action = run.machine.start()
         for _ in 0..<limit {
-            let outcome: ProcedureMachine.Outcome
+            var outcome: ProcedureMachine.Outcome
             switch action {
             case let .send(step, _):
                 run.log.append("send \(step.command)")
@@ -42,6 +42,10 @@ final class ProcedureMachineTests: XCTestCase {
             case let .wait(duration):
                 run.log.append("wait \(duration)")
                 outcome = .waited
+            case let .windowed(loop, _):
+                run.log.append("windowed \(loop.alias)")
+                outcome = answer("windowed " + loop.alias, run.machine.scope)
+                if case let .sent(fields) = outcome { outcome = .windowed(lastFields: fields) }
             case let .await(step, _):
                 run.log.append("await \(step.notification)")
                 if case let .sent(fields) = answer("await " + step.notification, run.machine.scope) {

@@ -17,6 +17,8 @@ struct FlashCommand: Command {
         OptionSpec("--set", value: "NAME=VALUE", help: "override a profile parameter (e.g. prn=12)", repeatable: true),
         OptionSpec("--write", value: "ROLE=TYPE",
                    help: "write type for a characteristic role: with-response | without-response", repeatable: true),
+        OptionSpec("--mode", value: "MODE",
+                   help: "MCUmgr upgrade mode: test-and-confirm (default), confirm-only, test-only, upload-only"),
         OptionSpec("--json", help: "print one JSON object with the result at the end"),
     ]
     static let discussion = """
@@ -51,6 +53,13 @@ struct FlashCommand: Command {
         for setting in arguments.values["--set"] ?? [] {
             let (name, value) = try Self.keyValue(setting, option: "--set", command: command)
             options.parameters[name] = ParameterValue(parsing: value)
+        }
+        if let mode = arguments.value("--mode") {
+            let modes = ["test-and-confirm", "confirm-only", "test-only", "upload-only"]
+            guard modes.contains(mode) else {
+                throw UsageError("--mode is one of \(modes.joined(separator: ", ")), not '\(mode)'", command: command)
+            }
+            options.parameters["mode"] = .text(mode)
         }
         for setting in arguments.values["--write"] ?? [] {
             let (role, value) = try Self.keyValue(setting, option: "--write", command: command)

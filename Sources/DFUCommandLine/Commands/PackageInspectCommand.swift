@@ -3,12 +3,17 @@ import DFUPackage
 /// `dfukit package inspect PKG [--json]`.
 struct PackageInspectCommand: Command {
     static let name = "package inspect"
-    static let summary = "List every image of a package with size, sha256, crc32 and whether its bytes match the manifest."
+    static let summary = "List every image of a package with size, sha256, crc32 and whether its bytes pass their checks."
     static let usage = "dfukit package inspect PKG [--json]"
     static let options: [OptionSpec] = [
         OptionSpec("--json", help: "print one JSON object instead of text"),
     ]
-    static let discussion = "Exit 0 when every image matches its manifest entry, 65 when one does not or the package is unreadable."
+    static let discussion = """
+        PKG is a zip (DFUKit, nrfutil, nRF Connect SDK dfu_application.zip) or a bare MCUboot image \
+        signed by imgtool; for MCUboot images the report shows every header field, each TLV (type, \
+        length, value in hex) and whether the SHA256 TLV matches.
+        Exit 0 when every image passes its checks, 65 when one does not or the package is unreadable.
+        """
 
     let path: String
     let json: Bool

@@ -7,14 +7,17 @@ struct PackageVerifyCommand: Command {
     static let summary = "Run every integrity check on a package's images and, with --key, check their signatures."
     static let usage = "dfukit package verify PKG [--key PUB.pem] [--json]"
     static let options: [OptionSpec] = [
-        OptionSpec("--key", value: "PUB.pem", help: "public key (PEM) the init packets must be signed with"),
+        OptionSpec("--key", value: "PUB.pem", help: "public key (PEM) the images must be signed with"),
         OptionSpec("--json", help: "print one JSON object instead of text"),
     ]
     static let discussion = """
         Checks: DFUKit packages: size, sha256, crc32 against the manifest. Nordic packages: the init \
         packet decodes, its type fits the manifest, hash type SHA-256, the byte-reversed SHA-256 \
-        matches the .bin, app/sd/bl sizes match; legacy packages: CRC16 and init_packet_data. With \
-        --key every image must be signed with that key ("signature missing", "signature invalid").
+        matches the .bin, app/sd/bl sizes match; legacy packages: CRC16 and init_packet_data. MCUboot \
+        images (bare, or in an nRF Connect SDK dfu_application.zip): the image parses, the SHA256 TLV \
+        matches, size and version_MCUBOOT match the manifest. With --key every image must be signed \
+        with that key ("signature missing", "signature invalid"; MCUboot: ECDSA P-256 or Ed25519, \
+        and the KEYHASH TLV must name the key).
         Exit 0 when every check passes, 65 when one fails (naming the image and the check) or the \
         package is unreadable, 74 when the key file cannot be read.
         """

@@ -14,9 +14,13 @@ public struct FlashImage: Sendable {
     public var softDeviceSize: Int
     public var bootloaderSize: Int
     public var applicationSize: Int
+    /// The hash a device knows the image by (MCUboot's SHA256 TLV), empty when it has none.
+    public var imageHash: [UInt8]
 
     public init(name: String, version: String, data: [UInt8], initPacket: [UInt8] = [],
-                softDeviceSize: Int = 0, bootloaderSize: Int = 0, applicationSize: Int? = nil) {
+                softDeviceSize: Int = 0, bootloaderSize: Int = 0, applicationSize: Int? = nil,
+                imageHash: [UInt8] = []) {
+        self.imageHash = imageHash
         self.name = name
         self.version = version
         self.data = data
@@ -44,6 +48,7 @@ public struct FlashImage: Sendable {
             "sd_size": .integer(UInt64(softDeviceSize)),
             "bl_size": .integer(UInt64(bootloaderSize)),
             "app_size": .integer(UInt64(applicationSize)),
+            "hash": .bytes(imageHash),
         ])
     }
 }

@@ -20,10 +20,14 @@ public final class FlashSession {
     private(set) var address: DeviceAddress?
     private(set) var startedAt: Duration = .zero
     var retries = 0
+    /// The next request sequence number (`sequence` in profiles), kept across images.
+    var sequence = 0
     private var resumes = 0
     private var delivered = 0
     /// Bytes of the current image the device holds, as far as progress tells.
     var imageProgress = 0
+    /// The variables at the end of the last procedure run (for `dfukit exec`).
+    public internal(set) var finalScope: Scope?
 
     public init(profile: Profile, images: [FlashImage], transport: any GATTTransport, address: DeviceAddress?,
                 options: FlashOptions = FlashOptions(), onEvent: @escaping (FlashEvent) -> Void = { _ in }) {

@@ -35,6 +35,7 @@ final class ProcedureRunner {
             switch action {
             case .finished:
                 session.retries += machine.retryCount
+                session.finalScope = machine.scope
                 return machine.verified
             case let .failed(failure):
                 session.retries += machine.retryCount
@@ -45,6 +46,8 @@ final class ProcedureRunner {
                 outcome = try await awaitNotification(step, location: location, scope: machine.scope)
             case let .stream(step, location):
                 outcome = try await stream(step, location: location, scope: machine.scope)
+            case let .windowed(loop, location):
+                outcome = try await windowed(loop, location: location, scope: machine.scope)
             case let .reconnect(step):
                 try await session.reconnect(step)
                 machine.rebind(try linkRecords())
@@ -107,6 +110,9 @@ final class ProcedureRunner {
         let link = try currentLink()
         _ = try characteristic(spec.name, location: location)
         let setup: CommandExchange.Setup
+        var scope = scope
+        scope["sequence"] = .integer(UInt64(session.sequence & 0xFF))
+        session.sequence += 1
         do {
             let (bytes, requestFields) = try MessageEncoder.encode(command.request, in: scope)
             let frame = try frame(bytes, for: spec)
@@ -238,6 +244,80 @@ final class ProcedureRunner {
             }
         } catch {
             throw LinkLost(error, step: "stream to '\(step.to)'", location: location)
+        }
+    }
+
+    /// A chunk loop with a window: its single `send` pipelined by a `WindowedTransfer`.
+    private func windowed(_ loop: ChunkLoop, location: SourceLocation, scope: Scope) async throws(LinkLost) -> ProcedureMachine.Outcome {
+        guard case let .send(send)? = loop.steps.first?.kind, let command = profile.commands[send.command],
+              let spec = profile.characteristic(named: command.request.characteristic) else {
+            throw LinkLost(fatal: FlashError(kind: .profile, message: "a windowed loop needs one usable send", location: location))
+        }
+        let link = try currentLink()
+        let target = try characteristic(spec.name, location: location)
+        let setup: WindowedTransfer.Setup
+        do throws(EvaluationError) {
+            let data = try ExpressionEvaluator.bytes(loop.data, in: scope)
+            let from = try loop.from.map { (expression) throws(EvaluationError) in try ExpressionEvaluator.integer(expression, in: scope) } ?? 0
+            let size = try ExpressionEvaluator.integer(loop.size, in: scope)
+            let window = try loop.window.map { (expression) throws(EvaluationError) in try ExpressionEvaluator.integer(expression, in: scope) } ?? 1
+            guard size > 0 else {
+                throw EvaluationError(expression: loop.size.text, location: loop.size.location, message: "the chunk size is 0")
+            }
+            let segment = segmentSize(spec, mtu: link.mtu)
+            let encode: (Scope) throws(EvaluationError) -> (writes: [[UInt8]], fields: [String: Value]) = { [self] chunkScope throws(EvaluationError) in
+                let (bytes, fields) = try MessageEncoder.encode(command.request, in: chunkScope)
+                do {
+                    return (Segmenter.segments(of: try frame(bytes, for: spec), maximumSize: segment), fields)
+                } catch {
+                    throw EvaluationError(expression: send.command, location: location, message: "cannot frame the request: \(error)")
+                }
+            }
+            setup = WindowedTransfer.Setup(
+                data: data, from: Int(min(from, UInt64(data.count))), chunkSize: Int(min(size, 1 << 24)),
+                window: Int(max(1, min(window, 255))), chunkAlias: loop.alias, send: send, command: command,
+                next: loop.next, encode: encode, writeCharacteristic: spec.name,
+                writeType: writeType(spec.name, default: spec.writeType),
+                responseFraming: command.response.flatMap { framing(of: $0.message.characteristic) },
+                timeout: send.timeout ?? command.timeout ?? profile.defaults.timeout,
+                attempts: 1 + (send.retries ?? max(profile.defaults.retries, 2)), scope: scope,
+                codeTables: profile.codeTables, sequence: session.sequence)
+        } catch {
+            return .failed(.evaluation(error))
+        }
+        var transfer = WindowedTransfer(setup)
+        var action = transfer.handle(.begin(now: link.now))
+        var reported = transfer.acknowledged
+        do {
+            while true {
+                switch action {
+                case let .write(bytes, _, type):
+                    try await link.write(bytes, to: target, type: type)
+                    action = transfer.handle(.writeAccepted(now: link.now))
+                case let .awaitNotification(deadline):
+                    if let notification = try await link.nextNotification(until: deadline) {
+                        action = transfer.handle(.notification(characteristic: roleName(notification.valueHandle),
+                                                               value: notification.value, now: link.now))
+                    } else {
+                        action = transfer.handle(.deadlinePassed(now: link.now))
+                    }
+                case let .completed(lastFields):
+                    session.sequence = transfer.sequence
+                    return .windowed(lastFields: lastFields)
+                case let .failed(box):
+                    session.sequence = transfer.sequence
+                    return .failed(box.failure)
+                }
+                if loop.reportsProgress, transfer.acknowledged != reported {
+                    reported = transfer.acknowledged
+                    session.imageProgress = reported
+                    session.onEvent(.progress(image: image.name, done: reported, total: image.data.count,
+                                              elapsed: session.elapsed))
+                }
+            }
+        } catch {
+            session.sequence = transfer.sequence
+            throw LinkLost(error, step: "send '\(send.command)'", location: location)
         }
     }
 

@@ -104,8 +104,8 @@ public struct CommandExchange {
         for message in messages {
             do {
                 if let fields = try match(message, response: response) {
-                    if let status = response.status,
-                       let failure = DeviceStatus.failure(in: fields, spec: status, tables: setup.codeTables) {
+                    if let failure = DeviceStatus.failure(in: fields, specs: response.allStatuses,
+                                                          tables: setup.codeTables) {
                         return finish(.failed(ExchangeFailureBox(.deviceStatus(failure))))
                     }
                     return finish(.completed(fields))

@@ -41,7 +41,7 @@ public struct DeviceStatus: Sendable, Equatable, CustomStringConvertible {
 
     /// Interprets `fields` with a status spec; nil when the status is a success value.
     static func failure(in fields: [String: Value], spec: StatusSpec, tables: [String: CodeTable]) -> DeviceStatus? {
-        guard case let .integer(code)? = fields[spec.field], !spec.success.contains(code) else { return nil }
+        guard case let .integer(code)? = lookup(spec.field, in: fields), !spec.success.contains(code) else { return nil }
         let entry = spec.codes.flatMap { tables[$0]?.entries[code] }
         var status = DeviceStatus(code: code, name: entry?.name, message: entry?.message)
         if let detail = spec.detail, detail.when == code,
@@ -53,4 +53,28 @@ public struct DeviceStatus: Sendable, Equatable, CustomStringConvertible {
         }
         return status
     }
+
+    /// The first failing status among `specs`.
+    static func failure(in fields: [String: Value], specs: [StatusSpec], tables: [String: CodeTable]) -> DeviceStatus? {
+        for spec in specs {
+            if let failure = failure(in: fields, spec: spec, tables: tables) { return failure }
+        }
+        return nil
+    }
+
+    /// A field, or a path into a decoded CBOR field (`body.err.rc`).
+    static func lookup(_ path: String, in fields: [String: Value]) -> Value? {
+        let parts = path.split(separator: ".").map(String.init)
+        guard let first = parts.first, var value = fields[first] else { return nil }
+        for part in parts.dropFirst() {
+            guard case let .record(record) = value, let next = record[part] else { return nil }
+            value = next
+        }
+        return value
+    }
+}
+
+extension ResponseSpec {
+    /// `status` then `moreStatuses`.
+    var allStatuses: [StatusSpec] { (status.map { [$0] } ?? []) + moreStatuses }
 }

@@ -27,6 +27,12 @@ public enum MessageDecoder {
                     return .mismatched(reason: "\(bytes.count) bytes end before field \(describe(field, index)) at offset \(fieldOffset)")
                 }
                 value = .integer(number)
+            case .cbor:
+                do {
+                    value = CBORBridge.value(try CBOR.decode(reader.readRemaining()))
+                } catch {
+                    return .mismatched(reason: "field \(describe(field, index)) at offset \(fieldOffset) is not CBOR: \(error)")
+                }
             case let .bytes(count):
                 if let count {
                     guard let data = try? reader.readBytes(count: count) else {

@@ -8,6 +8,19 @@ public enum MessageEncoder {
         var writer = ByteWriter()
         var fields: [String: Value] = [:]
         for field in message.fields {
+            if case .cbor = field.type {
+                var entries: [CBORMapEntry] = []
+                var record: [String: Value] = [:]
+                for entry in field.cborMap ?? [] {
+                    if let when = entry.when, !(try ExpressionEvaluator.condition(when, in: scope)) { continue }
+                    let value = try ExpressionEvaluator.evaluate(entry.value, in: scope)
+                    entries.append(CBORMapEntry(.text(entry.key), CBORBridge.cbor(value)))
+                    record[entry.key] = value
+                }
+                writer.append(bytes: CBOR.encode(.map(entries)))
+                if let name = field.name { fields[name] = .record(record) }
+                continue
+            }
             guard let expression = field.value else {
                 throw EvaluationError(expression: field.name ?? "?", location: field.location,
                                       message: "the request field has no value to send")

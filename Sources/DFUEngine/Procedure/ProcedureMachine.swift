@@ -21,6 +21,9 @@ public struct ProcedureMachine {
         case wait(Duration)
         /// Wait for a notification (no request goes out).
         case await(AwaitStep, SourceLocation)
+        /// A chunk loop with a window: the driver pipelines its single `send` over all chunks
+        /// (`WindowedTransfer`) and reports the last answer.
+        case windowed(ChunkLoop, SourceLocation)
         case finished
         case failed(ProcedureFailure)
     }
@@ -28,6 +31,8 @@ public struct ProcedureMachine {
     public enum Outcome {
         case sent(fields: [String: Value])
         case received(fields: [String: Value])
+        /// A windowed loop finished; the fields of the last answer.
+        case windowed(lastFields: [String: Value])
         case streamed(lastReceipt: [String: Value]?)
         case failed(ExchangeFailure)
         case reconnected
@@ -41,6 +46,8 @@ public struct ProcedureMachine {
         var chunkSize: Int
         var index: Int
         var loop: ChunkLoop
+        /// Chunks in a row after which `next` did not move forward.
+        var stalls = 0
 
         /// Where the current chunk ends: `chunkSize` later, or at the next multiple of
         /// `chunkSize` for aligned loops.
@@ -92,13 +99,27 @@ public struct ProcedureMachine {
         guard counter < program.instructions.count else { return .finished }
         let instruction = program.instructions[counter]
         switch (instruction, outcome) {
+        case let (.send(step, _), .failed) where step.optional:
+            scope[step.alias] = .record(["ok": .boolean(false)])
         case let (.send(step, location), .sent(fields)):
-            scope[step.alias] = .record(fields)
+            scope[step.alias] = .record(step.optional ? fields.merging(["ok": .boolean(true)]) { $1 } : fields)
             if let failure = unmet(step.expect, location: location, step: "send '\(step.command)'") {
                 return recover(from: failure)
             }
         case let (.stream(step, _), .streamed(receipt)):
             if let receipt, let alias = step.receipts?.alias { scope[alias] = .record(receipt) }
+        case let (.loopBegin(loop, exit, location), .windowed(lastFields)):
+            if case let .send(send)? = loop.steps.first?.kind {
+                scope[send.alias] = .record(lastFields)
+                if let failure = unmet(send.expect, location: location, step: "send '\(send.command)'") {
+                    return recover(from: failure)
+                }
+            }
+            if loop.reportsProgress, case let .bytes(data)? = try? ExpressionEvaluator.evaluate(loop.data, in: scope) {
+                completedOffset = data.count
+            }
+            counter = exit
+            return run()
         case let (.await(step, location), .received(fields)):
             scope[step.alias] = .record(fields)
             if let failure = unmet(step.expect, location: location, step: "await '\(step.notification)'") {
@@ -146,9 +167,10 @@ public struct ProcedureMachine {
                 case let .jump(target):
                     counter = target
                 case let .loopBegin(loop, exit, location):
+                    if loop.window != nil { return .windowed(loop, location) }
                     counter = try beginLoop(loop, exit: exit, location: location)
                 case let .loopNext(body):
-                    counter = nextChunk(body: body)
+                    counter = try nextChunk(body: body)
                 case let .retryBegin(attempts, _):
                     scope["retry"] = .record(["attempt": .integer(0)])
                     retries.append(RetryFrame(start: counter + 1, attemptsLeft: attempts - 1, attempt: 0,
@@ -184,9 +206,19 @@ public struct ProcedureMachine {
         return counter + 1
     }
 
-    private mutating func nextChunk(body: Int) -> Int {
+    private mutating func nextChunk(body: Int) throws(EvaluationError) -> Int {
         var frame = loops.removeLast()
-        let end = frame.end
+        var end = frame.end
+        if let next = frame.loop.next {
+            // Where the device wants the next chunk (e.g. SMP's `off`).
+            let wanted = Int(min(try ExpressionEvaluator.integer(next, in: scope), UInt64(frame.data.count)))
+            frame.stalls = wanted > frame.position ? 0 : frame.stalls + 1
+            guard frame.stalls < 3 else {
+                throw EvaluationError(expression: next.text, location: next.location,
+                                      message: "the device asked for offset \(wanted) three times without progress")
+            }
+            end = wanted
+        }
         if frame.loop.reportsProgress { completedOffset = end }
         guard end < frame.data.count else { return counter + 1 }
         frame.position = end
@@ -262,7 +294,9 @@ public struct ProcedureMachine {
         case .check: return "check"
         case .set: return "set"
         case .branch: return "if"
-        case .loopBegin: return "chunks"
+        case let .loopBegin(loop, _, _):
+            if loop.window != nil, case let .send(send)? = loop.steps.first?.kind { return "send '\(send.command)'" }
+            return "chunks"
         case .reconnect: return "reconnect"
         case .wait: return "wait"
         case .fail: return "fail"
@@ -283,7 +317,7 @@ public struct ProcedureMachine {
 
     static func comparesImageChecksum(_ node: Expression.Node) -> Bool {
         switch node {
-        case let .path(path): return path == ["image", "crc32"] || path == ["image", "sha256"]
+        case let .path(path): return [["image", "crc32"], ["image", "sha256"], ["image", "hash"]].contains(path)
         case let .call(function, arguments):
             if [.crc32, .crc16, .sha256].contains(function), arguments.contains(where: { paths(in: $0).contains(["image", "data"]) }) {
                 return true

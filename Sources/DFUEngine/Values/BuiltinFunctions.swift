@@ -34,6 +34,24 @@ enum BuiltinFunctions {
             }
             let ordered = function == .le ? data.reversed() : data
             return .integer(ordered.reduce(0) { $0 << 8 | UInt64($1) })
+        case .get:
+            guard case let .record(record) = arguments[0], case let .string(key) = arguments[1] else {
+                throw ExpressionEvaluator.Failure("get() takes a record, a 'key' and a default")
+            }
+            return record[key] ?? arguments[2]
+        case .has:
+            guard case let .list(items) = arguments[0], case let .string(key) = arguments[1] else {
+                throw ExpressionEvaluator.Failure("has() takes a list, a 'key' and a value, got \(arguments[0].typeName)")
+            }
+            return .boolean(items.contains { item in
+                if case let .record(record) = item { return record[key] == arguments[2] }
+                return false
+            })
+        case .unhex:
+            guard case let .string(text) = arguments[0], let bytes = [UInt8](hex: text) else {
+                throw ExpressionEvaluator.Failure("unhex() takes hex text such as '0a1b2c'")
+            }
+            return .bytes(bytes)
         case .alignDown:
             let value = try integer(arguments[0], function)
             let step = try integer(arguments[1], function)

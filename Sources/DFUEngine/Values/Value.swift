@@ -8,6 +8,8 @@ public enum Value: Sendable, Equatable, CustomStringConvertible {
     case bytes([UInt8])
     case string(String)
     case record([String: Value])
+    /// A list (a CBOR array in a device's answer).
+    case list([Value])
 
     public var typeName: String {
         switch self {
@@ -16,6 +18,7 @@ public enum Value: Sendable, Equatable, CustomStringConvertible {
         case .bytes: return "bytes"
         case .string: return "string"
         case .record: return "record"
+        case .list: return "list"
         }
     }
 
@@ -28,6 +31,7 @@ public enum Value: Sendable, Equatable, CustomStringConvertible {
             return value.count > 16 ? "\(value.count) bytes \(shown)..." : (value.isEmpty ? "0 bytes" : shown)
         case let .string(value): return "'\(value)'"
         case let .record(fields): return "{" + fields.keys.sorted().joined(separator: ", ") + "}"
+        case let .list(items): return "[\(items.count) items]"
         }
     }
 }

@@ -44,13 +44,19 @@ extension ProfileDecoder {
             context.fields($0, "the fields of \(what)", received: true, scope: scope)
         }
         let match = map.optional("match").map { context.expressions($0, "'match' of \(what)", scope: scope) } ?? []
-        let status = context.optional(map.optional("status")) {
-            decodeStatus($0, what: "'status' of \(what)", fields: fields)
+        // `status` is one mapping, or a list of them checked in order.
+        var statuses: [StatusSpec]? = []
+        if let statusNode = map.optional("status") {
+            let items = statusNode.sequence ?? [statusNode]
+            let decoded = items.compactMap { decodeStatus($0, what: "'status' of \(what)", fields: fields) }
+            statuses = decoded.count == items.count ? decoded : nil
         }
-        guard let characteristic, let fields, let status else { return nil }
+        guard let characteristic, let fields, let statuses else { return nil }
         let message = MessageSpec(name: command, characteristic: characteristic, fields: fields,
                                   location: node.location)
-        return ResponseSpec(message: message, match: match, status: status)
+        var response = ResponseSpec(message: message, match: match, status: statuses.first)
+        response.moreStatuses = Array(statuses.dropFirst())
+        return response
     }
 
     /// `fields` is nil when the response's fields had errors (then field names are not checked).
@@ -84,11 +90,19 @@ extension ProfileDecoder {
         return StatusSpec.Detail(when: when, field: field, codes: codes)
     }
 
-    /// A name that must be a named field of the response.
+    /// A named field of the response, or a path into one of its `cbor` fields (`body.rc`).
     func responseField(_ node: ProfileNode, fields: [FieldSpec]?) -> String? {
-        guard let name = context.string(node, "'field'") else { return nil }
-        guard let fields else { return name }
+        guard let path = context.string(node, "'field'") else { return nil }
+        guard let fields else { return path }
+        let name = String(path.split(separator: ".", omittingEmptySubsequences: false).first ?? "")
         let names = fields.compactMap(\.name)
+        if name != path {
+            guard let field = fields.first(where: { $0.name == name }), case .cbor = field.type else {
+                context.error("'\(path)': only a 'cbor' field can be followed by '.KEY'", at: node.location)
+                return nil
+            }
+            return path
+        }
         guard names.contains(name) else {
             let hint = KeySuggestion.didYouMean(name, in: names)
                 ?? (names.isEmpty ? " (it has no named fields)" : " (fields: \(names.joined(separator: ", ")))")

@@ -13,7 +13,7 @@ struct ExpressionScopeChecker {
     /// Members of `image` the engine provides.
     static let imageMembers = [
         "data", "size", "crc32", "sha256", "name", "version", "init_packet", "index", "count", "last",
-        "sd_size", "bl_size", "app_size",
+        "sd_size", "bl_size", "app_size", "hash",
     ]
     /// Members of `link` the engine provides.
     static let linkMembers = ["mtu"]
@@ -23,9 +23,17 @@ struct ExpressionScopeChecker {
     /// What a root name may be followed by: nil means any member.
     private var members: [String: Set<String>?] = [:]
     private let decoder: ProfileDecoder
+    /// Names of `cbor` fields: what follows them (`reply.body.off`) is only known at run time.
+    private let cborFieldNames: Set<String>
 
     init(decoder: ProfileDecoder, procedure: [Step]) {
         self.decoder = decoder
+        let messages = decoder.commands.values.flatMap { [$0.request] + ($0.response.map { [$0.message] } ?? []) }
+            + Array(decoder.notifications.values)
+        cborFieldNames = Set(messages.flatMap(\.fields).filter {
+            if case .cbor = $0.type { return true }
+            return false
+        }.compactMap(\.name))
         define("image", members: Self.imageMembers)
         define("link", members: Self.linkMembers)
         // Inside a stream's receipt `expect`: how many bytes of the stream were written.
@@ -33,6 +41,8 @@ struct ExpressionScopeChecker {
         // Which characteristics the connected device has (optional ones may be missing).
         define("present", members: decoder.definedCharacteristics)
         define("param", members: Array(decoder.parameters.keys))
+        // A counter the engine increments for every request (SMP's sequence numbers).
+        define("sequence", members: [])
         for name in decoder.definedCommands {
             define(name, members: responseFields(of: name))
         }
@@ -78,7 +88,7 @@ struct ExpressionScopeChecker {
             decoder.context.error("'\(root)' has no field '\(member)'" + hint, at: reference.location)
             return
         }
-        if reference.components.count > 2 {
+        if reference.components.count > 2, !cborFieldNames.contains(member) {
             decoder.context.error("'\(root).\(member)' has no members; remove '.\(reference.components[2])'",
                                   at: reference.location)
         }
@@ -104,7 +114,7 @@ struct ExpressionScopeChecker {
         for step in steps {
             switch step.kind {
             case .send(let send):
-                define(send.alias, members: responseFields(of: send.command))
+                define(send.alias, members: responseFields(of: send.command).map { send.optional ? $0 + ["ok"] : $0 })
             case .chunks(let loop):
                 define(loop.alias, members: Self.chunkMembers)
                 collect(loop.steps)

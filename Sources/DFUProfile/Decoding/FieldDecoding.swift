@@ -1,12 +1,13 @@
 import DFUBytes
 
 extension DecodingContext {
-    static let fieldKeys = ["name", "type", "value", "count"]
+    static let fieldKeys = ["name", "type", "value", "count", "map"]
 
-    /// `u8`, `u16`, `u24`, `u32`, `u64` (optionally suffixed `le` or `be`) or `bytes`.
+    /// `u8`, `u16`, `u24`, `u32`, `u64` (optionally suffixed `le` or `be`), `bytes` or `cbor`.
     func fieldType(_ node: ProfileNode, _ what: String) -> FieldSpec.FieldType? {
         guard let text = string(node, what) else { return nil }
         if text == "bytes" { return .bytes(count: nil) }
+        if text == "cbor" { return .cbor }
         var body = Substring(text)
         var endianness = defaultEndianness
         if body.hasSuffix("le") {
@@ -18,10 +19,10 @@ extension DecodingContext {
         }
         let widths = ["u8": 1, "u16": 2, "u24": 3, "u32": 4, "u64": 8]
         guard let width = widths[String(body)] else {
-            let known = ["u8", "u16", "u24", "u32", "u64", "bytes"]
+            let known = ["u8", "u16", "u24", "u32", "u64", "bytes", "cbor"]
             let hint = KeySuggestion.didYouMean(text, in: known) ?? ""
             error("unknown field type '\(text)': use u8, u16, u24, u32 or u64 (with an optional le/be suffix, "
-                  + "e.g. u16be) or bytes" + hint, at: node.location)
+                  + "e.g. u16be), bytes or cbor" + hint, at: node.location)
             return nil
         }
         return .unsigned(width: width, endianness: endianness)
@@ -54,6 +55,13 @@ extension DecodingContext {
                 error("in a received message only the last field may be 'bytes' without a 'count' "
                       + "(it takes the rest of the message)", at: item.location)
             }
+            if case .cbor = field.type, index != items.count - 1 {
+                error("a 'cbor' field takes the rest of the message: it must be the last field", at: item.location)
+            }
+            if case .cbor = field.type, !received, field.cborMap == nil {
+                error("a 'cbor' field of a request needs its 'map' (e.g. map: { off: chunk.offset })",
+                      at: item.location)
+            }
             fields.append(field)
         }
         return failed ? nil : fields
@@ -75,10 +83,61 @@ extension DecodingContext {
         }
         var value: Expression?
         if let valueNode = map.optional("value") {
+            if case .cbor = type {
+                error("a 'cbor' field has no 'value': give its entries under 'map'", at: valueNode.location)
+                return nil
+            }
             value = fieldValue(valueNode, "'value' of \(what)", type: type, scope: scope)
             if value == nil { return nil }
         }
-        return FieldSpec(name: name, type: type, value: value, location: node.location)
+        var field = FieldSpec(name: name, type: type, value: value, location: node.location)
+        if let mapNode = map.optional("map") {
+            guard case .cbor = type else {
+                error("'map' applies only to 'cbor' fields", at: mapNode.location)
+                return nil
+            }
+            guard let entries = cborMap(mapNode, "'map' of \(what)", scope: scope) else { return nil }
+            field.cborMap = entries
+        }
+        return field
+    }
+
+    /// A request's CBOR map: `key: expression` or `key: { value: expression, when: condition }`.
+    private func cborMap(_ node: ProfileNode, _ what: String, scope: ExpressionScope) -> [FieldSpec.CBOREntry]? {
+        guard let all = namedEntries(node, what) else { return nil }
+        var entries: [FieldSpec.CBOREntry] = []
+        var failed = false
+        for entry in all.entries {
+            let valueNode: ProfileNode?
+            var when: Expression?
+            if entry.value.mapping != nil {
+                guard let inner = mapping(entry.value, "entry '\(entry.key)' of \(what)", keys: ["value", "when"]) else {
+                    failed = true
+                    continue
+                }
+                valueNode = inner.required("value", self)
+                if let whenNode = inner.optional("when") {
+                    when = expression(whenNode, "'when' of entry '\(entry.key)'", scope: scope)
+                    if when == nil { failed = true }
+                }
+            } else {
+                valueNode = entry.value
+            }
+            guard let valueNode, let value = cborValue(valueNode, "entry '\(entry.key)' of \(what)", scope: scope) else {
+                failed = true
+                continue
+            }
+            entries.append(FieldSpec.CBOREntry(key: entry.key, value: value, when: when))
+        }
+        return failed ? nil : entries
+    }
+
+    /// A CBOR map value: a plain integer literal or an expression.
+    private func cborValue(_ node: ProfileNode, _ what: String, scope: ExpressionScope) -> Expression? {
+        if case .scalar(let text, .plain) = node.content, let literal = ProfileInteger.parse(text) {
+            return Expression(node: .integer(literal), text: text, location: node.location)
+        }
+        return expression(node, what, scope: scope)
     }
 
     /// A field's value: a plain YAML integer is a literal, any other scalar an expression.
@@ -108,6 +167,8 @@ extension DecodingContext {
         case .bytes:
             error("\(what) of a 'bytes' field must give bytes (an expression such as image.sha256), "
                   + "found the integer \(expression.text)", at: node.location)
+            return nil
+        case .cbor:
             return nil
         }
         return expression

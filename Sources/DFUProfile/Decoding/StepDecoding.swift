@@ -1,7 +1,7 @@
 extension ProfileDecoder {
     /// The key that names each kind of step, with the other keys that kind accepts.
     static let stepKinds: [(key: String, extra: [String])] = [
-        ("send", ["as", "timeout", "retries", "expect"]),
+        ("send", ["as", "timeout", "retries", "expect", "optional"]),
         ("if", ["then", "else"]),
         ("set", []),
         ("chunks", []),
@@ -13,7 +13,7 @@ extension ProfileDecoder {
         ("fail", []),
         ("await", ["as", "timeout", "expect"]),
     ]
-    static let chunkKeys = ["data", "from", "size", "as", "progress", "aligned", "steps"]
+    static let chunkKeys = ["data", "from", "size", "as", "progress", "aligned", "next", "window", "steps"]
     static let streamKeys = ["data", "from", "to", "write", "progress", "receipts"]
     static let receiptKeys = ["every", "notification", "as", "expect", "timeout"]
 
@@ -109,8 +109,11 @@ extension ProfileDecoder {
         let timeout = context.optional(map.optional("timeout")) { context.duration($0, "'timeout'") }
         let retries = context.optional(map.optional("retries")) { context.int($0, "'retries'", range: 0...100) }
         let expect = map.optional("expect").map { context.expressions($0, "'expect'") } ?? []
-        guard let alias, let timeout, let retries else { return nil }
-        return .send(SendStep(command: command, alias: alias, timeout: timeout, retries: retries, expect: expect))
+        let optional = map.optional("optional").map { context.bool($0, "'optional'") } ?? false
+        guard let alias, let timeout, let retries, let optional else { return nil }
+        var step = SendStep(command: command, alias: alias, timeout: timeout, retries: retries, expect: expect)
+        step.optional = optional
+        return .send(step)
     }
 
     private func decodeConditional(_ value: ProfileNode, _ map: MappingReader) -> Step.Kind? {
@@ -144,10 +147,25 @@ extension ProfileDecoder {
         let alias = map.optional("as").map { context.identifier($0, "'as'") } ?? "chunk"
         let progress = map.optional("progress").map { context.bool($0, "'progress'") } ?? true
         let aligned = map.optional("aligned").map { context.bool($0, "'aligned'") } ?? false
-        let steps = map.required("steps", context).map { decodeSteps($0, "'steps'") } ?? []
-        guard let data, let from, let size, let alias, let progress, let aligned else { return nil }
+        let next = context.optional(map.optional("next")) { context.expression($0, "'next'") }
+        let window = context.optional(map.optional("window")) { context.expression($0, "'window'") }
+        let stepsNode = map.required("steps", context)
+        let steps = stepsNode.map { decodeSteps($0, "'steps'") } ?? []
+        guard let data, let from, let size, let alias, let progress, let aligned, let next, let window else { return nil }
+        if window != nil {
+            let single: Bool
+            if steps.count == 1, case .send = steps[0].kind { single = true } else { single = false }
+            guard single else {
+                context.error("a 'chunks' loop with a 'window' must have exactly one step, a 'send' "
+                              + "(its requests are pipelined and matched to their answers)",
+                              at: stepsNode?.location ?? value.location)
+                return nil
+            }
+        }
         var loop = ChunkLoop(data: data, from: from, size: size, alias: alias, reportsProgress: progress, steps: steps)
         loop.aligned = aligned
+        loop.next = next
+        loop.window = window
         return .chunks(loop)
     }
 

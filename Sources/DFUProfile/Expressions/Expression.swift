@@ -64,11 +64,19 @@ public enum ExpressionFunction: String, Sendable, CaseIterable {
     case le
     /// The same, big-endian.
     case be
+    /// `get(record, 'key', default)`: a field of a record (a device's CBOR answer), or the
+    /// default when it has none.
+    case get
+    /// `has(list, 'key', value)`: whether some record in the list has `key` equal to `value`.
+    case has
+    /// `unhex('0a1b')`: the bytes written in hex (for command arguments).
+    case unhex
 
     public var arity: ClosedRange<Int> {
         switch self {
         case .min, .max: return 2...8
-        case .len, .crc32, .crc16, .sha256, .reverse, .le, .be: return 1...1
+        case .len, .crc32, .crc16, .sha256, .reverse, .le, .be, .unhex: return 1...1
+        case .get, .has: return 3...3
         case .slice: return 3...3
         case .alignDown: return 2...2
         }

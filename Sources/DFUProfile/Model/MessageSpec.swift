@@ -7,6 +7,22 @@ public struct FieldSpec: Sendable {
         case unsigned(width: Int, endianness: Endianness)
         /// A byte string: `count` bytes when given, else the rest of the message.
         case bytes(count: Int?)
+        /// A CBOR item taking the rest of the message (MCUmgr SMP bodies). Requests give its
+        /// map entries in `cborMap`; received ones decode to a record.
+        case cbor
+    }
+
+    /// One entry of a request's CBOR map: `key: value`, left out unless `when` holds.
+    public struct CBOREntry: Sendable {
+        public var key: String
+        public var value: Expression
+        public var when: Expression?
+
+        public init(key: String, value: Expression, when: Expression?) {
+            self.key = key
+            self.value = value
+            self.when = when
+        }
     }
 
     /// Name used by expressions (`start.status`); nil for anonymous constants.
@@ -15,6 +31,8 @@ public struct FieldSpec: Sendable {
     /// When encoding: the value to write. When decoding: a constant the field must hold for the
     /// message to match (e.g. a response opcode), or nil for a captured field.
     public var value: Expression?
+    /// For a `cbor` field of a request: its map, in wire order.
+    public var cborMap: [CBOREntry]?
     public var location: SourceLocation
 
     public init(name: String?, type: FieldType, value: Expression?, location: SourceLocation) {
@@ -60,7 +78,8 @@ public struct StatusSpec: Sendable {
         }
     }
 
-    /// The response field holding the status.
+    /// The response field holding the status, or a path into a decoded CBOR field
+    /// (`body.rc`); a status the response leaves out counts as success.
     public var field: String
     public var success: [UInt64]
     /// A key of `Profile.codeTables` naming the codes.
@@ -85,6 +104,8 @@ public struct ResponseSpec: Sendable {
     /// Extra conditions over the response's fields (`response.x`) and the request's (`request.x`).
     public var match: [Expression]
     public var status: StatusSpec?
+    /// Further statuses checked after `status` (SMP v2's `err.rc` besides v1's `rc`).
+    public var moreStatuses: [StatusSpec] = []
 
     public init(message: MessageSpec, match: [Expression], status: StatusSpec?) {
         self.message = message

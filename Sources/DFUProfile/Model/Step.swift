@@ -44,6 +44,9 @@ public struct SendStep: Sendable {
     public var retries: Int?
     /// Conditions the response must meet (e.g. `data.next_offset == chunk.end`).
     public var expect: [Expression]
+    /// When true, a failure (error status, timeout) does not stop the procedure: the alias
+    /// gets `ok: false` (and `ok: true` with the fields on success).
+    public var optional: Bool = false
 
     public init(command: String, alias: String, timeout: Duration?, retries: Int?, expect: [Expression]) {
         self.command = command
@@ -67,6 +70,11 @@ public struct ChunkLoop: Sendable {
     /// objects): a loop starting mid-chunk first visits that chunk, with `<as>.from` the
     /// start offset and `<as>.offset` the chunk's boundary.
     public var aligned: Bool = false
+    /// Where the next chunk starts, from what the last step learned (SMP's `upload.off`);
+    /// default `<as>.end`.
+    public var next: Expression?
+    /// Requests in flight at once (the body must be a single `send`); nil: one at a time.
+    public var window: Expression?
     public var steps: [Step]
 
     public init(data: Expression, from: Expression?, size: Expression, alias: String, reportsProgress: Bool,

@@ -1,0 +1,37 @@
+import DFUGATT
+import DFUProfile
+
+/// Runs one command of a profile against a device and returns its answer: what `dfukit exec`
+/// (and `dfukit smp ...`) do, for bench-side operations such as listing a device's images.
+public enum CommandExecution {
+    public struct Result: Sendable {
+        public var report: FlashReport
+        /// The answer's fields; nil when the command failed.
+        public var fields: [String: Value]?
+    }
+
+    /// Connects as `flash` would (matching the profile when no address is given), sends
+    /// `command` once and disconnects.
+    public static func run(_ command: String, profile: Profile, transport: any GATTTransport, address: DeviceAddress?,
+                           options: FlashOptions = FlashOptions(),
+                           onEvent: @escaping (FlashEvent) -> Void = { _ in }) async -> Result {
+        guard profile.commands[command] != nil else {
+            let known = profile.commands.keys.sorted().joined(separator: ", ")
+            let error = FlashError(kind: .usage, message: "profile '\(profile.name)' has no command '\(command)' (it has: \(known))")
+            return Result(report: FlashReport(status: .failed, profile: profile.name, device: transport.name, address: nil,
+                                              bytes: 0, seconds: 0, retries: 0, resumes: 0, error: error), fields: nil)
+        }
+        var single = profile
+        let location = profile.commands[command]?.location ?? SourceLocation(file: profile.path, line: 0, column: 0)
+        single.procedure = [Step(kind: .send(SendStep(command: command, alias: command, timeout: nil, retries: nil,
+                                                      expect: [])), location: location)]
+        single.resume = ResumePolicy(attempts: 0)
+        let session = FlashSession(profile: single, images: [FlashImage(name: command, version: "", data: [])],
+                                   transport: transport, address: address, options: options, onEvent: onEvent)
+        let report = await session.run()
+        guard report.error == nil, case let .record(fields)? = session.finalScope?[command] else {
+            return Result(report: report, fields: nil)
+        }
+        return Result(report: report, fields: fields)
+    }
+}
