@@ -126,7 +126,7 @@ struct FlashCommand: Command {
         let images = package.images.map {
             FlashImage(name: $0.name, version: $0.version, data: $0.data, initPacket: $0.initPacket ?? [],
                        softDeviceSize: $0.softDeviceSize, bootloaderSize: $0.bootloaderSize,
-                       applicationSize: $0.applicationSize)
+                       applicationSize: $0.applicationSize, imageHash: $0.mcubootImage?.sha256TLV ?? [])
         }
         let address = device.address
         let options = self.options
@@ -178,6 +178,7 @@ struct FlashCommand: Command {
             "clock": transport == "sim" ? "simulated" : "wall",
         ]
         if let address = report.address { object["address"] = address }
+        if let transfer = report.transferSeconds { object["transfer_seconds"] = transfer }
         if let error = report.error {
             var errorObject: [String: Any] = ["kind": error.kind.rawValue, "message": error.message]
             if let offset = error.offset { errorObject["offset"] = offset }

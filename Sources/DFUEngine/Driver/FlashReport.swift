@@ -19,6 +19,10 @@ public struct FlashReport: Sendable {
     public var retries: Int
     public var resumes: Int
     public var error: FlashError?
+    /// The transfer phase alone (from the first step that moved image data to the last
+    /// progress): what link efficiency is measured on, without connection set-up and the
+    /// steps after the upload.
+    public var transferSeconds: Double?
 
     public var bytesPerSecond: Double { seconds > 0 ? Double(bytes) / seconds : 0 }
 }

@@ -26,6 +26,9 @@ public final class FlashSession {
     private var delivered = 0
     /// Bytes of the current image the device holds, as far as progress tells.
     var imageProgress = 0
+    /// The transfer phase: from the first step that moved image data to the last progress.
+    var transferStartedAt: Duration?
+    var transferEndedAt: Duration?
     /// The variables at the end of the last procedure run (for `dfukit exec`).
     public internal(set) var finalScope: Scope?
 
@@ -63,11 +66,16 @@ public final class FlashSession {
         if let link { await link.disconnect() }
         return FlashReport(status: status, profile: profile.name, device: transport.name, address: address?.description,
                            bytes: delivered + (status == .failed ? imageProgress : 0),
-                           seconds: elapsedSeconds, retries: retries, resumes: resumes, error: failure)
+                           seconds: elapsedSeconds, retries: retries, resumes: resumes, error: failure,
+                           transferSeconds: transferSeconds)
     }
 
     var elapsed: Duration { transport.now - startedAt }
     private var elapsedSeconds: Double { Double(elapsed / .seconds(1)) }
+    private var transferSeconds: Double? {
+        guard let start = transferStartedAt, let end = transferEndedAt, end > start else { return nil }
+        return Double((end - start) / .seconds(1))
+    }
 
     // MARK: - Connection
 

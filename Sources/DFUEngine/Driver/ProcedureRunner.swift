@@ -12,6 +12,8 @@ final class ProcedureRunner {
     private let index: Int
     private let count: Int
     private var profile: Profile { session.profile }
+    /// Link time when the action being performed began.
+    private var actionStartedAt: Duration = .zero
 
     init(session: FlashSession, image: FlashImage, index: Int, count: Int) {
         self.session = session
@@ -32,6 +34,7 @@ final class ProcedureRunner {
                     hint: "run the same command again: the profile resumes where the device stopped"))
             }
             let outcome: ProcedureMachine.Outcome
+            actionStartedAt = session.link?.now ?? actionStartedAt
             switch action {
             case .finished:
                 session.retries += machine.retryCount
@@ -62,8 +65,7 @@ final class ProcedureRunner {
             action = machine.resume(outcome)
             if let done = machine.completedOffset, done != reported {
                 reported = done
-                session.imageProgress = done
-                session.onEvent(.progress(image: image.name, done: done, total: image.data.count, elapsed: session.elapsed))
+                reportProgress(done)
             }
         }
     }
@@ -224,11 +226,7 @@ final class ProcedureRunner {
                 case let .write(bytes, _, type):
                     try await link.write(bytes, to: target, type: type)
                     action = transfer.handle(.writeAccepted(now: link.now))
-                    if step.reportsProgress {
-                        session.imageProgress = transfer.position
-                        session.onEvent(.progress(image: image.name, done: transfer.position, total: image.data.count,
-                                                  elapsed: session.elapsed))
-                    }
+                    if step.reportsProgress { reportProgress(transfer.position) }
                 case let .awaitNotification(deadline):
                     if let notification = try await link.nextNotification(until: deadline) {
                         action = transfer.handle(.notification(characteristic: roleName(notification.valueHandle),
@@ -310,9 +308,7 @@ final class ProcedureRunner {
                 }
                 if loop.reportsProgress, transfer.acknowledged != reported {
                     reported = transfer.acknowledged
-                    session.imageProgress = reported
-                    session.onEvent(.progress(image: image.name, done: reported, total: image.data.count,
-                                              elapsed: session.elapsed))
+                    reportProgress(reported)
                 }
             }
         } catch {
@@ -322,6 +318,15 @@ final class ProcedureRunner {
     }
 
     // MARK: - Helpers
+
+    /// Records and announces how much of the image the device holds. The transfer phase runs
+    /// from the start of the first step that moved image data to the last progress.
+    private func reportProgress(_ done: Int) {
+        session.imageProgress = done
+        if session.transferStartedAt == nil { session.transferStartedAt = actionStartedAt }
+        session.transferEndedAt = session.link?.now
+        session.onEvent(.progress(image: image.name, done: done, total: image.data.count, elapsed: session.elapsed))
+    }
 
     private func roleName(_ handle: UInt16) -> String {
         session.bindings?.name(forHandle: handle) ?? ""
