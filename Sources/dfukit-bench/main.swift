@@ -23,6 +23,10 @@ struct BenchResult: Codable {
     var status: String
     var prn: Int?
     var write: String?
+    var window: Int?
+    var reassembly: Bool?
+    /// What efficiency was measured on: "session" or "transfer" (the upload phase alone).
+    var measured: String = "session"
 }
 
 func processCPUSeconds() -> Double {
@@ -50,8 +54,14 @@ func loadProfile(_ name: String) -> Profile {
 
 /// Runs one scenario; `ceiling` gives the protocol's minimum seconds for it.
 func run(_ scenario: BenchScenario, profile: Profile, image: FlashImage, options: FlashOptions,
+         deviceOptions: String = "", transferOnly: Bool = false,
          ceilingSeconds: (LinkSettings, FlashTiming) -> Double) async -> BenchResult {
-    var configuration = SimulatorConfiguration(deviceName: scenario.device)
+    var configuration: SimulatorConfiguration
+    do {
+        configuration = try SimulatorConfiguration(parsing: scenario.device + (deviceOptions.isEmpty ? "" : "?" + deviceOptions))
+    } catch {
+        fatalError("bench scenario \(scenario.name): \(error)")
+    }
     configuration.link = scenario.link
     let world: SimulatedWorld
     do {
@@ -64,15 +74,17 @@ func run(_ scenario: BenchScenario, profile: Profile, image: FlashImage, options
                                     options: options).run()
     let cpu = processCPUSeconds() - cpuStart
     if let error = report.error { FileHandle.standardError.write(Data("\(scenario.name): \(error)\n".utf8)) }
-    let efficiency = scenario.idealSeconds / report.seconds
+    let measuredSeconds = transferOnly ? (report.transferSeconds ?? report.seconds) : report.seconds
+    let efficiency = scenario.idealSeconds / measuredSeconds
     let ceiling = scenario.idealSeconds / ceilingSeconds(scenario.link, configuration.flash)
     return BenchResult(
         name: scenario.name, profile: scenario.profile, bytes: scenario.bytes, sim_seconds: report.seconds,
-        bytes_per_second: report.bytesPerSecond, efficiency: efficiency, ceiling: ceiling,
+        bytes_per_second: Double(scenario.bytes) / measuredSeconds, efficiency: efficiency, ceiling: ceiling,
         efficiency_of_ceiling: efficiency / ceiling, mtu: scenario.link.mtu,
         interval_ms: Double(scenario.link.connectionInterval / .microseconds(1)) / 1000,
         packets_per_event: scenario.link.packetsPerEvent,
-        cpu_seconds_per_mib: cpu / (Double(scenario.bytes) / 1_048_576), status: report.status.rawValue)
+        cpu_seconds_per_mib: cpu / (Double(scenario.bytes) / 1_048_576), status: report.status.rawValue,
+        measured: transferOnly ? "transfer" : "session")
 }
 
 func arguments() -> (output: String, bytes: Int) {
@@ -150,6 +162,38 @@ for mtu in [23, 247] {
         result.write = write.rawValue
         results.append(result)
         printRow(result)
+    }
+}
+
+// MCUmgr SMP: window 1, 3 and buf_count - 1, with and without reassembly, at MTU 247 and 498.
+// The simulated device has its slot erased beforehand and writes flash at 1 us per byte, so
+// the rows measure the link and the protocol; efficiency is over the upload phase.
+let smp = loadProfile("mcumgr-smp")
+let smpBuilt = GeneratedMCUbootImage.make(payload: pseudoRandomBytes(imageBytes - 32 - 40))
+let smpImage = FlashImage(name: "image-0", version: "1.0.0", data: smpBuilt.image, imageHash: smpBuilt.hash)
+let bufferSize = 2475, bufferCount = 5
+for mtu in [247, 498] {
+    for reassembly in [false, true] {
+        for window in [1, 3, bufferCount - 1] {
+            let link = LinkSettings(connectionInterval: .milliseconds(15), packetsPerEvent: 6, mtu: mtu)
+            let label = window == bufferCount - 1 ? "bufcount-1" : "\(window)"
+            let name = "mcumgr-smp/mtu\(mtu)-window\(label)-\(reassembly ? "reassembly" : "single-write")"
+            let scenario = BenchScenario(name: name, profile: "mcumgr-smp", device: "mcumgr-smp", link: link, bytes: imageBytes)
+            let options = FlashOptions(parameters: ["window": .integer(UInt64(window)),
+                                                    "reassembly": .integer(reassembly ? 1 : 0),
+                                                    "mode": .text("upload-only")])
+            let chunk = reassembly ? max(bufferSize, 128) - 64 : max(mtu, 128) - 3 - 64
+            var result = await run(scenario, profile: smp, image: smpImage, options: options,
+                                   deviceOptions: "erase=none&write-ns-per-byte=1000&buf-size=\(bufferSize)&buf-count=\(bufferCount)",
+                                   transferOnly: true) { link, flash in
+                SMPCeiling(link: link, flash: flash, window: window, chunkSize: chunk)
+                    .minimumTransferSeconds(imageSize: imageBytes)
+            }
+            result.window = window
+            result.reassembly = reassembly
+            results.append(result)
+            printRow(result)
+        }
     }
 }
 

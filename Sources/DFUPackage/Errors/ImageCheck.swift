@@ -21,13 +21,31 @@ public enum ImageCheck: String, Sendable, Equatable, CaseIterable {
     case crc16
     /// The legacy manifest's `init_packet_data` repeats the `.dat`'s fields (legacy DFU).
     case initPacketData = "init_packet_data"
-    /// The init packet's signature verifies with the given public key (only with a key).
+    /// The file parses as an MCUboot image: header, payload and TLV areas in bounds (MCUboot).
+    case mcubootImage = "mcuboot_image"
+    /// The manifest's `version_MCUBOOT` equals the image header's version (nRF Connect SDK zip).
+    case version
+    /// The SHA256 TLV equals the SHA-256 of header, payload and protected TLV area (MCUboot).
+    case imageHash = "image_hash"
+    /// The init packet's or MCUboot image's signature verifies with the given public key (only
+    /// with a key).
     case signature
+    /// The MCUboot image's KEYHASH TLV (or PUBKEY TLV) names the given public key (only with a
+    /// key, on signed images).
+    case keyHash = "key_hash"
 
     /// Whether the check compares the image with `manifest.json` (rather than an init packet).
     public var isManifestCheck: Bool {
         switch self {
-        case .size, .sha256, .crc32, .initPacketData: return true
+        case .size, .sha256, .crc32, .initPacketData, .version: return true
+        default: return false
+        }
+    }
+
+    /// Whether the check compares an MCUboot image with its own header and TLVs.
+    public var isMCUbootCheck: Bool {
+        switch self {
+        case .mcubootImage, .imageHash, .keyHash: return true
         default: return false
         }
     }

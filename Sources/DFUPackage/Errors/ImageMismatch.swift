@@ -18,7 +18,7 @@ public struct ImageMismatch: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         if let detail { return "\(check.rawValue) check failed: \(detail)" }
-        let source = check.isManifestCheck ? "manifest" : "init packet"
+        let source = check.isManifestCheck ? "manifest" : check.isMCUbootCheck ? "MCUboot TLV" : "init packet"
         return "\(check.rawValue) mismatch: \(source) says \(declared), image has \(actual)"
     }
 }

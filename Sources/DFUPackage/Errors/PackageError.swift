@@ -32,14 +32,19 @@ public enum PackageError: Error, Sendable, Equatable, CustomStringConvertible {
     case badIntelHex(file: String, line: Int, problem: String)
     /// Input given to `PackageBuilder` cannot make a valid package.
     case invalidBuildInput(reason: String)
+    /// A file given as a bare MCUboot image (it starts with the MCUboot magic) does not parse;
+    /// the error names the byte offset.
+    case badMCUbootImage(path: String, error: MCUbootImageError)
+    /// A file is larger than `limit` bytes, more than any firmware image DFUKit accepts.
+    case fileTooLarge(path: String, limit: Int)
     /// Reading or writing a file failed.
     case io(path: String, operation: String, reason: String)
 
     public var description: String {
         switch self {
         case let .notAZip(path, reason):
-            return "\(path): not a zip archive (\(reason)). Pass a firmware package made by "
-                + "`dfukit package create` (a .zip file)."
+            return "\(path): not a zip archive (\(reason)). Pass a firmware package (a .zip file made by "
+                + "`dfukit package create`, nrfutil or the nRF Connect SDK) or an MCUboot image signed by imgtool."
         case let .corruptArchive(path, entry, reason):
             let place = entry.map { "\(path), entry '\($0)'" } ?? path
             return "\(place): the zip archive is corrupt (\(reason)). Rebuild or download the package again."
@@ -51,7 +56,8 @@ public enum PackageError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .unsupportedFormat(path, found):
             return "\(path), manifest.json: unsupported package format \(found). This version reads "
                 + "'\(PackageFormat.dfukit.rawValue)' version \(PackageManifest.currentFormatVersion), "
-                + "nrfutil (Secure DFU) packages and legacy packages with dfu_version 0.5."
+                + "nrfutil (Secure DFU) packages, legacy packages with dfu_version 0.5 and nRF Connect SDK "
+                + "dfu_application.zip packages (format-version 0 or 1)."
         case let .missingImageFile(path, image, file):
             return "\(path): image '\(image)' names file '\(file)', which is not in the archive. "
                 + "Add the file or fix the manifest's 'file' key."
@@ -63,7 +69,8 @@ public enum PackageError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "manifest allows. Refusing it (possible zip bomb); rebuild the package."
         case let .imageMismatch(path, image, mismatches):
             let checks = mismatches.map(\.description).joined(separator: "; ")
-            let source = mismatches.allSatisfy(\.check.isManifestCheck) ? "manifest.json" : "its init packet"
+            let source = mismatches.allSatisfy(\.check.isManifestCheck) ? "manifest.json"
+                : mismatches.contains(where: \.check.isMCUbootCheck) ? "its MCUboot header and TLVs" : "its init packet"
             return "\(path), image '\(image)': does not match \(source): \(checks). "
                 + "The package is damaged or was modified; do not flash it. Rebuild or download it again."
         case let .verificationFailed(path, image, check, detail):
@@ -73,6 +80,10 @@ public enum PackageError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(file):\(line): invalid Intel HEX: \(problem). Regenerate the file with your toolchain."
         case let .invalidBuildInput(reason):
             return "cannot build package: \(reason)."
+        case let .badMCUbootImage(path, error):
+            return "\(path): not a valid MCUboot image: \(error). Sign the image again with imgtool."
+        case let .fileTooLarge(path, limit):
+            return "\(path): larger than \(limit) bytes, more than any firmware image DFUKit accepts."
         case let .io(path, operation, reason):
             return "\(path): cannot \(operation): \(reason.hasSuffix(".") ? String(reason.dropLast()) : reason). Check the path and its permissions."
         }

@@ -16,6 +16,9 @@ public struct PackageInspection: Sendable, Equatable {
         /// Nordic packages: the `.dat` entry, the three sizes, the decoded init packet and every
         /// integrity check; `nil` for DFUKit packages.
         public let nordic: NordicImageReport?
+        /// MCUboot images: header, TLVs, the nRF Connect SDK manifest entry and every integrity
+        /// check; `nil` for other images.
+        public let mcuboot: MCUbootImageReport?
 
         public init(_ image: FirmwareImage) {
             name = image.name
@@ -28,6 +31,7 @@ public struct PackageInspection: Sendable, Equatable {
             matchesManifest = image.matchesManifest
             problems = image.problems
             nordic = image.decodedInitPacket == nil ? nil : NordicImageReport(image)
+            mcuboot = MCUbootImageReport(image)
         }
     }
 
@@ -44,6 +48,9 @@ public struct PackageInspection: Sendable, Equatable {
         case .nordicLegacy:
             let version = package.manifest.nordic?.legacyDFUVersion.map { "\($0)" } ?? "?"
             format = "\(package.format.rawValue) (legacy DFU, dfu_version \(version))"
+        case .mcuboot: format = "\(package.format.rawValue) (bare image signed by imgtool)"
+        case .nrfConnectDFU:
+            format = "\(package.format.rawValue) (nRF Connect SDK dfu_application.zip, format-version \(package.manifest.formatVersion))"
         }
         images = package.images.map(Image.init)
     }
@@ -66,6 +73,15 @@ public struct PackageInspection: Sendable, Equatable {
             lines.append("  size:    \(image.size) bytes")
             lines.append("  sha256:  \(image.sha256)")
             lines.append("  crc32:   \(ManifestImage.formatCRC32(image.crc32))")
+            if let mcuboot = image.mcuboot {
+                lines.append("  version: \(image.version.isEmpty ? "(none)" : image.version)")
+                lines += mcuboot.textLines()
+                lines.append("  status:  \(image.matchesManifest ? "passes its checks" : "FAILS ITS CHECKS")")
+                for problem in image.problems {
+                    lines.append("    - \(problem)")
+                }
+                continue
+            }
             if let nordic = image.nordic {
                 lines.append("  version: \(image.version.isEmpty ? "(none)" : image.version)")
                 lines += nordic.textLines()
@@ -90,7 +106,10 @@ public struct PackageInspection: Sendable, Equatable {
     /// `file`, `size`, `sha256`, `crc32` as `"0x…"`, `version`, `profile`, `matches_manifest`,
     /// `problems`; Nordic images add `softdevice_size`, `bootloader_size`, `application_size`,
     /// `init_packet_file`, `init_packet` with every decoded field, `hash_matches` or
-    /// `crc16_matches`, and `checks`), ending with a newline.
+    /// `crc16_matches`, and `checks`; MCUboot images add `mcuboot` with `image_index`, `manifest`,
+    /// `header`, `version`, `hashed_size`, `sha256_tlv`, `sha256_computed`, `tlvs` (each `type`,
+    /// `type_name`, `protected`, `offset`, `length`, `value` in hex) and `trailing_bytes` (or
+    /// `error`), then `hash_matches` and `checks`), ending with a newline.
     public func renderJSON() -> String {
         JSONValue.object([
             ("package", .string(packagePath)),
@@ -108,6 +127,7 @@ public struct PackageInspection: Sendable, Equatable {
                     ("problems", .array(image.problems.map(JSONValue.string))),
                 ]
                 if let nordic = image.nordic { members += nordic.jsonMembers() }
+                if let mcuboot = image.mcuboot { members += mcuboot.jsonMembers() }
                 return .object(members)
             })),
         ]).prettyText

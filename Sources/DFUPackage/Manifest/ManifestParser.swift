@@ -15,6 +15,9 @@ struct ManifestParser {
         if document["format"] == nil, document["manifest"] != nil {
             return PackageManifest(nordic: try NordicManifestParser(packagePath: packagePath).parse(document))
         }
+        if document["format"] == nil, document["files"] != nil {
+            return PackageManifest(nrfConnect: try NRFConnectManifestParser(packagePath: packagePath).parse(document))
+        }
         let format = try string(document, "format", at: "format")
         guard format == PackageFormat.dfukit.rawValue else {
             throw .unsupportedFormat(path: packagePath, found: "'\(format)'")

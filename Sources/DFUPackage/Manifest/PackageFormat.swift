@@ -1,7 +1,8 @@
 /// The kinds of firmware package DFUKit reads.
 ///
 /// Every kind produces the same `FirmwarePackage` / `FirmwareImage` values; Nordic packages
-/// also set each image's `initPacket` (the `.dat` bytes) and its decoded form.
+/// also set each image's `initPacket` (the `.dat` bytes) and its decoded form, MCUboot images
+/// their parsed header and TLVs (`FirmwareImage.mcubootImage`).
 public enum PackageFormat: String, Sendable, Equatable {
     /// `{"format": "dfukit-package", "format_version": 1, "images": [...]}`.
     case dfukit = "dfukit-package"
@@ -10,7 +11,15 @@ public enum PackageFormat: String, Sendable, Equatable {
     /// nrfutil 0.5 / `adafruit-nrfutil dfu genpkg` (nRF5 SDK <= 11): `dfu_version` 0.5,
     /// `init_packet_data`, `.bin` + fixed-layout `.dat` with a CRC16.
     case nordicLegacy = "nordic-legacy"
+    /// A bare MCUboot image signed by `imgtool sign` (one image, `image-0`).
+    case mcuboot = "mcuboot"
+    /// An nRF Connect SDK `dfu_application.zip`: `{"format-version": 1, "files": [...]}`, one
+    /// MCUboot image per `files[]` entry.
+    case nrfConnectDFU = "nrf-connect-dfu"
 
-    /// Whether the package came from Nordic's tools.
-    public var isNordic: Bool { self != .dfukit }
+    /// Whether the package came from nrfutil (nRF5 SDK): `.bin` + `.dat` images.
+    public var isNordic: Bool { self == .nordicSecure || self == .nordicLegacy }
+
+    /// Whether the images are MCUboot images (sent whole over MCUmgr SMP).
+    public var isMCUboot: Bool { self == .mcuboot || self == .nrfConnectDFU }
 }

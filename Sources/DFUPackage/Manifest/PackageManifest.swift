@@ -1,7 +1,9 @@
 /// The contents of a package's `manifest.json`.
 ///
 /// For DFUKit packages `images` lists the images in the order they are to be sent. For Nordic
-/// packages `images` is empty and `nordic` holds the nrfutil manifest (images in send order).
+/// packages `images` is empty and `nordic` holds the nrfutil manifest (images in send order); for
+/// nRF Connect SDK zips `nrfConnect` holds it. A bare MCUboot image has no manifest: its
+/// `PackageManifest` is `bareMCUbootImage`, with nothing in it.
 public struct PackageManifest: Sendable, Equatable {
     /// The entry name of the manifest at the archive root.
     public static let entryName = "manifest.json"
@@ -13,23 +15,37 @@ public struct PackageManifest: Sendable, Equatable {
     public let format: PackageFormat
     public let formatVersion: Int
     public let images: [ManifestImage]
-    /// The nrfutil manifest of a Nordic package; `nil` for DFUKit packages.
+    /// The nrfutil manifest of a Nordic package; `nil` for other packages.
     public let nordic: NordicManifest?
+    /// The manifest of an nRF Connect SDK `dfu_application.zip`; `nil` for other packages.
+    public let nrfConnect: NRFConnectManifest?
 
     public init(images: [ManifestImage]) {
-        self.format = .dfukit
-        self.formatVersion = Self.currentFormatVersion
-        self.images = images
-        self.nordic = nil
+        self.init(format: .dfukit, formatVersion: Self.currentFormatVersion, images: images)
     }
 
     /// The manifest of a Nordic package (`format` `.nordicSecure` or `.nordicLegacy`,
     /// `formatVersion` 0: nrfutil manifests carry none).
     public init(nordic: NordicManifest) {
-        self.format = nordic.format
-        self.formatVersion = 0
-        self.images = []
+        self.init(format: nordic.format, formatVersion: 0, nordic: nordic)
+    }
+
+    /// The manifest of an nRF Connect SDK zip (`format` `.nrfConnectDFU`, `formatVersion` its
+    /// `format-version`, 0 when absent).
+    public init(nrfConnect: NRFConnectManifest) {
+        self.init(format: .nrfConnectDFU, formatVersion: nrfConnect.formatVersion ?? 0, nrfConnect: nrfConnect)
+    }
+
+    /// What a bare MCUboot image file has in place of a manifest: format `.mcuboot`, nothing else.
+    public static let bareMCUbootImage = PackageManifest(format: .mcuboot, formatVersion: 0)
+
+    private init(format: PackageFormat, formatVersion: Int, images: [ManifestImage] = [],
+                 nordic: NordicManifest? = nil, nrfConnect: NRFConnectManifest? = nil) {
+        self.format = format
+        self.formatVersion = formatVersion
+        self.images = images
         self.nordic = nordic
+        self.nrfConnect = nrfConnect
     }
 
     /// The image called `name`, if any.
@@ -46,7 +62,8 @@ public struct PackageManifest: Sendable, Equatable {
         ]).prettyText
     }
 
-    /// Parses `manifest.json` bytes, a DFUKit manifest or an nrfutil one (`{"manifest": ...}`);
+    /// Parses `manifest.json` bytes, a DFUKit manifest, an nrfutil one (`{"manifest": ...}`) or
+    /// an nRF Connect SDK one (`{"format-version": 1, "files": [...]}`);
     /// `packagePath` only goes into error messages.
     /// - Throws: `PackageError.badManifest` naming the offending key, `.unsupportedFormat`,
     ///   or `.unsafeEntryName` for an image `file` that could escape the archive.

@@ -6,9 +6,12 @@ extension FirmwareImage {
     /// DFUKit packages: `size`, `sha256`, `crc32` against the manifest (each only when declared).
     /// Secure DFU: `init_packet` (decodes), `firmware_type`, `hash_type` (SHA-256), `hash` (the
     /// byte-reversed SHA-256 of the `.bin`), `sizes`. Legacy: `init_packet`, `crc16`, `sizes`
-    /// (SD+BL only), `init_packet_data` (when the manifest repeats the fields). Signatures need a
-    /// key and are checked by `PackageVerifier`.
+    /// (SD+BL only), `init_packet_data` (when the manifest repeats the fields). MCUboot:
+    /// `mcuboot_image` (parses), `size` and `version` against an nRF Connect SDK manifest (each
+    /// only when declared), `image_hash` (the SHA256 TLV). Signatures need a key and are checked
+    /// by `PackageVerifier`.
     public var integrityChecks: [VerificationCheck] {
+        if isMCUboot { return mcubootChecks }
         switch decodedInitPacket {
         case nil: return manifestChecks
         case let .undecodable(error)?:
@@ -31,6 +34,29 @@ extension FirmwareImage {
             checks.append(compare(.crc32, declared: ManifestImage.formatCRC32(declaredCRC32),
                                   actual: ManifestImage.formatCRC32(crc32), what: "CRC32"))
         }
+        return checks
+    }
+
+    private var mcubootChecks: [VerificationCheck] {
+        guard let image = mcubootImage else {
+            return [VerificationCheck(check: .mcubootImage, passed: false,
+                                      detail: "\(fileName) is not a valid MCUboot image: \(mcubootError.map { "\($0)" } ?? "unreadable")")]
+        }
+        var checks = [VerificationCheck(
+            check: .mcubootImage, passed: true,
+            detail: "\(fileName) is an MCUboot image, version \(image.version), \(image.tlvs.count) TLV\(image.tlvs.count == 1 ? "" : "s")")]
+        if let declaredSize {
+            checks.append(compare(.size, declared: "\(declaredSize) bytes", actual: "\(size) bytes", what: "size"))
+        }
+        if let declaredVersion = nrfConnectManifestFile?.version {
+            let passed = declaredVersion == image.version
+            checks.append(VerificationCheck(
+                check: .version, passed: passed,
+                detail: passed ? "version_MCUBOOT \(declaredVersion) matches the image header"
+                    : "manifest says version_MCUBOOT \(declaredVersion), the image header says \(image.version)",
+                declared: declaredVersion.description, actual: image.version.description))
+        }
+        checks.append(image.imageHashCheck(fileName: fileName))
         return checks
     }
 

@@ -39,6 +39,13 @@ public struct FirmwareImage: Sendable, Equatable {
     public let decodedInitPacket: DecodedInitPacket?
     /// The nrfutil manifest entry the image came from (Nordic packages only).
     public let nordicManifestImage: NordicManifestImage?
+    /// `data` parsed as an MCUboot image: header, version, TLVs, the SHA256 TLV (MCUboot images
+    /// and nRF Connect SDK zips only; `nil` there when the bytes do not parse, see `mcubootError`).
+    public let mcubootImage: MCUbootImage?
+    /// Why `data` does not parse as an MCUboot image, for an image that should be one.
+    public let mcubootError: MCUbootImageError?
+    /// The `files[]` entry of an nRF Connect SDK zip the image came from.
+    public let nrfConnectManifestFile: NRFConnectManifestFile?
 
     public init(name: String, fileName: String, version: String, profile: String,
                 declaredSize: Int?, declaredSHA256: String?, declaredCRC32: UInt32?,
@@ -51,7 +58,9 @@ public struct FirmwareImage: Sendable, Equatable {
     private init(name: String, fileName: String, version: String, profile: String,
                  declaredSize: Int?, declaredSHA256: String?, declaredCRC32: UInt32?,
                  data: [UInt8], initPacket: [UInt8]?, sizes: (softDevice: Int, bootloader: Int, application: Int),
-                 decodedInitPacket: DecodedInitPacket?, nordicManifestImage: NordicManifestImage?) {
+                 decodedInitPacket: DecodedInitPacket?, nordicManifestImage: NordicManifestImage?,
+                 mcuboot: Result<MCUbootImage, MCUbootImageError>? = nil,
+                 nrfConnectManifestFile: NRFConnectManifestFile? = nil) {
         self.name = name
         self.fileName = fileName
         self.version = version
@@ -68,6 +77,43 @@ public struct FirmwareImage: Sendable, Equatable {
         self.applicationSize = sizes.application
         self.decodedInitPacket = decodedInitPacket
         self.nordicManifestImage = nordicManifestImage
+        switch mcuboot {
+        case let .success(image)?:
+            self.mcubootImage = image
+            self.mcubootError = nil
+        case let .failure(error)?:
+            self.mcubootImage = nil
+            self.mcubootError = error
+        case nil:
+            self.mcubootImage = nil
+            self.mcubootError = nil
+        }
+        self.nrfConnectManifestFile = nrfConnectManifestFile
+    }
+
+    /// An MCUboot image: the whole file as `data` (what an SMP upload sends), parsed here. Bytes
+    /// that do not parse still make an image (see `mcubootError`), so that `inspect` can show it;
+    /// `mismatches` then reports it.
+    /// - Parameters:
+    ///   - fileName: the file or archive entry the bytes came from.
+    ///   - manifestFile: the nRF Connect SDK manifest entry, if the image came from a zip; its
+    ///     `image_index` names the image (`image-1`), else it is `image-0`.
+    public init(mcubootFile fileName: String, data: [UInt8], manifestFile: NRFConnectManifestFile? = nil) {
+        let parsed = Result { () throws(MCUbootImageError) in try MCUbootImage(bytes: data) }
+        let version = (try? parsed.get())?.version.description ?? manifestFile?.version?.description ?? ""
+        self.init(name: MCUbootImage.imageName(index: manifestFile?.imageIndex ?? 0), fileName: fileName,
+                  version: version, profile: "", declaredSize: manifestFile?.size, declaredSHA256: nil,
+                  declaredCRC32: nil, data: data, initPacket: nil, sizes: (0, 0, data.count), decodedInitPacket: nil,
+                  nordicManifestImage: nil, mcuboot: parsed, nrfConnectManifestFile: manifestFile)
+    }
+
+    /// Whether the image is (or should be) an MCUboot image.
+    public var isMCUboot: Bool { mcubootImage != nil || mcubootError != nil }
+
+    /// The MCUboot image number (SMP's `image`): the manifest's `image_index`, 0 for a bare
+    /// image; `nil` for other images.
+    public var mcubootImageIndex: Int? {
+        isMCUboot ? nrfConnectManifestFile?.imageIndex ?? 0 : nil
     }
 
     /// An image of a Nordic package: the `.bin` bytes and the `.dat` init packet, decoded here.

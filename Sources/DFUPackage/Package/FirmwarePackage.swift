@@ -18,11 +18,16 @@ public struct FirmwarePackage: Sendable, Equatable {
         self.images = images
     }
 
-    /// Reads the package at `path`.
+    /// Reads the package at `path`: a zip (DFUKit, nrfutil or nRF Connect SDK), or a bare MCUboot
+    /// image (a file that starts with the MCUboot magic) as a package of one image, `image-0`.
     /// - Throws: `PackageError` when the file is unreadable, not a zip, corrupt, has an unsafe
     ///   entry name, lacks or has a bad manifest, misses an image file, or holds an entry far
-    ///   larger than its manifest declares. Integrity mismatches are *not* thrown here.
+    ///   larger than its manifest declares; `.badMCUbootImage` (with the byte offset) when a bare
+    ///   MCUboot image does not parse. Integrity mismatches are *not* thrown here.
     public static func open(path: String) throws(PackageError) -> FirmwarePackage {
+        if try BareImageFile.startsWithMCUbootMagic(path: path) {
+            return try openBareMCUbootImage(path: path)
+        }
         let archive = try ZipArchive(path: path)
         guard let manifestBytes = try archive.read(named: PackageManifest.entryName,
                                                    expectedSize: PackageManifest.maximumSize) else {
@@ -31,6 +36,9 @@ public struct FirmwarePackage: Sendable, Equatable {
         let manifest = try PackageManifest.parse(manifestBytes, packagePath: path)
         if let nordic = manifest.nordic {
             return try openNordic(archive, manifest: manifest, nordic: nordic)
+        }
+        if let nrfConnect = manifest.nrfConnect {
+            return try openNRFConnect(archive, manifest: manifest, nrfConnect: nrfConnect)
         }
         var images: [FirmwareImage] = []
         for described in manifest.images {
@@ -56,6 +64,24 @@ public struct FirmwarePackage: Sendable, Equatable {
         return FirmwarePackage(path: archive.path, format: nordic.format, manifest: manifest, images: images)
     }
 
+    private static func openNRFConnect(_ archive: ZipArchive, manifest: PackageManifest,
+                                       nrfConnect: NRFConnectManifest) throws(PackageError) -> FirmwarePackage {
+        var images: [FirmwareImage] = []
+        for described in nrfConnect.files {
+            let data = try readEntry(archive, described.file, image: described.imageName,
+                                     expectedSize: described.size ?? NRFConnectManifest.maximumImageSize)
+            images.append(FirmwareImage(mcubootFile: described.file, data: data, manifestFile: described))
+        }
+        return FirmwarePackage(path: archive.path, format: .nrfConnectDFU, manifest: manifest, images: images)
+    }
+
+    private static func openBareMCUbootImage(path: String) throws(PackageError) -> FirmwarePackage {
+        let data = try BareImageFile.read(path: path, limit: NRFConnectManifest.maximumImageSize)
+        let image = FirmwareImage(mcubootFile: BareImageFile.lastPathComponent(path), data: data)
+        if let error = image.mcubootError { throw .badMCUbootImage(path: path, error: error) }
+        return FirmwarePackage(path: path, format: .mcuboot, manifest: .bareMCUbootImage, images: [image])
+    }
+
     private static func readEntry(_ archive: ZipArchive, _ file: String, image: String,
                                   expectedSize: Int) throws(PackageError) -> [UInt8] {
         guard let entry = archive.entry(named: file), !entry.isDirectory else {
@@ -74,7 +100,9 @@ public struct FirmwarePackage: Sendable, Equatable {
 
     /// Throws unless every image passes its integrity checks: for DFUKit packages the declared
     /// size, SHA-256 and CRC32; for Nordic packages an init packet that decodes, of the right
-    /// type, whose SHA-256 (byte-reversed) or legacy CRC16 and sizes match the `.bin`.
+    /// type, whose SHA-256 (byte-reversed) or legacy CRC16 and sizes match the `.bin`; for MCUboot
+    /// images a header and TLVs that parse, a SHA256 TLV that matches, and the size and version
+    /// an nRF Connect SDK manifest declares.
     /// Signatures need a key: see `PackageVerifier`.
     /// - Throws: `PackageError.imageMismatch` for the first damaged image, listing every failed check.
     public func requireIntact() throws(PackageError) {

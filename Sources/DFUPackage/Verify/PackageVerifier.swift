@@ -1,18 +1,19 @@
 import DFUBytes
 
 /// Runs every check on a package's images: the integrity checks `requireIntact()` runs, and with
-/// a public key the init packets' signatures.
+/// a public key the init packets' or MCUboot images' signatures (and for MCUboot the KEYHASH).
 ///
 /// With a key, every image must carry a signature that verifies: an unsigned image fails with
 /// "signature missing", a signature made with another key fails with "signature invalid".
 public enum PackageVerifier {
     /// Verifies `package`. `publicKeyPEM` is a PEM "PUBLIC KEY" (as `nrfutil keys display --key pk
-    /// --format pem` prints it); a key that cannot be read fails every image's signature check.
+    /// --format pem` or `imgtool getpub -e pem` prints it); a key that cannot be read fails every
+    /// image's signature check.
     public static func verify(_ package: FirmwarePackage, publicKeyPEM: String?) -> PackageVerification {
         let key = publicKeyPEM.map(readKey)
         let images = package.images.map { image in
             var checks = image.integrityChecks
-            if let key { checks.append(signatureCheck(image, key: key)) }
+            if let key { checks += keyChecks(image, key: key) }
             return PackageVerification.Image(name: image.name, checks: checks)
         }
         return PackageVerification(packagePath: package.path, format: package.format,
@@ -21,6 +22,21 @@ public enum PackageVerifier {
 
     private static func readKey(_ text: String) -> Result<[UInt8], PEMError> {
         Result { () throws(PEMError) in try PEM.decode(text).der }
+    }
+
+    /// MCUboot images: `signature`, then `key_hash` when the image is signed. Others: `signature`.
+    private static func keyChecks(_ image: FirmwareImage, key: Result<[UInt8], PEMError>) -> [VerificationCheck] {
+        guard image.isMCUboot else { return [signatureCheck(image, key: key)] }
+        switch key {
+        case let .failure(error):
+            return [VerificationCheck(check: .signature, passed: false, detail: "public key unreadable: \(error)")]
+        case let .success(keyDER):
+            guard let mcuboot = image.mcubootImage else {
+                return [VerificationCheck(check: .signature, passed: false,
+                                          detail: "signature missing: \(image.fileName) is not a valid MCUboot image")]
+            }
+            return mcuboot.keyChecks(publicKeyDER: keyDER)
+        }
     }
 
     private static func signatureCheck(_ image: FirmwareImage, key: Result<[UInt8], PEMError>) -> VerificationCheck {
