@@ -28,10 +28,12 @@ let package = Package(
                        providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CYAML", path: "Sources/CYAML", pkgConfig: "yaml-0.1",
                        providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CCBOR", path: "Sources/CCBOR", pkgConfig: "libcbor",
+                       providers: [.apt(["libcbor-dev"])]),
         .target(name: "CCryptoShim", path: "Sources/CCryptoShim",
                 linkerSettings: [.linkedLibrary("cryptopp")]),
 
-        .target(name: "DFUBytes", dependencies: ["CZlib", "CCryptoShim"], swiftSettings: swiftSettings),
+        .target(name: "DFUBytes", dependencies: ["CZlib", "CCryptoShim", "CCBOR"], swiftSettings: swiftSettings),
         .target(name: "DFUPackage", dependencies: ["DFUBytes", "CZip"], swiftSettings: swiftSettings),
         .target(name: "DFUProfile", dependencies: ["DFUBytes", "CYAML"], swiftSettings: swiftSettings),
         .target(name: "DFUGATT", dependencies: ["DFUBytes"], swiftSettings: swiftSettings),

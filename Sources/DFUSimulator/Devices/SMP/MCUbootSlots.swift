@@ -1,0 +1,140 @@
+import DFUBytes
+
+/// One image's two MCUboot slots in swap mode, and what MCUboot does with them at boot.
+///
+/// Slot 0 runs; an upload goes to slot 1. `test` marks slot 1 for one trial boot: the boot
+/// swaps the slots and the new image runs unconfirmed; unless it is confirmed before the next
+/// boot, MCUboot swaps back (revert). `permanent` swaps for good.
+public struct MCUbootSlots: Sendable, Equatable {
+    /// What the trailer of slot 1 (or an unconfirmed slot 0) asks the next boot to do
+    /// (`img_mgmt_swap_type`).
+    public enum SwapType: Sendable, Equatable {
+        case none, test, permanent, revert
+    }
+
+    /// Per-slot flags of the image list.
+    public struct Flags: Sendable, Equatable {
+        public var pending = false
+        public var confirmed = false
+        public var active = false
+        public var permanent = false
+    }
+
+    public private(set) var primary: SMPSlotImage
+    public private(set) var secondary: SMPSlotImage?
+    /// slot 1 is marked for the next boot.
+    private var pendingSwap: SwapType = .none
+    /// slot 0's `image_ok`: false after a trial swap until confirmed.
+    private var primaryConfirmed = true
+
+    public init(primary: SMPSlotImage) {
+        self.primary = primary
+    }
+
+    public var swapType: SwapType {
+        if pendingSwap != .none { return pendingSwap }
+        return primaryConfirmed ? .none : .revert
+    }
+
+    /// Slot 1 holds something the next boot needs (a marked image or the fallback of a trial
+    /// run): uploads and erases must not touch it.
+    public var secondaryInUse: Bool { swapType != .none }
+
+    /// Zephyr's `img_mgmt_state_flags`.
+    public func flags(slot: Int) -> Flags {
+        var flags = Flags()
+        switch swapType {
+        case .none:
+            if slot == 0 { flags.confirmed = true }
+        case .test:
+            if slot == 0 { flags.confirmed = true } else { flags.pending = true }
+        case .permanent:
+            if slot == 0 { flags.confirmed = true } else { flags.pending = true; flags.permanent = true }
+        case .revert:
+            if slot == 1 { flags.confirmed = true }
+        }
+        if slot == 0 { flags.active = true }
+        return flags
+    }
+
+    /// The slot holding an image with this SHA256 TLV.
+    public func slot(withHash hash: [UInt8]) -> Int? {
+        if primary.hash == hash { return 0 }
+        if secondary?.hash == hash { return 1 }
+        return nil
+    }
+
+    /// Slot 1 is being rewritten (an upload started, or an erase).
+    mutating func clearSecondary() {
+        secondary = nil
+        pendingSwap = .none
+    }
+
+    mutating func storeSecondary(_ image: SMPSlotImage?) {
+        secondary = image
+        pendingSwap = .none
+    }
+
+    /// Marks slot 1 for the next boot, once (`permanent` false) or for good.
+    mutating func markSecondaryPending(permanent: Bool) {
+        pendingSwap = permanent ? .permanent : .test
+    }
+
+    /// The running image is confirmed: no revert at the next boot.
+    mutating func confirmPrimary() {
+        primaryConfirmed = true
+    }
+
+    /// MCUboot at boot: swaps as the trailers ask. An image whose SHA256 TLV does not match is
+    /// not booted: MCUboot erases it and keeps the running one. Returns whether the slots
+    /// swapped.
+    @discardableResult
+    mutating func boot() -> Bool {
+        switch swapType {
+        case .none:
+            return false
+        case .test, .permanent:
+            guard let candidate = secondary, candidate.isIntact, candidate.bootable else {
+                clearSecondary()
+                return false
+            }
+            let permanent = swapType == .permanent
+            secondary = primary
+            primary = candidate
+            pendingSwap = .none
+            primaryConfirmed = permanent
+            return true
+        case .revert:
+            guard let fallback = secondary else {
+                primaryConfirmed = true
+                return false
+            }
+            secondary = primary
+            primary = fallback
+            primaryConfirmed = true
+            return true
+        }
+    }
+
+    /// The `images` array of an image state answer, as Zephyr lists one updatable image.
+    func imageList() -> CBORValue {
+        var entries: [CBORValue] = [Self.entry(slot: 0, image: primary, flags: flags(slot: 0))]
+        if let secondary {
+            entries.append(Self.entry(slot: 1, image: secondary, flags: flags(slot: 1)))
+        }
+        return .array(entries)
+    }
+
+    private static func entry(slot: Int, image: SMPSlotImage, flags: Flags) -> CBORValue {
+        .textMap([
+            "slot": CBORValue(integer: slot),
+            "version": .text(image.versionString),
+            "hash": .bytes(image.hash),
+            "bootable": .boolean(image.bootable),
+            "pending": .boolean(flags.pending),
+            "confirmed": .boolean(flags.confirmed),
+            "active": .boolean(flags.active),
+            "permanent": .boolean(flags.permanent),
+        ])
+    }
+}
