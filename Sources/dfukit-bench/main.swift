@@ -182,7 +182,7 @@ for mtu in [247, 498] {
             let options = FlashOptions(parameters: ["window": .integer(UInt64(window)),
                                                     "reassembly": .integer(reassembly ? 1 : 0),
                                                     "mode": .text("upload-only")])
-            let chunk = reassembly ? max(bufferSize, 128) - 64 : max(mtu, 128) - 3 - 64
+            let chunk = reassembly ? max(bufferSize, 128) - 96 : max(mtu, 128) - 3 - 96
             var result = await run(scenario, profile: smp, image: smpImage, options: options,
                                    deviceOptions: "erase=none&write-ns-per-byte=1000&buf-size=\(bufferSize)&buf-count=\(bufferCount)",
                                    transferOnly: true) { link, flash in

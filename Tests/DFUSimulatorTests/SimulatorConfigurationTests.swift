@@ -68,7 +68,7 @@ final class SimulatorConfigurationTests: XCTestCase {
             ("?mtu=30", "sim: needs a device name, e.g. sim:vendor-ctrlpt"),
             ("vendor-ctrlpt?colour=blue",
              "unknown key 'colour' (known: mtu, interval, packets-per-event, buffers, address, name, erase-ms, "
-                + "write-ns-per-byte, fault, buttonless, key, resume)"),
+                + "write-ns-per-byte, fault, buttonless, key, resume, buf-size, buf-count, erase, smp-version)"),
             ("nordic-secure-dfu?buttonless=yes", "buttonless must be 0, 1 (or unbonded) or bonded, not 'yes'"),
             ("nordic-secure-dfu?resume=flash", "resume must be ram, object or init, not 'flash'"),
             ("nordic-secure-dfu?key=/nonexistent/key.pem",
@@ -128,9 +128,9 @@ final class SimulatorConfigurationTests: XCTestCase {
             XCTFail("there is no simulated nordic-secure device")
         } catch {
             XCTAssertEqual(error.description,
-                           "sim: no simulated device 'nordic-secure' (known: vendor-ctrlpt, nordic-secure-dfu, nordic-legacy-dfu)")
+                           "sim: no simulated device 'nordic-secure' (known: vendor-ctrlpt, nordic-secure-dfu, nordic-legacy-dfu, mcumgr-smp)")
         }
-        XCTAssertEqual(SimulatedDeviceCatalog.names, ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu"])
+        XCTAssertEqual(SimulatedDeviceCatalog.names, ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp"])
     }
 
     // MARK: - Nordic devices

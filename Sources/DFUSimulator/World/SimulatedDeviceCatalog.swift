@@ -1,14 +1,14 @@
 /// The simulated devices `sim:NAME` can name.
 public enum SimulatedDeviceCatalog {
-    public static let names = ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu"]
+    public static let names = ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp"]
 
     /// A world holding the configured device.
     public static func makeWorld(_ configuration: SimulatorConfiguration) throws(SimulatorConfigurationError) -> SimulatedWorld {
         let device: any SimulatedPeripheral
         let faults = configuration.faults
+        if names.contains(configuration.deviceName) { try refuseForeignKeys(configuration) }
         switch configuration.deviceName {
         case "vendor-ctrlpt":
-            try refuseNordicKeys(configuration)
             device = VendorControlPointDevice(address: configuration.address,
                                               name: configuration.advertisedName ?? "DFU-SIM",
                                               flash: configuration.flash,
@@ -20,10 +20,15 @@ public enum SimulatedDeviceCatalog {
                                            resumePolicy: configuration.resumePolicy, flash: configuration.flash,
                                            failingCommands: faults.busyCommands)
         case "nordic-legacy-dfu":
-            try refuseNordicKeys(configuration)
             device = NordicLegacyDFUDevice(address: configuration.address,
                                            name: configuration.advertisedName ?? "DfuTarg",
                                            flash: configuration.flash, failingCommands: faults.busyCommands)
+        case "mcumgr-smp":
+            var settings = configuration.smpServer
+            settings.flash = configuration.flash
+            settings.busyRequests = faults.busyCommands
+            device = SMPServerDevice(address: configuration.address, name: configuration.advertisedName ?? "Zephyr SMP",
+                                     settings: settings)
         default:
             throw SimulatorConfigurationError(
                 "no simulated device '\(configuration.deviceName)' (known: \(names.joined(separator: ", ")))")
@@ -32,8 +37,13 @@ public enum SimulatedDeviceCatalog {
                               faults: faults, peripherals: [device])
     }
 
-    private static func refuseNordicKeys(_ configuration: SimulatorConfiguration) throws(SimulatorConfigurationError) {
-        guard let key = configuration.deviceSpecificKeys.first else { return }
-        throw SimulatorConfigurationError("\(key) applies to sim:nordic-secure-dfu only, not sim:\(configuration.deviceName)")
+    /// Refuses keys meant for another device (`buttonless` on sim:mcumgr-smp, `buf-size` on
+    /// sim:vendor-ctrlpt, ...).
+    private static func refuseForeignKeys(_ configuration: SimulatorConfiguration) throws(SimulatorConfigurationError) {
+        for key in configuration.deviceSpecificKeys {
+            guard let owner = SimulatorConfiguration.deviceSpecificKeyOwners[key],
+                  owner != configuration.deviceName else { continue }
+            throw SimulatorConfigurationError("\(key) applies to sim:\(owner) only, not sim:\(configuration.deviceName)")
+        }
     }
 }

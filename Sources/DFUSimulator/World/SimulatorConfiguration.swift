@@ -12,6 +12,10 @@ import DFUGATT
 /// - `nordic-secure-dfu` only: `buttonless` (`0`, `1` = `unbonded`, `bonded`), `key` (path of
 ///   the PEM public key init packets must be signed with), `resume` (`ram`, `object`, `init`:
 ///   what survives a disconnect, see `SecureDFUResumePolicy`)
+/// - `mcumgr-smp` only: `buf-size` (largest request frame, 64...65535, default 2475),
+///   `buf-count` (requests waiting at once, 1...64, default 4), `erase` (`progressive`, `slot`,
+///   `none`: how slot 1 is erased, see `SMPServerSettings.EraseMode`), `smp-version` (`2`:
+///   answers in the request's version; `1`: a server that only speaks the original protocol)
 public struct SimulatorConfiguration: Sendable {
     public var deviceName: String
     public var link = LinkSettings()
@@ -25,8 +29,17 @@ public struct SimulatorConfiguration: Sendable {
     public var publicKey: SimulatorPublicKey?
     /// Nordic Secure DFU: what survives a disconnect.
     public var resumePolicy: SecureDFUResumePolicy = .ram
+    /// MCUmgr SMP: buffers, erase mode and protocol version (flash timing and `busy` faults
+    /// come from `flash` and `faults`).
+    public var smpServer = SMPServerSettings()
     /// Keys given that only some devices understand, for the catalog to check.
     public private(set) var deviceSpecificKeys: [String] = []
+
+    /// The device each device-specific key belongs to.
+    public static let deviceSpecificKeyOwners: [String: String] = [
+        "buttonless": "nordic-secure-dfu", "key": "nordic-secure-dfu", "resume": "nordic-secure-dfu",
+        "buf-size": "mcumgr-smp", "buf-count": "mcumgr-smp", "erase": "mcumgr-smp", "smp-version": "mcumgr-smp",
+    ]
 
     public init(deviceName: String) {
         self.deviceName = deviceName
@@ -83,10 +96,28 @@ public struct SimulatorConfiguration: Sendable {
             }
             resumePolicy = policy
             deviceSpecificKeys.append(key)
+        case "buf-size":
+            smpServer.bufferSize = try integer(value, key: key, in: 64...65_535)
+            deviceSpecificKeys.append(key)
+        case "buf-count":
+            smpServer.bufferCount = try integer(value, key: key, in: 1...64)
+            deviceSpecificKeys.append(key)
+        case "erase":
+            guard let mode = SMPServerSettings.EraseMode(rawValue: value) else {
+                throw SimulatorConfigurationError("erase must be progressive, slot or none, not '\(value)'")
+            }
+            smpServer.eraseMode = mode
+            deviceSpecificKeys.append(key)
+        case "smp-version":
+            guard value == "1" || value == "2" else {
+                throw SimulatorConfigurationError("smp-version must be 1 or 2, not '\(value)'")
+            }
+            smpServer.protocolVersion = value == "1" ? 1 : 2
+            deviceSpecificKeys.append(key)
         default:
             throw SimulatorConfigurationError(
                 "unknown key '\(key)' (known: mtu, interval, packets-per-event, buffers, address, name, erase-ms, "
-                    + "write-ns-per-byte, fault, buttonless, key, resume)")
+                    + "write-ns-per-byte, fault, buttonless, key, resume, buf-size, buf-count, erase, smp-version)")
         }
     }
 

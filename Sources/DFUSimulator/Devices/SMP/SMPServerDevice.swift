@@ -1,5 +1,6 @@
 import DFUBytes
 import DFUGATT
+import DFUPackage
 
 /// A Zephyr application with an MCUmgr SMP server over BLE and MCUboot (`sim:mcumgr-smp`).
 ///

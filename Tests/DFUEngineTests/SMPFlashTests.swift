@@ -1,0 +1,124 @@
+import DFUEngine
+import DFUGATT
+import DFUPackage
+import DFUProfile
+import DFUSimulator
+import XCTest
+
+/// End to end: the MCUmgr SMP profile, run by the engine, against the simulated SMP server,
+/// with MCUboot images made by imgtool (firmware-samples/mcuboot).
+final class SMPFlashTests: XCTestCase {
+    private static let samples = EngineTestSupport.repositoryRoot.appendingPathComponent("firmware-samples/mcuboot")
+
+    private func profile() throws -> Profile {
+        try ProfileLoader.load(path: EngineTestSupport.repositoryRoot.appendingPathComponent("profiles/mcumgr-smp.yaml").path)
+    }
+
+    private func image(_ name: String = "app-ecdsa-p256.bin") throws -> FlashImage {
+        let opened = try FirmwarePackage.open(path: Self.samples.appendingPathComponent(name).path)
+        try opened.requireIntact()
+        let image = opened.images[0]
+        return FlashImage(name: image.name, version: image.version, data: image.data,
+                          imageHash: try XCTUnwrap(image.mcubootImage?.sha256TLV))
+    }
+
+    private func flash(_ image: FlashImage, device: String = "mcumgr-smp",
+                       parameters: [String: ParameterValue] = [:]) async throws -> (FlashReport, SimulatedWorld) {
+        let world = try SimulatedDeviceCatalog.makeWorld(try SimulatorConfiguration(parsing: device))
+        let report = await FlashSession(profile: try profile(), images: [image], transport: world, address: nil,
+                                        options: FlashOptions(parameters: parameters)).run()
+        return (report, world)
+    }
+
+    /// The device's image list, through the same profile (`dfukit smp image list`).
+    private func imageList(_ world: SimulatedWorld) async throws -> [[String: Value]] {
+        let result = await CommandExecution.run("image_list", profile: try profile(), transport: world, address: nil)
+        guard case let .record(body)? = result.fields?["body"], case let .list(items)? = body["images"] else {
+            XCTFail("no image list: \(String(describing: result.report.error))")
+            return []
+        }
+        return items.compactMap { if case let .record(record) = $0 { return record } else { return nil } }
+    }
+
+    func testTestAndConfirmLeavesTheNewImageActiveAndConfirmed() async throws {
+        let firmware = try image()
+        let (report, world) = try await flash(firmware)
+        XCTAssertEqual(report.status, .verified, String(describing: report.error))
+        let slots = try await imageList(world)
+        let active = try XCTUnwrap(slots.first { $0["active"] == .boolean(true) })
+        XCTAssertTrue(active["hash"] == .bytes(firmware.imageHash), "the uploaded image runs")
+        XCTAssertEqual(active["confirmed"], .boolean(true))
+    }
+
+    func testUpgradeModes() async throws {
+        let firmware = try image()
+        for mode in ["test-only", "confirm-only", "upload-only"] {
+            let (report, world) = try await flash(firmware, parameters: ["mode": .text(mode)])
+            XCTAssertEqual(report.status, .verified, "\(mode): \(String(describing: report.error))")
+            let slots = try await imageList(world)
+            let new = try XCTUnwrap(slots.first { $0["hash"] == .bytes(firmware.imageHash) }, mode)
+            switch mode {
+            case "test-only":
+                XCTAssertEqual(new["active"], .boolean(true), mode)
+                XCTAssertEqual(new["confirmed"], .boolean(false), "a tested image is not confirmed")
+            case "confirm-only":
+                XCTAssertEqual(new["active"], .boolean(true), mode)
+                XCTAssertEqual(new["confirmed"], .boolean(true), mode)
+            default:
+                XCTAssertEqual(new["active"], .boolean(false), "upload-only leaves the image in the secondary slot")
+            }
+        }
+    }
+
+    func testWindowsAndReassemblyAllVerify() async throws {
+        let firmware = try image()
+        for (window, reassembly) in [(1, 0), (1, 1), (3, 0), (3, 1), (0, 1)] {
+            let (report, _) = try await flash(firmware, device: "mcumgr-smp?mtu=247",
+                                              parameters: ["window": .integer(UInt64(window)),
+                                                           "reassembly": .integer(UInt64(reassembly))])
+            XCTAssertEqual(report.status, .verified, "window \(window) reassembly \(reassembly): \(String(describing: report.error))")
+        }
+    }
+
+    func testWindowedUploadIsFasterThanOneRequestAtATime() async throws {
+        let firmware = try image()
+        let (slow, _) = try await flash(firmware, parameters: ["window": .integer(1), "reassembly": .integer(0)])
+        let (fast, _) = try await flash(firmware, parameters: ["window": .integer(0), "reassembly": .integer(1)])
+        XCTAssertEqual(slow.status, .verified)
+        XCTAssertEqual(fast.status, .verified)
+        XCTAssertLessThan(fast.seconds * 2, slow.seconds, "simulated time: the window and reassembly must pay off")
+    }
+
+    func testResumeAfterDisconnectsContinuesFromTheDeviceOffset() async throws {
+        let firmware = try image()
+        for cut in [700, 9_000, 21_000, 33_000] {
+            let (report, world) = try await flash(firmware, device: "mcumgr-smp?fault=disconnect-after:\(cut)")
+            XCTAssertEqual(report.status, .verified, "cut at \(cut): \(String(describing: report.error))")
+            XCTAssertGreaterThanOrEqual(report.resumes, 1, "cut at \(cut)")
+            let slots = try await imageList(world)
+            XCTAssertTrue(slots.contains { $0["hash"] == .bytes(firmware.imageHash) && $0["confirmed"] == .boolean(true) },
+                          "cut at \(cut)")
+        }
+    }
+
+    func testDroppedAnswersAreResent() async throws {
+        let (report, _) = try await flash(try image(), device: "mcumgr-smp?fault=drop-notification:5")
+        XCTAssertEqual(report.status, .verified, String(describing: report.error))
+    }
+
+    func testBusyDeviceIsRetriedAndTheUploadResumes() async throws {
+        let (report, _) = try await flash(try image(), device: "mcumgr-smp?fault=busy:3")
+        XCTAssertEqual(report.status, .verified, String(describing: report.error))
+        XCTAssertGreaterThan(report.retries, 0)
+    }
+
+    func testAnImageTooLargeForTheSlotFailsWithTheDeviceError() async throws {
+        var firmware = try image()
+        firmware = FlashImage(name: firmware.name, version: firmware.version,
+                              data: firmware.data + [UInt8](repeating: 0xFF, count: 2 << 20), imageHash: firmware.imageHash)
+        let (report, _) = try await flash(firmware)
+        XCTAssertEqual(report.status, .failed)
+        XCTAssertNotNil(report.error)
+        XCTAssertEqual(report.error?.kind, .device, String(describing: report.error))
+    }
+}
