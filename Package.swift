@@ -10,6 +10,8 @@
 //   -> DFUGATT       the abstract GATT link every transport implements
 //   -> DFUSimulator  a transport: simulated peripherals on a virtual-clock link model
 //   -> DFUEngine     runs a profile's procedure over any GATT link
+//   -> DFUBatch      provisioning lines: many devices at once, retries, checks
+//   -> DFULedger     the provisioning ledger (SQLite / PostgreSQL: CSQLite, CPostgres) and batch reports
 //   -> DFUCommandLine / dfukit   the CLI
 import PackageDescription
 
@@ -30,6 +32,10 @@ let package = Package(
                        providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CCBOR", path: "Sources/CCBOR", pkgConfig: "libcbor",
                        providers: [.apt(["libcbor-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq",
+                       providers: [.apt(["libpq-dev"])]),
         .target(name: "CCryptoShim", path: "Sources/CCryptoShim",
                 linkerSettings: [.linkedLibrary("cryptopp")]),
 
@@ -41,12 +47,18 @@ let package = Package(
         .target(name: "DFUEngine",
                 dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT"],
                 swiftSettings: swiftSettings),
+        .target(name: "DFULedger", dependencies: ["DFUBytes", "CSQLite", "CPostgres"], swiftSettings: swiftSettings),
+        .target(name: "DFUBatch",
+                dependencies: ["DFUEngine", "DFUProfile", "DFUPackage", "DFUGATT"],
+                swiftSettings: swiftSettings),
         .target(name: "DFUCommandLine",
-                dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUEngine"],
+                dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUEngine",
+                               "DFULedger", "DFUBatch"],
                 swiftSettings: swiftSettings),
         .executableTarget(name: "dfukit", dependencies: ["DFUCommandLine"], swiftSettings: swiftSettings),
         .executableTarget(name: "dfukit-bench",
-                          dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUEngine"],
+                          dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUEngine",
+                                         "DFULedger"],
                           swiftSettings: swiftSettings),
 
         .testTarget(name: "DFUBytesTests", dependencies: ["DFUBytes"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
@@ -55,6 +67,10 @@ let package = Package(
         .testTarget(name: "DFUSimulatorTests", dependencies: ["DFUSimulator", "DFUGATT", "DFUBytes"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUEngineTests",
                     dependencies: ["DFUEngine", "DFUSimulator", "DFUProfile", "DFUPackage", "DFUGATT", "DFUBytes"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "DFULedgerTests", dependencies: ["DFULedger", "CSQLite"], swiftSettings: swiftSettings),
+        .testTarget(name: "DFUBatchTests",
+                    dependencies: ["DFUBatch", "DFUEngine", "DFUSimulator", "DFUProfile", "DFUPackage", "DFUGATT"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "DFUCommandLineTests", dependencies: ["DFUCommandLine", "DFUBytes", "DFUPackage"],
                     swiftSettings: swiftSettings),

@@ -11,12 +11,14 @@ public enum DFUKitCommandLine {
             CommandEntry(PackageVerifyCommand.self),
             CommandEntry(ProfileCheckCommand.self),
             CommandEntry(ExecCommand.self),
+            CommandEntry(BatchRunCommand.self),
             CommandEntry(SMPEchoCommand.self),
             CommandEntry(SMPResetCommand.self),
             CommandEntry(SMPImageListCommand.self),
             CommandEntry(SMPImageTestCommand.self),
             CommandEntry(SMPImageConfirmCommand.self),
             CommandEntry(SMPImageEraseCommand.self),
+            CommandEntry(BatchReportCommand.self),
         ]
     }
 

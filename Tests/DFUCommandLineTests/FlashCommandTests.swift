@@ -154,7 +154,7 @@ final class FlashCommandTests: XCTestCase {
             ("sim:vendor-ctrlpt?mtu=9", "error: sim: mtu must be an integer in 23...517, not '9'"),
             ("sim:vendor-ctrlpt?fault=bogus:1", "error: sim: unknown fault 'bogus' (known: disconnect-after, "
                 + "drop-notification, corrupt-notification, busy, unresponsive-after)"),
-            ("sim:unknown-device", "error: sim: no simulated device 'unknown-device' (known: vendor-ctrlpt, nordic-secure-dfu, nordic-legacy-dfu)"),
+            ("sim:unknown-device", "error: sim: no simulated device 'unknown-device' (known: vendor-ctrlpt, nordic-secure-dfu, nordic-legacy-dfu, mcumgr-smp)"),
         ]
         for (device, message) in cases {
             let result = try flash(package, device: device, in: directory)

@@ -88,7 +88,7 @@ final class DocumentTests: XCTestCase {
         let fromYAML = try ProfileLoader.load(path: vendorProfilePath)
         let fromJSON = try ProfileLoader.load(path: jsonPath)
         XCTAssertEqual(fromJSON.path, jsonPath)
-        XCTAssertEqual(fromJSON.commands.count, 5)
+        XCTAssertEqual(fromJSON.commands.count, 6)
         let yamlDescription = canonicalDescription(fromYAML)
         XCTAssertGreaterThan(yamlDescription.count, 1000)
         XCTAssertEqual(canonicalDescription(fromJSON), yamlDescription)

@@ -58,7 +58,7 @@ final class VendorProfileTests: XCTestCase {
         XCTAssertEqual(codes.entries[0x05]?.name, "crc-mismatch")
         XCTAssertEqual(codes.entries[0x00]?.message, nil)
 
-        XCTAssertEqual(Set(profile.commands.keys), ["status", "start", "data", "verify", "activate"])
+        XCTAssertEqual(Set(profile.commands.keys), ["status", "start", "data", "verify", "activate", "info"])
         XCTAssertTrue(profile.notifications.isEmpty)
 
         let start = try XCTUnwrap(profile.commands["start"])

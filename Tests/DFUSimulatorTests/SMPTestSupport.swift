@@ -63,11 +63,14 @@ enum SMPTestSupport {
     }
 }
 
-/// Sends frames to a device as writes without response and collects its answers.
+/// Sends frames to a device as writes without response and collects its answers. Without an
+/// explicit time, each request goes out once the previous answer is ready (no pipelining).
 final class SMPExchange {
     let device: SMPServerDevice
     var writeSize = 244
     private(set) var outputs: [PeripheralOutput] = []
+    /// When the last answer is ready.
+    private(set) var now: Duration = .zero
 
     init(_ device: SMPServerDevice) {
         self.device = device
@@ -75,7 +78,8 @@ final class SMPExchange {
 
     /// Writes `frame` in `writeSize` pieces at `time`; returns the outputs of this frame.
     @discardableResult
-    func send(_ frame: [UInt8], at time: Duration = .zero) -> [PeripheralOutput] {
+    func send(_ frame: [UInt8], at explicitTime: Duration? = nil) -> [PeripheralOutput] {
+        let time = explicitTime ?? now
         var produced: [PeripheralOutput] = []
         var start = 0
         while start < frame.count {
@@ -84,6 +88,7 @@ final class SMPExchange {
             start = end
         }
         outputs += produced
+        now = max(now, time, produced.map(\.readyAt).max() ?? time)
         return produced
     }
 
@@ -103,7 +108,7 @@ final class SMPExchange {
     }
 
     /// Sends `frame` and returns the one response frame.
-    func exchange(_ frame: [UInt8], at time: Duration = .zero, file: StaticString = #filePath,
+    func exchange(_ frame: [UInt8], at time: Duration? = nil, file: StaticString = #filePath,
                   line: UInt = #line) -> [UInt8] {
         let frames = Self.frames(send(frame, at: time), file: file, line: line)
         XCTAssertEqual(frames.count, 1, "response frames", file: file, line: line)
@@ -111,7 +116,7 @@ final class SMPExchange {
     }
 
     /// Sends `frame` and returns the response's header and body.
-    func request(_ frame: [UInt8], at time: Duration = .zero, file: StaticString = #filePath,
+    func request(_ frame: [UInt8], at time: Duration? = nil, file: StaticString = #filePath,
                  line: UInt = #line) -> (header: SMPHeader?, body: CBORValue?) {
         let response = exchange(frame, at: time, file: file, line: line)
         return (SMPHeader(decoding: response), response.count >= 8 ? try? CBOR.decode(Array(response[8...])) : nil)
@@ -142,4 +147,13 @@ final class SMPExchange {
     func imageList(file: StaticString = #filePath, line: UInt = #line) -> [CBORValue] {
         request(SMPTestSupport.imageStateRead, file: file, line: line).body?["images"]?.arrayValue ?? []
     }
+}
+
+/// Bytes from hex text in a test vector (spaces allowed); fails the test on a typo.
+func hexBytes(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> [UInt8] {
+    guard let bytes = [UInt8](hex: text) else {
+        XCTFail("bad hex in test vector: \(text)", file: file, line: line)
+        return []
+    }
+    return bytes
 }

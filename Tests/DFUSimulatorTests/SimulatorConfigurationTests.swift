@@ -68,7 +68,8 @@ final class SimulatorConfigurationTests: XCTestCase {
             ("?mtu=30", "sim: needs a device name, e.g. sim:vendor-ctrlpt"),
             ("vendor-ctrlpt?colour=blue",
              "unknown key 'colour' (known: mtu, interval, packets-per-event, buffers, address, name, erase-ms, "
-                + "write-ns-per-byte, fault, buttonless, key, resume, buf-size, buf-count, erase, smp-version)"),
+                + "write-ns-per-byte, fault, buttonless, key, resume, buf-size, buf-count, erase, smp-version, "
+                + "fleet, fault-rate, seed, adapter-packets)"),
             ("nordic-secure-dfu?buttonless=yes", "buttonless must be 0, 1 (or unbonded) or bonded, not 'yes'"),
             ("nordic-secure-dfu?resume=flash", "resume must be ram, object or init, not 'flash'"),
             ("nordic-secure-dfu?key=/nonexistent/key.pem",

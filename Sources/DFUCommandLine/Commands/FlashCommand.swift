@@ -123,11 +123,7 @@ struct FlashCommand: Command {
                 return ExitCode.unavailable
             }
         }
-        let images = package.images.map {
-            FlashImage(name: $0.name, version: $0.version, data: $0.data, initPacket: $0.initPacket ?? [],
-                       softDeviceSize: $0.softDeviceSize, bootloaderSize: $0.bootloaderSize,
-                       applicationSize: $0.applicationSize, imageHash: $0.mcubootImage?.sha256TLV ?? [])
-        }
+        let images = PackageImages.flashImages(package)
         let address = device.address
         let options = self.options
         let report = await InterruptHandling.cancellingOnInterrupt {

@@ -35,3 +35,28 @@ public enum CommandExecution {
         return Result(report: report, fields: fields)
     }
 }
+
+extension CommandExecution {
+    /// Sends `command` and checks its answer against `expect` (which may use `image.*` and
+    /// `<command>.<field>`): nil when every condition holds, else why not.
+    public static func check(_ command: String, expect: [Expression], image: FlashImage, profile: Profile,
+                             transport: any GATTTransport, address: DeviceAddress?,
+                             options: FlashOptions = FlashOptions()) async -> String? {
+        let result = await run(command, profile: profile, transport: transport, address: address, options: options)
+        guard let fields = result.fields else {
+            return "check '\(command)': \(result.report.error?.message ?? "no answer")"
+        }
+        let scope = Scope([command: .record(fields), "image": image.record(index: 0, count: 1),
+                           "param": options.parameterRecord(for: profile)])
+        for condition in expect {
+            do {
+                if try !ExpressionEvaluator.condition(condition, in: scope) {
+                    return "check '\(command)': expected \(condition.text) (\(condition.location))"
+                }
+            } catch {
+                return "check '\(command)': \(error)"
+            }
+        }
+        return nil
+    }
+}

@@ -7,7 +7,7 @@ import DFUGATT
 /// SHA-256, and refuses commands out of order.
 public final class VendorControlPointDevice: SimulatedPeripheral {
     public enum Opcode: UInt8 {
-        case start = 0x01, data = 0x02, verify = 0x03, activate = 0x04, status = 0x05
+        case start = 0x01, data = 0x02, verify = 0x03, activate = 0x04, status = 0x05, info = 0x06
     }
 
     /// Status codes, as in the profile's `vendor-status` table.
@@ -130,6 +130,7 @@ public final class VendorControlPointDevice: SimulatedPeripheral {
         case .data: return data(&reader)
         case .verify: return verify()
         case .activate: return activate()
+        case .info: return (infoResponse(), .zero, false)
         }
     }
 
@@ -137,6 +138,7 @@ public final class VendorControlPointDevice: SimulatedPeripheral {
     private func zeros(for opcode: UInt8) -> [UInt8] {
         switch Opcode(rawValue: opcode) {
         case .status: return [UInt8](repeating: 0, count: 40)
+        case .info: return [UInt8](repeating: 0, count: 36)
         case .start: return [0, 0]
         case .data: return [0, 0, 0, 0]
         case .verify: return [UInt8](repeating: 0, count: 36)
@@ -157,6 +159,16 @@ public final class VendorControlPointDevice: SimulatedPeripheral {
             writer.append(0, width: 4, endianness: .little)
             writer.append(bytes: [UInt8](repeating: 0, count: 32))
         }
+        return writer.bytes
+    }
+
+    /// The running firmware: size and SHA-256 (zeros before any update).
+    private func infoResponse() -> [UInt8] {
+        var writer = ByteWriter()
+        writer.append(0x86, width: 1, endianness: .little)
+        writer.append(UInt64(Status.ok.rawValue), width: 1, endianness: .little)
+        writer.append(UInt64(installed?.data.count ?? 0), width: 4, endianness: .little)
+        writer.append(bytes: installed?.sha256 ?? [UInt8](repeating: 0, count: 32))
         return writer.bytes
     }
 

@@ -12,6 +12,9 @@ import DFUGATT
 /// - `nordic-secure-dfu` only: `buttonless` (`0`, `1` = `unbonded`, `bonded`), `key` (path of
 ///   the PEM public key init packets must be signed with), `resume` (`ram`, `object`, `init`:
 ///   what survives a disconnect, see `SecureDFUResumePolicy`)
+/// - fleets (`dfukit batch run`): `fleet` (devices, 1...10000), `fault-rate` (0...1: the share
+///   of devices whose first attempt fails), `seed`, `adapter-packets` (the adapter's packets per
+///   connection interval, shared by the links open at once; default 12)
 /// - `mcumgr-smp` only: `buf-size` (largest request frame, 64...65535, default 2475),
 ///   `buf-count` (requests waiting at once, 1...64, default 4), `erase` (`progressive`, `slot`,
 ///   `none`: how slot 1 is erased, see `SMPServerSettings.EraseMode`), `smp-version` (`2`:
@@ -32,6 +35,13 @@ public struct SimulatorConfiguration: Sendable {
     /// MCUmgr SMP: buffers, erase mode and protocol version (flash timing and `busy` faults
     /// come from `flash` and `faults`).
     public var smpServer = SMPServerSettings()
+    /// Fleets (`dfukit batch run`): how many devices, the share of them that fail their first
+    /// attempt, the seed choosing them, and the adapter's packets per connection interval
+    /// shared by every open link.
+    public var fleet = 1
+    public var faultRate = 0.0
+    public var seed: UInt64 = 1
+    public var adapterPackets = 12
     /// Keys given that only some devices understand, for the catalog to check.
     public private(set) var deviceSpecificKeys: [String] = []
 
@@ -114,10 +124,19 @@ public struct SimulatorConfiguration: Sendable {
             }
             smpServer.protocolVersion = value == "1" ? 1 : 2
             deviceSpecificKeys.append(key)
+        case "fleet": fleet = try integer(value, key: key, in: 1...10_000)
+        case "fault-rate":
+            guard let rate = Double(value), rate >= 0, rate <= 1 else {
+                throw SimulatorConfigurationError("fault-rate must be a number between 0 and 1, not '\(value)'")
+            }
+            faultRate = rate
+        case "seed": seed = UInt64(try integer(value, key: key, in: 0...Int(Int32.max)))
+        case "adapter-packets": adapterPackets = try integer(value, key: key, in: 1...64)
         default:
             throw SimulatorConfigurationError(
                 "unknown key '\(key)' (known: mtu, interval, packets-per-event, buffers, address, name, erase-ms, "
-                    + "write-ns-per-byte, fault, buttonless, key, resume, buf-size, buf-count, erase, smp-version)")
+                    + "write-ns-per-byte, fault, buttonless, key, resume, buf-size, buf-count, erase, smp-version, "
+                    + "fleet, fault-rate, seed, adapter-packets)")
         }
     }
 

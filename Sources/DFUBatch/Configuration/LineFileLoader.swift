@@ -1,0 +1,122 @@
+import DFUProfile
+
+/// Reads a line file (YAML). Every key is documented in the README's "Provisioning lines";
+/// unknown keys, wrong types and bad values are reported as `FILE:LINE:COL: error: MESSAGE`.
+public enum LineFileLoader {
+    static let keys = ["profile", "package", "device", "devices", "count", "min-rssi", "concurrency", "retries",
+                       "backoff", "max-backoff", "timeout", "checks", "skip-done", "ledger", "station", "set"]
+
+    public static func load(path: String) throws(ProfileDiagnostics) -> LineConfiguration {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ProfileDiagnostics(ProfileError("cannot read the line file: \(error.localizedDescription)", subject: path))
+        }
+        return try load(text: text, path: path)
+    }
+
+    public static func load(text: String, path: String) throws(ProfileDiagnostics) -> LineConfiguration {
+        let root = try ProfileDocument.parse(text: text, file: path)
+        var errors: [ProfileError] = []
+        var line = LineConfiguration()
+        guard let entries = root.mapping else {
+            throw ProfileDiagnostics(ProfileError("a line file is a mapping of keys (profile, package, device, ...)",
+                                                  at: root.location))
+        }
+        for entry in entries {
+            guard let key = entry.key.scalar else { continue }
+            let value = entry.value
+            func fail(_ message: String) { errors.append(ProfileError(message, at: value.location)) }
+            func text() -> String? {
+                guard let scalar = value.scalar, !value.isNull else { fail("'\(key)' must be a text"); return nil }
+                return scalar
+            }
+            func integer(_ range: ClosedRange<Int>) -> Int? {
+                guard let scalar = value.scalar, let number = Int(scalar), range.contains(number) else {
+                    fail("'\(key)' must be an integer in \(range.lowerBound)...\(range.upperBound)")
+                    return nil
+                }
+                return number
+            }
+            func duration() -> Duration? {
+                guard let scalar = value.scalar, let parsed = ProfileDuration.parse(scalar) else {
+                    fail("'\(key)' must be a duration such as 500ms, 2s or 1m")
+                    return nil
+                }
+                return parsed
+            }
+            switch key {
+            case "profile": line.profile = text()
+            case "package": line.package = text()
+            case "device": line.device = text()
+            case "devices":
+                guard let items = value.sequence else { fail("'devices' must be a list of addresses"); continue }
+                for item in items {
+                    guard let address = item.scalar, address.split(separator: ":").count == 6 else {
+                        errors.append(ProfileError("'\(item.scalar ?? "?")' is not a device address like C0:FF:EE:00:00:01",
+                                                   at: item.location))
+                        continue
+                    }
+                    line.addresses.append(address)
+                }
+            case "count": line.count = integer(1...1_000_000)
+            case "min-rssi": line.minimumRSSI = integer(-127...20)
+            case "concurrency": line.concurrency = integer(1...64) ?? line.concurrency
+            case "retries": line.retries = integer(0...100) ?? line.retries
+            case "backoff": line.backoff = duration() ?? line.backoff
+            case "max-backoff": line.maximumBackoff = duration() ?? line.maximumBackoff
+            case "timeout": line.deviceTimeout = duration() ?? line.deviceTimeout
+            case "skip-done":
+                guard let scalar = value.scalar, ["true", "false"].contains(scalar) else { fail("'skip-done' must be true or false"); continue }
+                line.skipDone = scalar == "true"
+            case "ledger": line.ledger = text()
+            case "station": line.station = text()
+            case "set":
+                guard let bindings = value.mapping else { fail("'set' must be a mapping of parameter: value"); continue }
+                for binding in bindings {
+                    guard let name = binding.key.scalar, let setting = binding.value.scalar else { continue }
+                    line.parameters[name] = ParameterValue(parsing: setting)
+                }
+            case "checks":
+                guard let items = value.sequence else { fail("'checks' must be a list of { exec: COMMAND, expect: [...] }"); continue }
+                for item in items {
+                    guard let fields = item.mapping,
+                          let command = fields.first(where: { $0.key.scalar == "exec" })?.value.scalar else {
+                        errors.append(ProfileError("a check is { exec: COMMAND, expect: [conditions] }", at: item.location))
+                        continue
+                    }
+                    var expect: [Expression] = []
+                    let conditions = fields.first(where: { $0.key.scalar == "expect" })?.value
+                    for condition in conditions.map({ $0.sequence ?? [$0] }) ?? [] {
+                        guard let source = condition.scalar else { continue }
+                        do {
+                            expect.append(try ExpressionParser.parse(source, at: condition.location,
+                                                                     exactColumns: condition.content.isPlainScalar))
+                        } catch {
+                            errors.append(error)
+                        }
+                    }
+                    line.checks.append(PostFlashCheck(command: command, expect: expect))
+                }
+            default:
+                let hint = nearest(key).map { "; did you mean '\($0)'?" } ?? ""
+                errors.append(ProfileError("unknown key '\(key)' in the line file (known: \(keys.joined(separator: ", ")))" + hint,
+                                           at: entry.key.location))
+            }
+        }
+        guard errors.isEmpty else { throw ProfileDiagnostics(errors) }
+        return line
+    }
+
+    private static func nearest(_ key: String) -> String? {
+        keys.first { $0.hasPrefix(String(key.prefix(3))) }
+    }
+}
+
+extension ProfileNode.Content {
+    var isPlainScalar: Bool {
+        if case let .scalar(_, style) = self { return style.isPlain }
+        return false
+    }
+}

@@ -1,0 +1,23 @@
+import DFUGATT
+
+/// What a batch reports as it goes (from several tasks at once).
+public enum BatchEvent: Sendable {
+    case deviceStarted(DeviceAddress, attempt: Int, slot: Int)
+    case progress(DeviceAddress, done: Int, total: Int)
+    case deviceFinished(DeviceAddress, succeeded: Bool, attempt: Int, seconds: Double, error: String?)
+    case deviceSkipped(DeviceAddress, reason: String)
+    case retryScheduled(DeviceAddress, attempt: Int, after: Duration, reason: String)
+    case stopping(reason: String)
+}
+
+/// How a batch ended.
+public struct BatchSummary: Sendable {
+    public var devices: Int
+    public var succeeded: Int
+    public var failed: Int
+    public var skipped: Int
+    public var attempts: Int
+    /// Simulated seconds on `sim:` (the busiest concurrency slot), else wall-clock seconds.
+    public var seconds: Double
+    public var stoppedEarly: Bool
+}

@@ -1,0 +1,196 @@
+import DFUBatch
+import DFUBytes
+import DFUEngine
+import DFULedger
+import DFUPackage
+import DFUProfile
+import DFUSimulator
+import Dispatch
+import Foundation
+
+/// `dfukit batch run [LINE.yaml] [flags]`: a provisioning line.
+struct BatchRunCommand: Command {
+    static let name = "batch run"
+    static let summary = "Flash many devices at once, with retries, post-flash checks and a durable ledger."
+    static let usage = "dfukit batch run [LINE.yaml] [--profile P] [--package PKG] [--device TRANSPORT] [--count N] "
+        + "[--min-rssi DBM] [--concurrency K] [--retries N] [--ledger URL] [--station NAME] [--set NAME=VALUE]... [--json]"
+    static let options: [OptionSpec] = [
+        OptionSpec("--profile", "-p", value: "NAME|FILE", help: "the devices' protocol"),
+        OptionSpec("--package", value: "PKG", help: "the firmware package"),
+        OptionSpec("--device", "-d", value: "TRANSPORT", help: "e.g. sim:vendor-ctrlpt?fleet=64&fault-rate=0.1"),
+        OptionSpec("--count", value: "N", help: "stop once N devices are done (default: every matching device)"),
+        OptionSpec("--min-rssi", value: "DBM", help: "only devices heard at least this strong (e.g. -60)"),
+        OptionSpec("--concurrency", "-j", value: "K", help: "devices flashed at once (default 1)"),
+        OptionSpec("--retries", value: "N", help: "attempts after the first, per device (default 2)"),
+        OptionSpec("--ledger", value: "URL", help: "sqlite:PATH (default sqlite:dfukit-ledger.sqlite) or postgresql://..."),
+        OptionSpec("--station", value: "NAME", help: "this station's name in the ledger (default: the host name)"),
+        OptionSpec("--set", value: "NAME=VALUE", help: "override a profile parameter", repeatable: true),
+        OptionSpec("--json", help: "print one JSON summary at the end"),
+    ]
+    static let discussion = """
+        A line file (YAML) holds the same settings and more (see the README, "Provisioning lines");
+        flags override it. Devices already done with this package (by sha256) in the ledger are
+        skipped, so a rerun goes on where a stopped or killed run left off. Ctrl-C once: start no
+        new device, let the running ones finish; twice: cancel them.
+        Exit: 0 every device done, 1 some failed, 64 usage, 65 bad line file/profile/package,
+        69 transport unavailable, 74 ledger unusable.
+        """
+
+    let line: LineConfiguration
+    let json: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        let command = "dfukit \(Self.name)"
+        guard arguments.positionals.count <= 1 else { throw UsageError("give at most one line file", command: command) }
+        var line = LineConfiguration()
+        if let path = arguments.positionals.first {
+            do {
+                line = try LineFileLoader.load(path: path)
+            } catch {
+                throw UsageError(error.description, command: command)
+            }
+        }
+        if let value = arguments.value("--profile") { line.profile = value }
+        if let value = arguments.value("--package") { line.package = value }
+        if let value = arguments.value("--device") { line.device = value }
+        if let value = arguments.value("--ledger") { line.ledger = value }
+        if let value = arguments.value("--station") { line.station = value }
+        func integer(_ option: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int? {
+            guard let text = arguments.value(option) else { return nil }
+            guard let value = Int(text), range.contains(value) else {
+                throw UsageError("\(option) must be an integer in \(range.lowerBound)...\(range.upperBound)", command: command)
+            }
+            return value
+        }
+        if let value = try integer("--count", 1...1_000_000) { line.count = value }
+        if let value = try integer("--min-rssi", -127...20) { line.minimumRSSI = value }
+        if let value = try integer("--concurrency", 1...64) { line.concurrency = value }
+        if let value = try integer("--retries", 0...100) { line.retries = value }
+        for (name, value) in try ProfileCommandRunner.keyValues(arguments.values["--set"] ?? [], command: command) {
+            line.parameters[name] = value
+        }
+        guard line.profile != nil else { throw UsageError("missing the profile (--profile or 'profile:' in the line file)", command: command) }
+        guard line.package != nil else { throw UsageError("missing the package (--package or 'package:' in the line file)", command: command) }
+        guard line.device != nil else { throw UsageError("missing the transport (--device or 'device:' in the line file)", command: command) }
+        self.line = line
+        json = arguments.flag("--json")
+    }
+
+    func run(_ console: any Console) async -> Int32 {
+        guard let profileName = line.profile, let packagePath = line.package, let deviceText = line.device else {
+            return ExitCode.usage
+        }
+        let profile: Profile
+        let package: FirmwarePackage
+        let packageSHA256: String
+        do {
+            profile = try ProfileLibrary.standard().load(profileName)
+        } catch {
+            console.error(error.description)
+            return ExitCode.dataError
+        }
+        do {
+            package = try FirmwarePackage.open(path: packagePath)
+            try package.requireIntact()
+            packageSHA256 = SHA256.digest(Array(try Data(contentsOf: URL(fileURLWithPath: packagePath)))).hexString
+        } catch {
+            console.error("error: \(error)\nno device was touched.")
+            return ExitCode.dataError
+        }
+        let source: any BatchDeviceSource
+        do {
+            source = try Self.source(deviceText)
+        } catch let error as UsageError {
+            console.error("error: \(error.message)")
+            return ExitCode.usage
+        } catch {
+            console.error("error: \(error)")
+            return ExitCode.unavailable
+        }
+        let ledgerURL = line.ledger ?? "sqlite:dfukit-ledger.sqlite"
+        let station = line.station ?? ProcessInfo.processInfo.hostName
+        let ledger: any Ledger
+        do {
+            ledger = try await LedgerURL(parsing: ledgerURL).open()
+        } catch {
+            console.error("error: \(error)")
+            return error.kind == .invalidURL ? ExitCode.usage : ExitCode.ioError
+        }
+        let adapter = LedgerBatchAdapter(ledger: ledger, packageSHA256: packageSHA256, station: station, profile: profile.name)
+        let view = BatchProgressView(console: console, slots: line.concurrency)
+        let plan = BatchRunner.Plan(line: line, profile: profile, images: PackageImages.flashImages(package))
+        let runner = BatchRunner(plan: plan, source: source, ledger: adapter) { view.handle($0) }
+        let outcome = await Self.runStoppable(runner)
+        view.finish()
+        await ledger.close()
+        let summary: BatchSummary
+        switch outcome {
+        case let .success(value): summary = value
+        case let .failure(error):
+            console.error("error: \(error)")
+            return error.exitCode
+        }
+        console.error("\(summary.succeeded) of \(summary.devices) device(s) done, \(summary.failed) failed, "
+                      + "\(summary.skipped) skipped, \(summary.attempts) attempt(s) in \(String(format1: summary.seconds)) s"
+                      + (source.usesVirtualTime ? " (simulated)" : "") + "; ledger \(ledger.location)")
+        if json {
+            let object: [String: Any] = [
+                "devices": summary.devices, "succeeded": summary.succeeded, "failed": summary.failed,
+                "skipped": summary.skipped, "attempts": summary.attempts, "seconds": summary.seconds,
+                "clock": source.usesVirtualTime ? "simulated" : "wall", "stopped_early": summary.stoppedEarly,
+                "station": station, "package_sha256": packageSHA256,
+            ]
+            if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
+               let text = String(data: data, encoding: .utf8) {
+                console.out(text)
+            }
+        }
+        return summary.failed == 0 ? ExitCode.success : ExitCode.failure
+    }
+
+    /// The device source a `--device` names. Only simulated fleets exist so far.
+    static func source(_ text: String) throws -> any BatchDeviceSource {
+        let specifier = try DeviceSpecifier(parsing: text)
+        switch specifier.transport {
+        case .sim:
+            do {
+                return SimulatedFleetSource(fleet: try SimulatedFleet(try SimulatorConfiguration(parsing: specifier.target)))
+            } catch {
+                throw UsageError(error.description, command: "dfukit batch run")
+            }
+        case .hci, .bluez:
+            throw FlashError(kind: .transport, message: "the \(specifier.transport.rawValue): transport is not part of this build yet; "
+                             + "use sim:NAME?fleet=N for a simulated line")
+        }
+    }
+
+    /// Runs the batch; the first Ctrl-C stops starting devices, the second cancels the running ones.
+    static func runStoppable(_ runner: BatchRunner) async -> Result<BatchSummary, FlashError> {
+        signal(SIGINT, SIG_IGN)
+        let task = Task { () -> Result<BatchSummary, FlashError> in
+            do throws(FlashError) { return .success(try await runner.run()) } catch { return .failure(error) }
+        }
+        let interrupts = InterruptCounter()
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler {
+            if interrupts.increment() == 1 {
+                Task { await runner.stopStartingNewDevices() }
+            } else {
+                task.cancel()
+            }
+        }
+        source.resume()
+        let result = await task.value
+        source.cancel()
+        signal(SIGINT, SIG_DFL)
+        return result
+    }
+}
+
+import Synchronization
+
+/// Counts Ctrl-C presses (from the signal queue).
+final class InterruptCounter: Sendable {
+    private let count = Mutex(0)
+    func increment() -> Int { count.withLock { $0 += 1; return $0 } }
+}

@@ -1,0 +1,13 @@
+import DFUEngine
+import DFUPackage
+
+/// The images of a package as the engine flashes them, whatever the package format.
+enum PackageImages {
+    static func flashImages(_ package: FirmwarePackage) -> [FlashImage] {
+        package.images.map {
+            FlashImage(name: $0.name, version: $0.version, data: $0.data, initPacket: $0.initPacket ?? [],
+                       softDeviceSize: $0.softDeviceSize, bootloaderSize: $0.bootloaderSize,
+                       applicationSize: $0.applicationSize, imageHash: $0.mcubootImage?.sha256TLV ?? [])
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import DFUBatch
+import Foundation
+import Synchronization
+
+/// The live view of `dfukit batch run`: one line per concurrency slot, redrawn in place on a
+/// terminal; plain log lines (starts, results, retries) otherwise. Called from several tasks.
+final class BatchProgressView: Sendable {
+    private struct State {
+        var lines: [String]
+        var drawn = 0
+        var lastPercent: [String: Int] = [:]
+    }
+
+    private let console: any Console
+    private let interactive: Bool
+    private let state: Mutex<State>
+
+    init(console: any Console, slots: Int) {
+        self.console = console
+        self.interactive = console.isInteractive
+        self.state = Mutex(State(lines: Array(repeating: "", count: max(1, slots))))
+    }
+
+    func handle(_ event: BatchEvent) {
+        state.withLock { state in
+            switch event {
+            case let .deviceStarted(address, attempt, slot):
+                state.lines[slot % state.lines.count] = "slot \(slot + 1): \(address) attempt \(attempt): connecting"
+                state.lastPercent[address.description] = -1
+                if !interactive { console.error("\(address): attempt \(attempt) started") }
+            case let .progress(address, done, total):
+                guard total > 0 else { return }
+                let percent = done * 100 / total
+                guard percent != state.lastPercent[address.description] else { return }
+                state.lastPercent[address.description] = percent
+                if let slot = state.lines.firstIndex(where: { $0.contains(address.description) }) {
+                    let filled = percent / 5
+                    state.lines[slot] = "slot \(slot + 1): \(address) [" + String(repeating: "#", count: filled)
+                        + String(repeating: "-", count: 20 - filled) + "] \(percent)%"
+                }
+            case let .deviceFinished(address, succeeded, attempt, seconds, error):
+                let text = succeeded
+                    ? "\(address): done (attempt \(attempt), \(String(format1: seconds)) s)"
+                    : "\(address): attempt \(attempt) failed: \(error ?? "unknown error")"
+                log(text, state: &state)
+            case let .deviceSkipped(address, reason):
+                log("\(address): skipped: \(reason)", state: &state)
+            case let .retryScheduled(address, attempt, after, _):
+                log("\(address): attempt \(attempt) in \(after)", state: &state)
+            case let .stopping(reason):
+                log("stopping: \(reason)", state: &state)
+            }
+            if interactive { redraw(&state) }
+        }
+    }
+
+    func finish() {
+        state.withLock { state in
+            if interactive, state.drawn > 0 {
+                console.errorInPlace(String(repeating: "\u{1B}[1A\u{1B}[2K", count: state.drawn))
+                state.drawn = 0
+            }
+        }
+    }
+
+    private func log(_ text: String, state: inout State) {
+        if interactive {
+            // Clear the live lines, print the log line above them; they are drawn again after.
+            console.errorInPlace(String(repeating: "\u{1B}[1A\u{1B}[2K", count: state.drawn))
+            state.drawn = 0
+        }
+        console.error(text)
+    }
+
+    private func redraw(_ state: inout State) {
+        var text = String(repeating: "\u{1B}[1A\u{1B}[2K", count: state.drawn)
+        for line in state.lines { text += line + "\n" }
+        console.errorInPlace(text)
+        state.drawn = state.lines.count
+    }
+}

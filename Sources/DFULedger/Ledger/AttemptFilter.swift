@@ -1,0 +1,28 @@
+import Foundation
+
+/// Which attempts a query returns; every field left nil matches everything.
+public struct AttemptFilter: Sendable, Hashable {
+    public var device: String?
+    public var packageSHA256: String?
+    public var station: String?
+    /// Attempts that started at or after this date.
+    public var since: Date?
+
+    public init(device: String? = nil, packageSHA256: String? = nil, station: String? = nil, since: Date? = nil) {
+        self.device = device
+        self.packageSHA256 = packageSHA256
+        self.station = station
+        self.since = since
+    }
+
+    /// Every attempt.
+    public static let all = AttemptFilter()
+
+    /// Whether `attempt` passes the filter (the same rule the SQL `WHERE` clauses apply).
+    public func matches(_ attempt: Attempt) -> Bool {
+        (device.map { $0 == attempt.device } ?? true)
+            && (packageSHA256.map { $0 == attempt.packageSHA256 } ?? true)
+            && (station.map { $0 == attempt.station } ?? true)
+            && (since.map { attempt.startedAt >= $0 } ?? true)
+    }
+}

@@ -1,0 +1,83 @@
+/// The record of a provisioning line: which devices were claimed by which station, and every
+/// attempt at flashing them with the result.
+///
+/// Implementations (`SQLiteLedger`, `PostgresLedger`) are safe to call from many tasks at once;
+/// every write is committed and durable before its call returns, so a station killed at any
+/// moment loses nothing it was told was written.
+///
+/// A station's loop over one device:
+///
+/// ```swift
+/// guard let claim = try await ledger.claim(device: address, packageSHA256: sha, station: "line-1") else {
+///     return // done already, or being flashed by another station
+/// }
+/// var attempt = claim.nextAttemptNumber
+/// while true {
+///     let result = await flash(address)          // heartbeat(claim) every minute or so meanwhile
+///     try await ledger.recordAttempt(Attempt(claim: claim, ..., attemptNumber: attempt))
+///     if result.succeeded || attempt >= maxAttempts { break }
+///     attempt += 1
+/// }
+/// try await ledger.release(claim)               // a no-op after a success: the device is done
+/// ```
+public protocol Ledger: AnyObject, Sendable {
+    /// The ledger's URL without a password, for messages.
+    var location: String { get }
+
+    /// Claims `device` for flashing with the package `packageSHA256`, atomically across tasks,
+    /// processes and (PostgreSQL) stations.
+    ///
+    /// Returns nil when the device is already done with this package (a succeeded attempt is
+    /// recorded) or is held by a live claim of another station, or of this same ledger instance.
+    /// A claim whose lease ran out without a heartbeat is taken over. A claim held by this same
+    /// station name under an earlier ledger instance (a station that crashed and was restarted)
+    /// is taken over at once: a station name must belong to one running process at a time.
+    func claim(device: String, packageSHA256: String, station: String) async throws(LedgerError) -> Claim?
+
+    /// Extends the claim's lease. Throws `claimLost` when another station has taken the device over
+    /// (the lease ran out) or the device was marked done meanwhile.
+    func heartbeat(_ claim: Claim) async throws(LedgerError)
+
+    /// Records one attempt, committed before returning. A succeeded attempt marks the device done
+    /// with the package (in the same transaction): no later `claim` returns it again.
+    func recordAttempt(_ attempt: Attempt) async throws(LedgerError)
+
+    /// Gives up a claim that has not succeeded, so the device can be claimed again (by a rerun or
+    /// another station). Releasing a claim that succeeded, or that was lost, changes nothing.
+    func release(_ claim: Claim) async throws(LedgerError)
+
+    /// Whether a succeeded attempt is recorded for `device` with the package.
+    func isDone(device: String, packageSHA256: String) async throws(LedgerError) -> Bool
+
+    /// The recorded attempts that match `filter`, in the order they were recorded.
+    func attempts(_ filter: AttemptFilter) async throws(LedgerError) -> [Attempt]
+
+    /// Counts over the attempts that match `filter`.
+    func summary(_ filter: AttemptFilter) async throws(LedgerError) -> LedgerSummary
+
+    /// Closes the connection; later calls fail with `cannotOpen`. Also done when the ledger is freed.
+    func close() async
+}
+
+extension Ledger {
+    public func summary(_ filter: AttemptFilter = .all) async throws(LedgerError) -> LedgerSummary {
+        LedgerSummary(attempts: try await attempts(filter))
+    }
+
+    public func attempts() async throws(LedgerError) -> [Attempt] {
+        try await attempts(.all)
+    }
+}
+
+extension LedgerURL {
+    /// Opens the ledger this URL names (`SQLiteLedger` or `PostgresLedger`), creating its tables on
+    /// first use unless `options.access` is `.existing`.
+    public func open(_ options: LedgerOptions = LedgerOptions()) async throws(LedgerError) -> any Ledger {
+        switch self {
+        case .sqlite(let path):
+            return try await SQLiteLedger(path: path, options: options)
+        case .postgresql(let location):
+            return try await PostgresLedger(location, options: options)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// The operation names that go into `LedgerError.operation`, shared by both databases.
+enum LedgerOperation {
+    static func claim(_ device: String, _ packageSHA256: String) -> String {
+        "claim device \(device) for package \(short(packageSHA256))"
+    }
+
+    static func heartbeat(_ claim: Claim) -> String {
+        "extend the claim on device \(claim.device) for package \(short(claim.packageSHA256))"
+    }
+
+    static func release(_ claim: Claim) -> String {
+        "release device \(claim.device) for package \(short(claim.packageSHA256))"
+    }
+
+    static func record(_ attempt: Attempt) -> String {
+        "record attempt \(attempt.attemptNumber) on device \(attempt.device) (\(attempt.result.rawValue))"
+    }
+
+    static func isDone(_ device: String, _ packageSHA256: String) -> String {
+        "look up device \(device) for package \(short(packageSHA256))"
+    }
+
+    static let readAttempts = "read attempts"
+    static let createSchema = "create the ledger's tables"
+
+    /// The first 12 hex digits of a digest, as reports show it.
+    static func short(_ packageSHA256: String) -> String {
+        packageSHA256.count > 12 ? String(packageSHA256.prefix(12)) + "…" : packageSHA256
+    }
+
+    /// The checks every claim and attempt gets before anything is written.
+    static func validate(device: String, packageSHA256: String, station: String, ledger: String,
+                         operation: String) throws(LedgerError) {
+        for (name, value) in [("device address", device), ("package sha256", packageSHA256), ("station name", station)]
+        where value.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw LedgerError(.invalidArgument, ledger: ledger, operation: operation, message: "the \(name) is empty")
+        }
+    }
+
+    /// Why a heartbeat found no active claim, from the current claim row (state, station).
+    static func lostMessage(state: String?, station: String?) -> String {
+        switch state {
+        case "done": return "the device was marked done meanwhile"
+        case "active": return "station \(station ?? "?") took the device over after this claim's lease ran out"
+        case "released": return "the claim was released"
+        default: return "no claim is recorded for the device"
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// How a ledger is opened.
+public struct LedgerOptions: Sendable {
+    /// Whether opening may create the database (SQLite file) and the ledger's tables.
+    public enum Access: Sendable, Equatable {
+        /// Create the file and tables when missing (what `batch run` does).
+        case createIfMissing
+        /// Open an existing ledger only: a missing file is `cannotOpen`, a database without the
+        /// ledger's tables is `notALedger` (what `batch report` does).
+        case existing
+    }
+
+    public var access: Access
+    /// How long a claim lasts without a heartbeat before another station may take the device:
+    /// a crashed station's devices become claimable again after this. Default 10 minutes.
+    public var lease: Duration
+    public var clock: LedgerClock
+    /// How long a SQLite write waits for another process's transaction before failing.
+    public var busyTimeout: Duration
+
+    public init(access: Access = .createIfMissing, lease: Duration = .seconds(600), clock: LedgerClock = .system,
+                busyTimeout: Duration = .seconds(30)) {
+        self.access = access
+        self.lease = lease
+        self.clock = clock
+        self.busyTimeout = busyTimeout
+    }
+
+    var leaseSeconds: Double {
+        let (seconds, attoseconds) = lease.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,51 @@
+/// Counts over a ledger's attempts. A "device" is one device address with one package: a
+/// device flashed with two packages counts twice.
+public struct LedgerSummary: Sendable, Hashable {
+    /// Devices (address and package) with at least one attempt.
+    public var devices: Int
+    /// Devices with a successful attempt.
+    public var succeeded: Int
+    /// Devices whose attempts all failed (the last one failed).
+    public var failed: Int
+    /// Devices whose attempts never succeeded and whose last attempt was cancelled.
+    public var cancelled: Int
+    /// Every attempt, retries included.
+    public var attempts: Int
+
+    public init(devices: Int, succeeded: Int, failed: Int, cancelled: Int, attempts: Int) {
+        self.devices = devices
+        self.succeeded = succeeded
+        self.failed = failed
+        self.cancelled = cancelled
+        self.attempts = attempts
+    }
+
+    /// The counts over `attempts` (in the order recorded).
+    public init(attempts: [Attempt]) {
+        var outcome: [DeviceKey: Attempt.Result] = [:]
+        for attempt in attempts {
+            let key = DeviceKey(device: attempt.device, packageSHA256: attempt.packageSHA256)
+            if outcome[key] != .succeeded { outcome[key] = attempt.result }
+        }
+        self.init(devices: outcome.count,
+                  succeeded: outcome.values.filter { $0 == .succeeded }.count,
+                  failed: outcome.values.filter { $0 == .failed }.count,
+                  cancelled: outcome.values.filter { $0 == .cancelled }.count,
+                  attempts: attempts.count)
+    }
+}
+
+/// A device address with a package: the unit the ledger claims and marks done.
+public struct DeviceKey: Sendable, Hashable, Comparable {
+    public var device: String
+    public var packageSHA256: String
+
+    public init(device: String, packageSHA256: String) {
+        self.device = device
+        self.packageSHA256 = packageSHA256
+    }
+
+    public static func < (lhs: DeviceKey, rhs: DeviceKey) -> Bool {
+        (lhs.device, lhs.packageSHA256) < (rhs.device, rhs.packageSHA256)
+    }
+}

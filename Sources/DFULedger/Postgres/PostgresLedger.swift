@@ -1,0 +1,222 @@
+import Foundation
+
+/// A ledger in a PostgreSQL database, shared by every station of a line.
+///
+/// A claim is one `INSERT ... ON CONFLICT DO UPDATE ... WHERE` statement: PostgreSQL locks the
+/// conflicting row and re-checks the condition against its latest version, so of any number of
+/// stations claiming the same device at once exactly one gets it. Lease times come from the
+/// server's clock (`clock_timestamp()`), unless a clock is injected for tests. Each instance
+/// holds one connection; several instances (or processes) may share a database. Every call
+/// commits before it returns (the server's `synchronous_commit` decides durability; its default
+/// `on` waits for the WAL flush).
+public final class PostgresLedger: Ledger, @unchecked Sendable {
+    public let location: String
+    let session = UUID().uuidString
+    private let options: LedgerOptions
+    private let executor: BlockingExecutor
+    /// Touched only inside `executor.run`.
+    private let connection: PostgresConnection
+
+    /// Connects and (with `.createIfMissing`) creates the tables, serialized between stations by
+    /// an advisory lock.
+    public init(_ location: LedgerURL.PostgresLocation, options: LedgerOptions = LedgerOptions()) async throws(LedgerError) {
+        let display = LedgerURL.postgresql(location).description
+        self.location = display
+        self.options = options
+        executor = BlockingExecutor(label: "dfukit.ledger.postgresql")
+        connection = try await executor.run { () throws(LedgerError) -> PostgresConnection in
+            let connection = try PostgresConnection(connectionString: location.connectionString, location: display)
+            try Self.prepare(connection, access: options.access)
+            return connection
+        }
+    }
+
+    /// Any number that all DFUKit stations use for the schema's advisory lock ("DFUK").
+    private static let schemaLockKey = "1145459019"
+
+    private static func prepare(_ connection: PostgresConnection, access: LedgerOptions.Access) throws(LedgerError) {
+        let operation = LedgerOperation.createSchema
+        let location = connection.location
+        try connection.transaction(operation: operation) { () throws(LedgerError) in
+            if access == .createIfMissing {
+                try connection.query("SELECT pg_advisory_xact_lock($1::bigint)", [schemaLockKey], operation: operation)
+                for statement in LedgerSchema.postgres { try connection.query(statement, operation: operation) }
+            } else {
+                let found = try connection.query("SELECT to_regclass('dfukit_schema') IS NOT NULL",
+                                                 operation: "find the ledger's tables")
+                guard found.first?.first == "t" else { throw LedgerSchema.missing(ledger: location) }
+            }
+            let versions = try connection.query("SELECT version FROM dfukit_schema", operation: operation)
+            if let found = versions.first?.first.flatMap({ $0 }).flatMap({ Int($0) }) {
+                guard found <= LedgerSchema.version else { throw LedgerSchema.tooNew(found, ledger: location) }
+            } else if access == .createIfMissing {
+                try connection.query("INSERT INTO dfukit_schema (version) VALUES ($1)", [String(LedgerSchema.version)],
+                                     operation: operation)
+            }
+        }
+    }
+
+    /// The injected clock's time as seconds since 1970, or nil for the server's clock.
+    private var injectedNow: String? {
+        options.clock.isInjected ? String(options.clock.now().timeIntervalSince1970) : nil
+    }
+
+    /// SQL for "now": the injected time `$n` when given, else the server's clock.
+    private static func now(_ parameter: Int) -> String {
+        "coalesce(to_timestamp($\(parameter)::double precision), clock_timestamp())"
+    }
+
+    // MARK: Claims
+
+    public func claim(device: String, packageSHA256: String, station: String) async throws(LedgerError) -> Claim? {
+        let operation = LedgerOperation.claim(device, packageSHA256)
+        try LedgerOperation.validate(device: device, packageSHA256: packageSHA256, station: station,
+                                     ledger: location, operation: operation)
+        let id = UUID().uuidString
+        let parameters = [device, packageSHA256, id, station, session, injectedNow, String(options.leaseSeconds)]
+        let connection = connection
+        // Taken over: a released claim, an active one whose lease ran out, or one this station
+        // name held under an earlier instance (the station was restarted).
+        let rows = try await executor.run { () throws(LedgerError) -> [[String?]] in
+            try connection.query("""
+                INSERT INTO dfukit_claims AS current
+                    (device, package_sha256, claim_id, station, session, state, claimed_at, heartbeat_at)
+                VALUES ($1, $2, $3, $4, $5, 'active', \(Self.now(6)), \(Self.now(6)))
+                ON CONFLICT (device, package_sha256) DO UPDATE SET claim_id = excluded.claim_id,
+                    station = excluded.station, session = excluded.session, state = 'active',
+                    claimed_at = excluded.claimed_at, heartbeat_at = excluded.heartbeat_at
+                WHERE current.state = 'released'
+                   OR (current.state = 'active'
+                       AND (current.heartbeat_at + make_interval(secs => $7::double precision) < excluded.claimed_at
+                            OR (current.station = excluded.station AND current.session <> excluded.session)))
+                RETURNING extract(epoch FROM claimed_at)::double precision,
+                    (SELECT count(*) FROM dfukit_attempts a WHERE a.device = $1 AND a.package_sha256 = $2)
+                """, parameters, operation: operation)
+        }
+        guard let row = rows.first else { return nil }
+        return Claim(id: id, device: device, packageSHA256: packageSHA256, station: station,
+                     claimedAt: Date(timeIntervalSince1970: row[0].flatMap(Double.init) ?? 0),
+                     previousAttempts: row[1].flatMap { Int($0) } ?? 0)
+    }
+
+    public func heartbeat(_ claim: Claim) async throws(LedgerError) {
+        let operation = LedgerOperation.heartbeat(claim)
+        let (connection, location, now) = (connection, location, injectedNow)
+        try await executor.run { () throws(LedgerError) -> Void in
+            let updated = try connection.query("""
+                UPDATE dfukit_claims SET heartbeat_at = \(Self.now(4))
+                WHERE device = $1 AND package_sha256 = $2 AND claim_id = $3 AND state = 'active'
+                RETURNING 1
+                """, [claim.device, claim.packageSHA256, claim.id, now], operation: operation)
+            guard updated.isEmpty else { return }
+            let current = try connection.query(
+                "SELECT state, station FROM dfukit_claims WHERE device = $1 AND package_sha256 = $2",
+                [claim.device, claim.packageSHA256], operation: operation).first
+            throw LedgerError(.claimLost, ledger: location, operation: operation,
+                              message: LedgerOperation.lostMessage(state: current?[0] ?? nil, station: current?[1] ?? nil))
+        }
+    }
+
+    public func release(_ claim: Claim) async throws(LedgerError) {
+        let operation = LedgerOperation.release(claim)
+        let connection = connection
+        try await executor.run { () throws(LedgerError) -> Void in
+            try connection.query("""
+                UPDATE dfukit_claims SET state = 'released'
+                WHERE device = $1 AND package_sha256 = $2 AND claim_id = $3 AND state = 'active'
+                """, [claim.device, claim.packageSHA256, claim.id], operation: operation)
+        }
+    }
+
+    public func isDone(device: String, packageSHA256: String) async throws(LedgerError) -> Bool {
+        let operation = LedgerOperation.isDone(device, packageSHA256)
+        let connection = connection
+        return try await executor.run { () throws(LedgerError) -> Bool in
+            try connection.query(
+                "SELECT 1 FROM dfukit_claims WHERE device = $1 AND package_sha256 = $2 AND state = 'done'",
+                [device, packageSHA256], operation: operation).isEmpty == false
+        }
+    }
+
+    // MARK: Attempts
+
+    public func recordAttempt(_ attempt: Attempt) async throws(LedgerError) {
+        let operation = LedgerOperation.record(attempt)
+        try LedgerOperation.validate(device: attempt.device, packageSHA256: attempt.packageSHA256,
+                                     station: attempt.station, ledger: location, operation: operation)
+        let (connection, session, now) = (connection, session, injectedNow)
+        try await executor.run { () throws(LedgerError) -> Void in
+            try connection.transaction(operation: operation) { () throws(LedgerError) in
+                try connection.query("""
+                    INSERT INTO dfukit_attempts (claim_id, device, serial, package_sha256, profile, station, started_at,
+                        ended_at, bytes, result, error_kind, error_message, attempt_number, seconds, bytes_per_second)
+                    VALUES ($1, $2, $3, $4, $5, $6, to_timestamp($7::double precision), to_timestamp($8::double precision),
+                        $9, $10, $11, $12, $13, $14, $15)
+                    """, [
+                        attempt.claimID, attempt.device, attempt.serial, attempt.packageSHA256, attempt.profile,
+                        attempt.station, String(attempt.startedAt.timeIntervalSince1970),
+                        String(attempt.endedAt.timeIntervalSince1970), String(attempt.bytes), attempt.result.rawValue,
+                        attempt.errorKind, attempt.errorMessage, String(attempt.attemptNumber), String(attempt.seconds),
+                        String(attempt.bytesPerSecond),
+                    ], operation: operation)
+                let key = [attempt.device, attempt.packageSHA256, attempt.claimID]
+                if attempt.result == .succeeded {
+                    try connection.query("""
+                        INSERT INTO dfukit_claims (device, package_sha256, claim_id, station, session, state, claimed_at, heartbeat_at)
+                        VALUES ($1, $2, $3, $4, $5, 'done', \(Self.now(6)), \(Self.now(6)))
+                        ON CONFLICT (device, package_sha256) DO UPDATE SET state = 'done', heartbeat_at = excluded.heartbeat_at
+                        """, key + [attempt.station, session, now], operation: operation)
+                } else {
+                    try connection.query("""
+                        UPDATE dfukit_claims SET heartbeat_at = \(Self.now(4))
+                        WHERE device = $1 AND package_sha256 = $2 AND claim_id = $3 AND state = 'active'
+                        """, key + [now], operation: operation)
+                }
+            }
+        }
+    }
+
+    public func attempts(_ filter: AttemptFilter) async throws(LedgerError) -> [Attempt] {
+        var conditions: [String] = []
+        var parameters: [String?] = []
+        func add(_ condition: String, _ value: String) {
+            parameters.append(value)
+            conditions.append(condition.replacingOccurrences(of: "$?", with: "$\(parameters.count)"))
+        }
+        if let device = filter.device { add("device = $?", device) }
+        if let package = filter.packageSHA256 { add("package_sha256 = $?", package) }
+        if let station = filter.station { add("station = $?", station) }
+        if let since = filter.since { add("started_at >= to_timestamp($?::double precision)", String(since.timeIntervalSince1970)) }
+        let sql = """
+            SELECT claim_id, device, serial, package_sha256, profile, station,
+                   extract(epoch FROM started_at)::double precision, extract(epoch FROM ended_at)::double precision,
+                   bytes, result, error_kind, error_message, attempt_number, seconds, bytes_per_second
+            FROM dfukit_attempts\(conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")) ORDER BY id
+            """
+        let (connection, location, bound) = (connection, location, parameters)
+        return try await executor.run { () throws(LedgerError) -> [Attempt] in
+            let rows = try connection.query(sql, bound, operation: LedgerOperation.readAttempts)
+            var attempts: [Attempt] = []
+            attempts.reserveCapacity(rows.count)
+            for row in rows {
+                guard let result = row[9].flatMap(Attempt.Result.init(rawValue:)) else {
+                    throw LedgerError(.notALedger, ledger: location, operation: LedgerOperation.readAttempts,
+                                      message: "an attempt has the unknown result '\(row[9] ?? "NULL")'")
+                }
+                func number(_ column: Int) -> Double { row[column].flatMap(Double.init) ?? 0 }
+                attempts.append(Attempt(
+                    claimID: row[0] ?? "", device: row[1] ?? "", serial: row[2], packageSHA256: row[3] ?? "",
+                    profile: row[4] ?? "", station: row[5] ?? "",
+                    startedAt: Date(timeIntervalSince1970: number(6)), endedAt: Date(timeIntervalSince1970: number(7)),
+                    bytes: Int(number(8)), result: result, errorKind: row[10], errorMessage: row[11],
+                    attemptNumber: Int(number(12)), seconds: number(13), bytesPerSecond: number(14)))
+            }
+            return attempts
+        }
+    }
+
+    public func close() async {
+        let connection = connection
+        _ = try? await executor.run { () throws(LedgerError) in connection.close() }
+    }
+}

@@ -1,0 +1,254 @@
+import Foundation
+
+/// A ledger in one SQLite file, for one station (several processes may share the file; each
+/// claim is a `BEGIN IMMEDIATE` transaction).
+///
+/// Durability: the file is in WAL mode with `synchronous=FULL`, so every transaction is synced
+/// to disk before `COMMIT` returns: a `kill -9` or a power cut loses nothing a call reported as
+/// written (NORMAL would be faster but may lose the last commits on power loss).
+public final class SQLiteLedger: Ledger, @unchecked Sendable {
+    public let location: String
+    /// This instance: claims it holds are not handed out again, even to its own station name.
+    let session = UUID().uuidString
+    private let options: LedgerOptions
+    private let executor: BlockingExecutor
+    /// Touched only inside `executor.run`.
+    private let connection: SQLiteConnection
+
+    /// Opens (and with `.createIfMissing` creates) the ledger at `path`; `:memory:` gives a
+    /// private in-memory ledger for tests.
+    public init(path: String, options: LedgerOptions = LedgerOptions()) async throws(LedgerError) {
+        location = "sqlite:\(path)"
+        self.options = options
+        executor = BlockingExecutor(label: "dfukit.ledger.sqlite")
+        let location = location
+        if options.access == .existing, path != ":memory:", !FileManager.default.fileExists(atPath: path) {
+            throw LedgerError(.cannotOpen, ledger: location, operation: "open the database",
+                              message: "no such file (a ledger is created by 'dfukit batch run')")
+        }
+        connection = try await executor.run { () throws(LedgerError) -> SQLiteConnection in
+            let connection = try SQLiteConnection(path: path, create: options.access == .createIfMissing,
+                                                  busyTimeout: options.busyTimeout)
+            try Self.prepare(connection, access: options.access, isMemory: path == ":memory:")
+            return connection
+        }
+    }
+
+    /// Sets WAL and FULL sync, then creates or checks the tables and the schema version.
+    private static func prepare(_ connection: SQLiteConnection, access: LedgerOptions.Access,
+                                isMemory: Bool) throws(LedgerError) {
+        let operation = LedgerOperation.createSchema
+        let location = connection.location
+        if access == .existing {
+            let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'dfukit_schema'",
+                                              operation: "find the ledger's tables")
+            guard !tables.isEmpty else { throw LedgerSchema.missing(ledger: location) }
+        } else {
+            let mode = try connection.query("PRAGMA journal_mode = WAL", operation: "switch to WAL")
+            let modeName = mode.first?.first?.text ?? "?"
+            guard modeName == "wal" || (isMemory && modeName == "memory") else {
+                throw LedgerError(.cannotOpen, ledger: location, operation: "switch to WAL",
+                                  message: "the journal mode stayed '\(modeName)' (is the directory writable?)")
+            }
+        }
+        try connection.query("PRAGMA synchronous = FULL", operation: "set synchronous = FULL")
+        try connection.immediateTransaction(operation: operation) { () throws(LedgerError) in
+            if access == .createIfMissing {
+                for statement in LedgerSchema.sqlite { try connection.query(statement, operation: operation) }
+            }
+            let versions = try connection.query("SELECT version FROM dfukit_schema", operation: operation)
+            if let found = versions.first?.first?.integer {
+                guard found <= LedgerSchema.version else { throw LedgerSchema.tooNew(Int(found), ledger: location) }
+            } else if access == .createIfMissing {
+                try connection.query("INSERT INTO dfukit_schema (version) VALUES (?1)",
+                                     [.integer(Int64(LedgerSchema.version))], operation: operation)
+            }
+        }
+    }
+
+    // MARK: Claims
+
+    public func claim(device: String, packageSHA256: String, station: String) async throws(LedgerError) -> Claim? {
+        let operation = LedgerOperation.claim(device, packageSHA256)
+        try LedgerOperation.validate(device: device, packageSHA256: packageSHA256, station: station,
+                                     ledger: location, operation: operation)
+        let (connection, session, lease, clock) = (connection, session, options.leaseSeconds, options.clock)
+        return try await executor.run { () throws(LedgerError) -> Claim? in
+            try connection.immediateTransaction(operation: operation) { () throws(LedgerError) -> Claim? in
+                let now = clock.now()
+                let key: [SQLiteValue] = [.text(device), .text(packageSHA256)]
+                let current = try connection.query(
+                    "SELECT state, station, session, heartbeat_at FROM dfukit_claims WHERE device = ?1 AND package_sha256 = ?2",
+                    key, operation: operation).first
+                if let current {
+                    let state = current[0].text
+                    let expired = (current[3].real ?? 0) + lease < now.timeIntervalSince1970
+                    let restartedStation = current[1].text == station && current[2].text != session
+                    switch state {
+                    case "done": return nil
+                    case "active" where !expired && !restartedStation: return nil
+                    default: break
+                    }
+                }
+                let id = UUID().uuidString
+                let time = SQLiteValue.real(now.timeIntervalSince1970)
+                try connection.query("""
+                    INSERT INTO dfukit_claims (device, package_sha256, claim_id, station, session, state, claimed_at, heartbeat_at)
+                    VALUES (?1, ?2, ?3, ?4, ?5, 'active', ?6, ?6)
+                    ON CONFLICT (device, package_sha256) DO UPDATE SET claim_id = excluded.claim_id,
+                        station = excluded.station, session = excluded.session, state = 'active',
+                        claimed_at = excluded.claimed_at, heartbeat_at = excluded.heartbeat_at
+                    """, key + [.text(id), .text(station), .text(session), time], operation: operation)
+                let previous = try connection.query(
+                    "SELECT count(*) FROM dfukit_attempts WHERE device = ?1 AND package_sha256 = ?2",
+                    key, operation: operation).first?.first?.integer ?? 0
+                return Claim(id: id, device: device, packageSHA256: packageSHA256, station: station, claimedAt: now,
+                             previousAttempts: Int(previous))
+            }
+        }
+    }
+
+    public func heartbeat(_ claim: Claim) async throws(LedgerError) {
+        let operation = LedgerOperation.heartbeat(claim)
+        let (connection, clock, location) = (connection, options.clock, location)
+        try await executor.run { () throws(LedgerError) -> Void in
+            try connection.immediateTransaction(operation: operation) { () throws(LedgerError) in
+                try connection.query("""
+                    UPDATE dfukit_claims SET heartbeat_at = ?4
+                    WHERE device = ?1 AND package_sha256 = ?2 AND claim_id = ?3 AND state = 'active'
+                    """, [.text(claim.device), .text(claim.packageSHA256), .text(claim.id),
+                          .real(clock.now().timeIntervalSince1970)], operation: operation)
+                guard connection.changes == 0 else { return }
+                let current = try connection.query(
+                    "SELECT state, station FROM dfukit_claims WHERE device = ?1 AND package_sha256 = ?2",
+                    [.text(claim.device), .text(claim.packageSHA256)], operation: operation).first
+                throw LedgerError(.claimLost, ledger: location, operation: operation,
+                                  message: LedgerOperation.lostMessage(state: current?[0].text, station: current?[1].text))
+            }
+        }
+    }
+
+    public func release(_ claim: Claim) async throws(LedgerError) {
+        let operation = LedgerOperation.release(claim)
+        let connection = connection
+        try await executor.run { () throws(LedgerError) -> Void in
+            try connection.query("""
+                UPDATE dfukit_claims SET state = 'released'
+                WHERE device = ?1 AND package_sha256 = ?2 AND claim_id = ?3 AND state = 'active'
+                """, [.text(claim.device), .text(claim.packageSHA256), .text(claim.id)], operation: operation)
+        }
+    }
+
+    public func isDone(device: String, packageSHA256: String) async throws(LedgerError) -> Bool {
+        let operation = LedgerOperation.isDone(device, packageSHA256)
+        let connection = connection
+        return try await executor.run { () throws(LedgerError) -> Bool in
+            try connection.query(
+                "SELECT 1 FROM dfukit_claims WHERE device = ?1 AND package_sha256 = ?2 AND state = 'done'",
+                [.text(device), .text(packageSHA256)], operation: operation).isEmpty == false
+        }
+    }
+
+    // MARK: Attempts
+
+    public func recordAttempt(_ attempt: Attempt) async throws(LedgerError) {
+        let operation = LedgerOperation.record(attempt)
+        try LedgerOperation.validate(device: attempt.device, packageSHA256: attempt.packageSHA256,
+                                     station: attempt.station, ledger: location, operation: operation)
+        let (connection, session, clock) = (connection, session, options.clock)
+        try await executor.run { () throws(LedgerError) -> Void in
+            try connection.immediateTransaction(operation: operation) { () throws(LedgerError) in
+                try connection.query("""
+                    INSERT INTO dfukit_attempts (claim_id, device, serial, package_sha256, profile, station, started_at,
+                        ended_at, bytes, result, error_kind, error_message, attempt_number, seconds, bytes_per_second)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+                    """, [
+                        .text(attempt.claimID), .text(attempt.device), SQLiteValue(attempt.serial),
+                        .text(attempt.packageSHA256), .text(attempt.profile), .text(attempt.station),
+                        .real(attempt.startedAt.timeIntervalSince1970), .real(attempt.endedAt.timeIntervalSince1970),
+                        .integer(Int64(attempt.bytes)), .text(attempt.result.rawValue), SQLiteValue(attempt.errorKind),
+                        SQLiteValue(attempt.errorMessage), .integer(Int64(attempt.attemptNumber)),
+                        .real(attempt.seconds), .real(attempt.bytesPerSecond),
+                    ], operation: operation)
+                let now = SQLiteValue.real(clock.now().timeIntervalSince1970)
+                let key: [SQLiteValue] = [.text(attempt.device), .text(attempt.packageSHA256), .text(attempt.claimID)]
+                if attempt.result == .succeeded {
+                    // Done for good, whoever held the claim (or if nobody did).
+                    try connection.query("""
+                        INSERT INTO dfukit_claims (device, package_sha256, claim_id, station, session, state, claimed_at, heartbeat_at)
+                        VALUES (?1, ?2, ?3, ?4, ?5, 'done', ?6, ?6)
+                        ON CONFLICT (device, package_sha256) DO UPDATE SET state = 'done', heartbeat_at = excluded.heartbeat_at
+                        """, key + [.text(attempt.station), .text(session), now], operation: operation)
+                } else {
+                    // An attempt is a sign of life: it extends the claim it was made under.
+                    try connection.query("""
+                        UPDATE dfukit_claims SET heartbeat_at = ?4
+                        WHERE device = ?1 AND package_sha256 = ?2 AND claim_id = ?3 AND state = 'active'
+                        """, key + [now], operation: operation)
+                }
+            }
+        }
+    }
+
+    public func attempts(_ filter: AttemptFilter) async throws(LedgerError) -> [Attempt] {
+        var conditions: [String] = []
+        var parameters: [SQLiteValue] = []
+        func add(_ condition: String, _ value: SQLiteValue) {
+            parameters.append(value)
+            conditions.append(condition.replacingOccurrences(of: "?", with: "?\(parameters.count)"))
+        }
+        if let device = filter.device { add("device = ?", .text(device)) }
+        if let package = filter.packageSHA256 { add("package_sha256 = ?", .text(package)) }
+        if let station = filter.station { add("station = ?", .text(station)) }
+        if let since = filter.since { add("started_at >= ?", .real(since.timeIntervalSince1970)) }
+        let sql = """
+            SELECT claim_id, device, serial, package_sha256, profile, station, started_at, ended_at, bytes, result,
+                   error_kind, error_message, attempt_number, seconds, bytes_per_second
+            FROM dfukit_attempts\(conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")) ORDER BY id
+            """
+        let (connection, location, bound) = (connection, location, parameters)
+        return try await executor.run { () throws(LedgerError) -> [Attempt] in
+            let rows = try connection.query(sql, bound, operation: LedgerOperation.readAttempts)
+            var attempts: [Attempt] = []
+            attempts.reserveCapacity(rows.count)
+            for row in rows {
+                guard let result = row[9].text.flatMap(Attempt.Result.init(rawValue:)) else {
+                    throw LedgerError(.notALedger, ledger: location, operation: LedgerOperation.readAttempts,
+                                      message: "an attempt has the unknown result '\(row[9].text ?? "NULL")'")
+                }
+                attempts.append(Attempt(
+                    claimID: row[0].text ?? "", device: row[1].text ?? "", serial: row[2].text,
+                    packageSHA256: row[3].text ?? "", profile: row[4].text ?? "", station: row[5].text ?? "",
+                    startedAt: Date(timeIntervalSince1970: row[6].real ?? 0),
+                    endedAt: Date(timeIntervalSince1970: row[7].real ?? 0), bytes: Int(row[8].integer ?? 0),
+                    result: result, errorKind: row[10].text, errorMessage: row[11].text,
+                    attemptNumber: Int(row[12].integer ?? 0), seconds: row[13].real ?? 0,
+                    bytesPerSecond: row[14].real ?? 0))
+            }
+            return attempts
+        }
+    }
+
+    // MARK: Maintenance
+
+    /// SQLite's `PRAGMA journal_mode`: `wal` for every file ledger.
+    public func journalMode() async throws(LedgerError) -> String {
+        let connection = connection
+        return try await executor.run { () throws(LedgerError) -> String in
+            try connection.query("PRAGMA journal_mode", operation: "read the journal mode").first?.first?.text ?? ""
+        }
+    }
+
+    /// SQLite's `PRAGMA integrity_check`: `["ok"]` for an intact file, otherwise one line per problem.
+    public func integrityCheck() async throws(LedgerError) -> [String] {
+        let connection = connection
+        return try await executor.run { () throws(LedgerError) -> [String] in
+            try connection.query("PRAGMA integrity_check", operation: "check integrity").compactMap { $0.first?.text }
+        }
+    }
+
+    public func close() async {
+        let connection = connection
+        _ = try? await executor.run { () throws(LedgerError) in connection.close() }
+    }
+}

@@ -1,0 +1,88 @@
+import DFUGATT
+import Foundation
+
+/// `sim:NAME?fleet=N`: N simulated devices with distinct addresses (the configured address
+/// plus 0...N-1) and distinct signal strengths, for `dfukit batch run`.
+///
+/// Every device keeps its state (a half-received image, an installed one) across attempts.
+/// Each attempt gets its own world on its own virtual clock, whose links share one adapter's
+/// air time: with K links open at once each gets `min(packets-per-event,
+/// adapter-packets / K)` packets per connection event (at least one). The batch runner adds
+/// the attempts' simulated times up per concurrency slot.
+///
+/// With `fault-rate=R`, a seeded share R of the devices stop answering part-way through
+/// their first attempt (it fails after its resumes); later attempts have no fault.
+///
+/// Thread safety: a device is only touched by the one task that holds its claim; the
+/// fleet's own state is immutable after creation.
+public final class SimulatedFleet: @unchecked Sendable {
+    public let configuration: SimulatorConfiguration
+    private let devices: [any SimulatedPeripheral]
+    private let faulty: Set<Int>
+
+    public init(_ configuration: SimulatorConfiguration) throws(SimulatorConfigurationError) {
+        self.configuration = configuration
+        var devices: [any SimulatedPeripheral] = []
+        var single = configuration
+        single.faults = FaultPlan()
+        for index in 0..<configuration.fleet {
+            single.address = configuration.address.adding(Int64(index))
+            devices.append(try SimulatedDeviceCatalog.makeWorld(single).peripherals[0])
+        }
+        self.devices = devices
+        var generator = SeededGenerator(seed: configuration.seed)
+        faulty = Set((0..<configuration.fleet).filter { _ in Double.random(in: 0..<1, using: &generator) < configuration.faultRate })
+    }
+
+    /// What a scan sees: every device, the further down the list the weaker its signal
+    /// (-35 dBm to -94 dBm), so a minimum RSSI selects the devices "in the fixture".
+    public var advertisements: [Advertisement] {
+        devices.enumerated().map { index, device in
+            var advertisement = device.advertisement
+            advertisement.rssi = -35 - (index * 7) % 60
+            return advertisement
+        }
+    }
+
+    /// Whether the device at this address fails its first attempt.
+    public func isFaulty(_ address: DeviceAddress) -> Bool {
+        index(of: address).map(faulty.contains) ?? false
+    }
+
+    /// A world for one attempt (1-based) at one device, with `concurrency` links sharing the adapter.
+    public func world(for address: DeviceAddress, attempt: Int, concurrency: Int) -> SimulatedWorld? {
+        guard let index = index(of: address) else { return nil }
+        var settings = configuration.link
+        settings.packetsPerEvent = max(1, min(settings.packetsPerEvent, configuration.adapterPackets / max(1, concurrency)))
+        var faults = configuration.faults
+        if attempt == 1, faulty.contains(index) {
+            faults.unresponsiveAfterBytes = 2_000 + index * 37 % 4_000
+        }
+        return SimulatedWorld(name: "sim:\(configuration.deviceName)?fleet=\(configuration.fleet)", settings: settings,
+                              faults: faults, peripherals: [devices[index]])
+    }
+
+    /// The device itself, for tests.
+    public func device(at address: DeviceAddress) -> (any SimulatedPeripheral)? {
+        index(of: address).map { devices[$0] }
+    }
+
+    private func index(of address: DeviceAddress) -> Int? {
+        devices.firstIndex { $0.advertisement.address == address }
+    }
+}
+
+/// SplitMix64, so fleets are the same for the same seed on every machine.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}

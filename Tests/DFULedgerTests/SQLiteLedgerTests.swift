@@ -1,0 +1,267 @@
+import DFULedger
+import Foundation
+import XCTest
+
+/// The SQLite ledger: claims, done devices, leases, restarts, concurrency, durability settings,
+/// and the errors for files that are not ledgers.
+final class SQLiteLedgerTests: XCTestCase {
+    private var directory: TemporaryDirectory!
+
+    override func setUpWithError() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    override func tearDown() {
+        directory = nil
+    }
+
+    private func open(_ name: String = "ledger.sqlite", clock: LedgerClock = .system,
+                      access: LedgerOptions.Access = .createIfMissing) async throws(LedgerError) -> SQLiteLedger {
+        try await SQLiteLedger(path: directory.file(name), options: LedgerOptions(access: access, clock: clock))
+    }
+
+    func testAClaimedDeviceIsNotClaimedAgainUntilReleased() async throws {
+        let ledger = try await open()
+        let package = LedgerFixtures.package
+        let claim = try await XCTUnwrapAsync(await ledger.claim(device: "C0:FF:EE:00:00:01", packageSHA256: package, station: "a"))
+        XCTAssertEqual(claim.device, "C0:FF:EE:00:00:01")
+        XCTAssertEqual(claim.station, "a")
+        XCTAssertEqual(claim.nextAttemptNumber, 1)
+        let again = try await ledger.claim(device: "C0:FF:EE:00:00:01", packageSHA256: package, station: "a")
+        XCTAssertNil(again, "the same ledger instance already holds the claim")
+        let other = try await ledger.claim(device: "C0:FF:EE:00:00:01", packageSHA256: package, station: "b")
+        XCTAssertNil(other, "another station's live claim")
+        let otherPackage = try await ledger.claim(device: "C0:FF:EE:00:00:01", packageSHA256: "cd", station: "b")
+        XCTAssertNotNil(otherPackage, "claims are per package")
+
+        try await ledger.recordAttempt(LedgerFixtures.attempt(claim, result: .failed, errorKind: "timeout",
+                                                              errorMessage: "no response"))
+        try await ledger.release(claim)
+        let reclaimed = try await XCTUnwrapAsync(await ledger.claim(device: "C0:FF:EE:00:00:01", packageSHA256: package, station: "b"))
+        XCTAssertNotEqual(reclaimed.id, claim.id)
+        XCTAssertEqual(reclaimed.previousAttempts, 1)
+        XCTAssertEqual(reclaimed.nextAttemptNumber, 2)
+        let isDone = try await ledger.isDone(device: "C0:FF:EE:00:00:01", packageSHA256: package)
+        XCTAssertFalse(isDone)
+    }
+
+    func testADoneDeviceIsSkippedForGoodEvenAfterReopening() async throws {
+        let ledger = try await open()
+        let package = LedgerFixtures.package
+        let claim = try await XCTUnwrapAsync(await ledger.claim(device: "D1", packageSHA256: package, station: "a"))
+        try await ledger.recordAttempt(LedgerFixtures.attempt(claim, result: .succeeded, serial: "SN-1"))
+        try await ledger.release(claim)  // a no-op after a success
+        var isDone = try await ledger.isDone(device: "D1", packageSHA256: package)
+        XCTAssertTrue(isDone)
+        await ledger.close()
+
+        let reopened = try await open()
+        isDone = try await reopened.isDone(device: "D1", packageSHA256: package)
+        XCTAssertTrue(isDone)
+        for station in ["a", "b"] {
+            let claim = try await reopened.claim(device: "D1", packageSHA256: package, station: station)
+            XCTAssertNil(claim, "station \(station) must not flash a done device again")
+        }
+        let attempts = try await reopened.attempts()
+        XCTAssertEqual(attempts.count, 1)
+        XCTAssertEqual(attempts.first?.serial, "SN-1")
+    }
+
+    func testAttemptsRoundTripEveryField() async throws {
+        let ledger = try await open()
+        let claim = try await XCTUnwrapAsync(await ledger.claim(device: "D2", packageSHA256: "p1", station: "line-1"))
+        let failed = Attempt(claim: claim, serial: nil, profile: "nordic-secure-dfu",
+                             startedAt: Date(timeIntervalSince1970: 1_714_550_400.125),
+                             endedAt: Date(timeIntervalSince1970: 1_714_550_412.5), bytes: 4096, result: .failed,
+                             errorKind: "device-error:0x05", errorMessage: "the device answered 'invalid object' (0x05)\nat offset 4096")
+        let succeeded = Attempt(claim: claim, serial: "SN 42 ‘ü’", profile: "nordic-secure-dfu",
+                                startedAt: Date(timeIntervalSince1970: 1_714_550_413), endedAt: Date(timeIntervalSince1970: 1_714_550_433),
+                                bytes: 200_000, result: .succeeded, attemptNumber: 2, seconds: 18.5)
+        try await ledger.recordAttempt(failed)
+        try await ledger.recordAttempt(succeeded)
+        let other = try await XCTUnwrapAsync(await ledger.claim(device: "D3", packageSHA256: "p2", station: "line-2"))
+        try await ledger.recordAttempt(LedgerFixtures.attempt(other, result: .cancelled))
+
+        let all = try await ledger.attempts()
+        XCTAssertEqual(all, [failed, succeeded, LedgerFixtures.attempt(other, result: .cancelled)])
+        XCTAssertEqual(all[1].bytesPerSecond, 200_000 / 18.5, accuracy: 1e-9)
+        XCTAssertEqual(all[0].attemptNumber, 1)
+        let byStation = try await ledger.attempts(AttemptFilter(station: "line-2"))
+        XCTAssertEqual(byStation.map(\.device), ["D3"])
+        let byPackage = try await ledger.attempts(AttemptFilter(packageSHA256: "p1"))
+        XCTAssertEqual(byPackage.count, 2)
+        let since = try await ledger.attempts(AttemptFilter(since: Date(timeIntervalSince1970: 1_714_550_413)))
+        XCTAssertEqual(since.map(\.result), [.succeeded, .cancelled])
+        let summary = try await ledger.summary()
+        XCTAssertEqual(summary, LedgerSummary(devices: 2, succeeded: 1, failed: 0, cancelled: 1, attempts: 3))
+    }
+
+    func testAnExpiredLeaseLetsAnotherStationTakeTheDeviceAndTheFirstLearnsItLostIt() async throws {
+        let clock = TestClock()
+        let stationA = try await open(clock: clock.ledgerClock)
+        let stationB = try await open(clock: clock.ledgerClock)
+        let package = LedgerFixtures.package
+        let claimA = try await XCTUnwrapAsync(await stationA.claim(device: "D4", packageSHA256: package, station: "a"))
+
+        clock.advance(seconds: 599)
+        var claimB = try await stationB.claim(device: "D4", packageSHA256: package, station: "b")
+        XCTAssertNil(claimB, "the lease (600 s) has not run out")
+        try await stationA.heartbeat(claimA)
+        clock.advance(seconds: 599)
+        claimB = try await stationB.claim(device: "D4", packageSHA256: package, station: "b")
+        XCTAssertNil(claimB, "the heartbeat extended the lease")
+        clock.advance(seconds: 2)
+        claimB = try await stationB.claim(device: "D4", packageSHA256: package, station: "b")
+        XCTAssertNotNil(claimB, "601 s after the last heartbeat the claim expired")
+
+        do {
+            try await stationA.heartbeat(claimA)
+            XCTFail("the heartbeat of a lost claim must fail")
+        } catch {
+            XCTAssertEqual(error.kind, .claimLost)
+            XCTAssertTrue(error.description.contains("station b took the device over"), error.description)
+            XCTAssertTrue(error.description.contains("device D4"), error.description)
+        }
+        // Releasing the lost claim does not free station b's.
+        try await stationA.release(claimA)
+        let third = try await stationA.claim(device: "D4", packageSHA256: package, station: "c")
+        XCTAssertNil(third)
+    }
+
+    func testARestartedStationTakesBackItsOwnClaimsAtOnce() async throws {
+        let package = LedgerFixtures.package
+        let crashed = try await open()
+        let held = try await crashed.claim(device: "D5", packageSHA256: package, station: "line-1")
+        XCTAssertNotNil(held)
+        // The process "dies" holding the claim; a new instance with the same station name resumes.
+        let restarted = try await open()
+        let otherStation = try await restarted.claim(device: "D5", packageSHA256: package, station: "line-2")
+        XCTAssertNil(otherStation, "another station still waits for the lease")
+        let resumed = try await restarted.claim(device: "D5", packageSHA256: package, station: "line-1")
+        XCTAssertNotNil(resumed)
+        _ = crashed
+    }
+
+    func testManyTasksOnTwoConnectionsNeverClaimADeviceTwice() async throws {
+        let first = try await open()
+        let second = try await open()
+        let package = LedgerFixtures.package
+        let devices = (0..<50).map { LedgerFixtures.device($0) }
+        let winners = try await withThrowingTaskGroup(of: (String, String)?.self) { group in
+            for task in 0..<200 {
+                let ledger: any Ledger = task.isMultiple(of: 2) ? first : second
+                let station = task.isMultiple(of: 2) ? "even" : "odd"
+                let device = devices[task % devices.count]
+                group.addTask {
+                    try await LedgerFixtures.flashOnce(ledger, device: device, package: package, station: station)
+                        ? (device, station) : nil
+                }
+            }
+            var winners: [(String, String)] = []
+            for try await winner in group { if let winner { winners.append(winner) } }
+            return winners
+        }
+        XCTAssertEqual(winners.count, 50)
+        XCTAssertEqual(Set(winners.map(\.0)), Set(devices))
+        let attempts = try await first.attempts()
+        XCTAssertEqual(attempts.count, 50)
+        XCTAssertEqual(Set(attempts.map(\.device)).count, 50)
+    }
+
+    func testTheFileIsInWALModeWithFullSync() async throws {
+        let ledger = try await open()
+        let mode = try await ledger.journalMode()
+        XCTAssertEqual(mode, "wal")
+        let integrity = try await ledger.integrityCheck()
+        XCTAssertEqual(integrity, ["ok"])
+        await ledger.close()
+        // Bytes 18 and 19 of the database header (file format write/read version) are 2 in WAL mode.
+        let header = try XCTUnwrap(FileManager.default.contents(atPath: directory.file("ledger.sqlite")))
+        XCTAssertEqual(Array(header[18...19]), [2, 2])
+        let pythonMode = try Subprocess.tool("python3", ["-c", """
+            import sqlite3, sys
+            print(sqlite3.connect(sys.argv[1]).execute('PRAGMA journal_mode').fetchone()[0])
+            """, directory.file("ledger.sqlite")])
+        XCTAssertEqual(pythonMode, "wal\n")
+    }
+
+    func testOpeningAnExistingLedgerNeverCreatesOne() async throws {
+        do {
+            _ = try await open("missing.sqlite", access: .existing)
+            XCTFail("opened a missing ledger")
+        } catch {
+            XCTAssertEqual(error.kind, .cannotOpen)
+            XCTAssertTrue(error.description.hasPrefix("ledger sqlite:\(directory.file("missing.sqlite")): open the database: no such file"),
+                          error.description)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.file("missing.sqlite")))
+
+        _ = try Subprocess.tool("python3", ["-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+                                            + "c.execute('CREATE TABLE t (x)'); c.commit()", directory.file("other.sqlite")])
+        do {
+            _ = try await open("other.sqlite", access: .existing)
+            XCTFail("opened a database that is not a ledger")
+        } catch {
+            XCTAssertEqual(error.kind, .notALedger)
+            XCTAssertTrue(error.message.contains("not a DFUKit ledger"), error.message)
+        }
+    }
+
+    func testAFileThatIsNotADatabaseIsNotALedger() async throws {
+        try Data("this is a firmware package, not a ledger\n".utf8).write(to: URL(fileURLWithPath: directory.file("x.zip")))
+        for access in [LedgerOptions.Access.existing, .createIfMissing] {
+            do {
+                _ = try await open("x.zip", access: access)
+                XCTFail("opened a text file as a ledger")
+            } catch {
+                XCTAssertEqual(error.kind, .notALedger, "\(access)")
+                XCTAssertTrue(error.description.contains("SQLITE_NOTADB"), error.description)
+            }
+        }
+    }
+
+    func testALedgerFromANewerDFUKitIsRefused() async throws {
+        let ledger = try await open()
+        await ledger.close()
+        _ = try Subprocess.tool("python3", ["-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+                                            + "c.execute('UPDATE dfukit_schema SET version = 7'); c.commit()",
+                                            directory.file("ledger.sqlite")])
+        do {
+            _ = try await open(access: .existing)
+            XCTFail("opened a newer ledger")
+        } catch {
+            XCTAssertEqual(error.kind, .notALedger)
+            XCTAssertTrue(error.message.contains("schema version 7"), error.message)
+        }
+    }
+
+    func testEmptyNamesAreRefusedBeforeAnythingIsWritten() async throws {
+        let ledger = try await open()
+        do {
+            _ = try await ledger.claim(device: " ", packageSHA256: "p", station: "a")
+            XCTFail("claimed an empty address")
+        } catch {
+            XCTAssertEqual(error.kind, .invalidArgument)
+            XCTAssertTrue(error.message.contains("device address is empty"), error.message)
+        }
+        let attempts = try await ledger.attempts()
+        XCTAssertTrue(attempts.isEmpty)
+    }
+
+    func testAnUnwritableDirectoryIsReportedWithThePath() async throws {
+        do {
+            _ = try await SQLiteLedger(path: "/nonexistent-dir/ledger.sqlite")
+            XCTFail("opened a ledger in a missing directory")
+        } catch {
+            XCTAssertEqual(error.kind, .cannotOpen)
+            XCTAssertTrue(error.description.contains("/nonexistent-dir/ledger.sqlite"), error.description)
+            XCTAssertTrue(error.description.contains("SQLITE_CANTOPEN"), error.description)
+        }
+    }
+}
+
+/// `XCTUnwrap` for an optional produced by an `await`.
+func XCTUnwrapAsync<T>(_ value: T?, _ message: String = "", file: StaticString = #filePath,
+                       line: UInt = #line) async throws -> T {
+    try XCTUnwrap(value, message, file: file, line: line)
+}
