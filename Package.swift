@@ -58,7 +58,7 @@ let package = Package(
         .executableTarget(name: "dfukit", dependencies: ["DFUCommandLine"], swiftSettings: swiftSettings),
         .executableTarget(name: "dfukit-bench",
                           dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUEngine",
-                                         "DFULedger"],
+                                         "DFULedger", "DFUBatch"],
                           swiftSettings: swiftSettings),
 
         .testTarget(name: "DFUBytesTests", dependencies: ["DFUBytes"], exclude: ["Fixtures"], swiftSettings: swiftSettings),

@@ -197,13 +197,31 @@ for mtu in [247, 498] {
     }
 }
 
+// Provisioning lines: 64 simulated devices, and the ledger.
+print("")
+print("batch                                          devices concurrency  sim s  ideal s efficiency")
+let batchImage = FlashImage(name: "application", version: "1.0.0", data: pseudoRandomBytes(64 * 1024))
+let batchRows = await BatchBench.lines(profile: vendor, image: batchImage)
+for row in batchRows {
+    print([row.name.padding(toLength: 46, withPad: " ", startingAt: 0), String(row.devices).leftPadded(7),
+           String(row.concurrency).leftPadded(11), fixed(row.sim_seconds, 1).leftPadded(6),
+           fixed(row.ideal_seconds, 1).leftPadded(8), fixed(row.efficiency, 3).leftPadded(10)].joined(separator: " "))
+}
+print("")
+let ledgerRows = await BatchBench.ledgers()
+for row in ledgerRows {
+    print("\(row.name.padding(toLength: 40, withPad: " ", startingAt: 0)) \(fixed(row.writes_per_second, 1).leftPadded(9)) writes/s (\(row.writes) writes, \(row.concurrency) task(s))")
+}
+
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
 do {
     let url = URL(fileURLWithPath: outputPath)
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     try encoder.encode(results).write(to: url)
-    print("wrote \(outputPath)")
+    try encoder.encode(batchRows).write(to: url.deletingLastPathComponent().appendingPathComponent("batch.json"))
+    try encoder.encode(ledgerRows).write(to: url.deletingLastPathComponent().appendingPathComponent("ledger.json"))
+    print("wrote \(outputPath), batch.json and ledger.json beside it")
 } catch {
     FileHandle.standardError.write(Data("cannot write \(outputPath): \(error)\n".utf8))
     exit(74)

@@ -130,8 +130,9 @@ struct BatchRunCommand: Command {
             console.error("error: \(error)")
             return error.exitCode
         }
-        console.error("\(summary.succeeded) of \(summary.devices) device(s) done, \(summary.failed) failed, "
-                      + "\(summary.skipped) skipped, \(summary.attempts) attempt(s) in \(String(format1: summary.seconds)) s"
+        console.error("\(summary.devices) device(s): \(summary.succeeded) flashed, \(summary.failed) failed, "
+                      + "\(summary.skipped) skipped (done before, or claimed by another station); "
+                      + "\(summary.attempts) attempt(s) in \(String(format1: summary.seconds)) s"
                       + (source.usesVirtualTime ? " (simulated)" : "") + "; ledger \(ledger.location)")
         if json {
             let object: [String: Any] = [

@@ -239,6 +239,17 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
         }
     }
 
+    /// SQLite's `PRAGMA synchronous` by name: `FULL` (every commit synced before it returns).
+    public func synchronousSetting() async throws(LedgerError) -> String {
+        let connection = connection
+        return try await executor.run { () throws(LedgerError) -> String in
+            let value = try connection.query("PRAGMA synchronous", operation: "read the sync setting").first?.first?.integer
+            let names = ["OFF", "NORMAL", "FULL", "EXTRA"]
+            guard let value, names.indices.contains(Int(value)) else { return "unknown (\(value.map(String.init) ?? "none"))" }
+            return names[Int(value)]
+        }
+    }
+
     /// SQLite's `PRAGMA integrity_check`: `["ok"]` for an intact file, otherwise one line per problem.
     public func integrityCheck() async throws(LedgerError) -> [String] {
         let connection = connection
