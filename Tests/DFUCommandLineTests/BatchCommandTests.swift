@@ -1,0 +1,102 @@
+import Foundation
+import XCTest
+
+/// `dfukit batch run` as a station runs it: the built binary, a simulated fleet, a SQLite ledger
+/// checked with Python's sqlite3 (a reader we did not write).
+final class BatchCommandTests: XCTestCase {
+    private func batch(_ package: String, fleet: String, ledger: String, in directory: TemporaryDirectory,
+                       extra: [String] = []) throws -> ProcessResult {
+        try DFUKitBinary.run(["batch", "run", "--profile", DFUKitBinary.shippedProfile, "--package", package,
+                              "--device", "sim:vendor-ctrlpt?\(fleet)", "--ledger", "sqlite:\(ledger)",
+                              "--station", "line-1", "--json"] + extra, in: directory.path)
+    }
+
+    /// Rows of `SELECT device, count(*) FROM dfukit_attempts WHERE result = 'succeeded' GROUP BY device`.
+    private func successesPerDevice(_ ledger: String) throws -> [String: Int] {
+        let script = """
+            import json, sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            rows = db.execute("SELECT device, count(*) FROM dfukit_attempts WHERE result = 'succeeded' GROUP BY device")
+            print(json.dumps(dict(rows.fetchall())))
+            """
+        let output = try Subprocess.tool("python3", ["-c", script, ledger])
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Int])
+        return object
+    }
+
+    func testBatchFlashesEveryDeviceAndARerunSkipsThem() throws {
+        let directory = try TemporaryDirectory()
+        let package = try PackageCommandTests.makePackage(in: directory, size: 8_000)
+        let ledger = directory.file("line.sqlite")
+        let first = try batch(package, fleet: "fleet=6", ledger: ledger, in: directory, extra: ["--concurrency", "3"])
+        XCTAssertEqual(first.status, 0, first.transcript)
+        let summary = try jsonObject(first.stdout)
+        XCTAssertEqual(summary["succeeded"] as? Int, 6)
+        XCTAssertEqual(summary["failed"] as? Int, 0)
+        XCTAssertEqual(summary["clock"] as? String, "simulated")
+        XCTAssertEqual(try successesPerDevice(ledger).count, 6)
+
+        let rerun = try batch(package, fleet: "fleet=6", ledger: ledger, in: directory)
+        XCTAssertEqual(rerun.status, 0, rerun.transcript)
+        let again = try jsonObject(rerun.stdout)
+        XCTAssertEqual(again["succeeded"] as? Int, 0)
+        XCTAssertEqual(again["skipped"] as? Int, 6)
+        XCTAssertTrue(try successesPerDevice(ledger).values.allSatisfy { $0 == 1 })
+    }
+
+    func testFaultyDevicesAreRetriedAndTheCountIsMet() throws {
+        let directory = try TemporaryDirectory()
+        let package = try PackageCommandTests.makePackage(in: directory, size: 8_000)
+        let ledger = directory.file("line.sqlite")
+        let result = try batch(package, fleet: "fleet=10&fault-rate=0.3&seed=3", ledger: ledger, in: directory,
+                               extra: ["--count", "8", "--concurrency", "2", "--retries", "1"])
+        XCTAssertEqual(result.status, 0, result.transcript)
+        let summary = try jsonObject(result.stdout)
+        XCTAssertEqual(summary["succeeded"] as? Int, 8)
+        XCTAssertGreaterThan(summary["attempts"] as? Int ?? 0, 8, "some devices needed a second attempt")
+        XCTAssertTrue(result.stderr.contains("attempt 2"), result.transcript)
+    }
+
+    /// A station killed with SIGKILL mid-batch, then run again: every device ends up done
+    /// exactly once in the ledger.
+    func testKilledBatchRerunsToEveryDeviceDoneExactlyOnce() throws {
+        let directory = try TemporaryDirectory()
+        let package = try PackageCommandTests.makePackage(in: directory, size: 120_000)
+        let ledger = directory.file("line.sqlite")
+        let process = Process()
+        process.executableURL = try DFUKitBinary.located.get()
+        process.arguments = ["batch", "run", "--profile", DFUKitBinary.shippedProfile, "--package", package,
+                             "--device", "sim:vendor-ctrlpt?fleet=40", "--ledger", "sqlite:\(ledger)",
+                             "--station", "line-1", "--concurrency", "2"]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Kill it once some devices are done but (almost surely) not all.
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, process.isRunning,
+              (try? successesPerDevice(ledger).count) ?? 0 < 3 {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let before = (try? successesPerDevice(ledger)) ?? [:]
+        XCTAssertLessThan(before.count, 40, "the batch was killed before it finished")
+
+        let rerun = try batch(package, fleet: "fleet=40", ledger: ledger, in: directory, extra: ["--concurrency", "2"])
+        XCTAssertEqual(rerun.status, 0, rerun.transcript)
+        let successes = try successesPerDevice(ledger)
+        XCTAssertEqual(successes.count, 40, "every device is done")
+        XCTAssertTrue(successes.values.allSatisfy { $0 == 1 }, "no device is done twice: \(successes)")
+        let summary = try jsonObject(rerun.stdout)
+        XCTAssertEqual((summary["skipped"] as? Int ?? 0) + (summary["succeeded"] as? Int ?? 0), 40)
+    }
+
+    func testLineFileErrorsAreUsageErrorsWithTheirLocation() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("line.yaml", text: "profile: vendor-ctrlpt\nconcurency: 4\n")
+        let result = try DFUKitBinary.run(["batch", "run", "line.yaml"], in: directory.path)
+        XCTAssertEqual(result.status, 64, result.transcript)
+        XCTAssertTrue(result.stderr.contains("line.yaml:2:1: error: unknown key 'concurency'"), result.transcript)
+    }
+}
