@@ -101,6 +101,39 @@ final class SMPFlashTests: XCTestCase {
         }
     }
 
+    /// A device holding part of another file (another `sha`) must not resume it: the new
+    /// upload starts over and the new image is the one installed.
+    func testAPartialUploadOfAnotherFileIsNotResumed() async throws {
+        let first = try image("app-ecdsa-p256.bin")
+        let second = try image("app-ed25519.bin")
+        let fleet = try SimulatedFleet(try SimulatorConfiguration(parsing: "mcumgr-smp?fleet=1&fault-rate=1"))
+        let address = fleet.advertisements[0].address
+        let broken = await FlashSession(profile: try profile(), images: [first],
+                                        transport: try XCTUnwrap(fleet.world(for: address, attempt: 1, concurrency: 1)),
+                                        address: address).run()
+        XCTAssertEqual(broken.status, .failed, "the first upload stops part-way")
+        let world = try XCTUnwrap(fleet.world(for: address, attempt: 2, concurrency: 1))
+        let report = await FlashSession(profile: try profile(), images: [second], transport: world, address: address).run()
+        XCTAssertEqual(report.status, .verified, String(describing: report.error))
+        let slots = try await imageList(world)
+        XCTAssertTrue(slots.contains { $0["hash"] == .bytes(second.imageHash) && $0["active"] == .boolean(true) })
+        XCTAssertFalse(slots.contains { $0["hash"] == .bytes(first.imageHash) && $0["active"] == .boolean(true) })
+    }
+
+    /// An SMP v1-only server: answers and errors in the v1 format (`rc`), which the profile
+    /// reads as well as v2's `err.rc`.
+    func testAVersion1ServerWorksAndItsErrorsAreNamed() async throws {
+        let firmware = try image()
+        let (report, _) = try await flash(firmware, device: "mcumgr-smp?smp-version=1")
+        XCTAssertEqual(report.status, .verified, String(describing: report.error))
+        let tooLarge = FlashImage(name: firmware.name, version: firmware.version,
+                                  data: firmware.data + [UInt8](repeating: 0xFF, count: 2 << 20), imageHash: firmware.imageHash)
+        let (refused, _) = try await flash(tooLarge, device: "mcumgr-smp?smp-version=1")
+        XCTAssertEqual(refused.status, .failed)
+        XCTAssertTrue((refused.error?.description ?? "").contains("send 'upload' failed: the device answered status"),
+                      String(describing: refused.error))
+    }
+
     func testDroppedAnswersAreResent() async throws {
         let (report, _) = try await flash(try image(), device: "mcumgr-smp?fault=drop-notification:5")
         XCTAssertEqual(report.status, .verified, String(describing: report.error))
