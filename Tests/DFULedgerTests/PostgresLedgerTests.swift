@@ -140,6 +140,8 @@ final class PostgresLedgerTests: XCTestCase {
         }
         _ = try await crashed.claim(device: devices[4], packageSHA256: package, station: "line-9")  // held when it "died"
         let restarted = try await open()
+        let released = try await restarted.releaseEarlierClaims(station: "line-9")
+        XCTAssertEqual(released, 1)
         var flashed: [String] = []
         for device in devices where try await LedgerFixtures.flashOnce(restarted, device: device, package: package,
                                                                         station: "line-9") {

@@ -55,6 +55,8 @@ final class SQLiteCrashTests: XCTestCase {
 
         // The rerun: the same station name, a new process (here: a new ledger instance).
         let rerun = try await SQLiteLedger(path: path)
+        let released = try await rerun.releaseEarlierClaims(station: "line-1")
+        XCTAssertLessThanOrEqual(released, 1, "the dead writer held at most the device it was flashing")
         let integrity = try await rerun.integrityCheck()
         XCTAssertEqual(integrity, ["ok"])
         let before = try await rerun.attempts()

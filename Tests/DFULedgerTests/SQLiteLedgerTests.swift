@@ -128,28 +128,38 @@ final class SQLiteLedgerTests: XCTestCase {
         XCTAssertNil(third)
     }
 
-    func testARestartedStationTakesBackItsOwnClaimsAtOnce() async throws {
+    func testARestartedStationReleasesWhatItsDeadProcessHeld() async throws {
         let package = LedgerFixtures.package
         let crashed = try await open()
         let held = try await crashed.claim(device: "D5", packageSHA256: package, station: "line-1")
         XCTAssertNotNil(held)
-        // The process "dies" holding the claim; a new instance with the same station name resumes.
+        let otherDevice = try await crashed.claim(device: "D6", packageSHA256: package, station: "line-2")
+        XCTAssertNotNil(otherDevice)
+        // The process "dies" holding the claim; a new instance with the same station name starts.
         let restarted = try await open()
-        let otherStation = try await restarted.claim(device: "D5", packageSHA256: package, station: "line-2")
-        XCTAssertNil(otherStation, "another station still waits for the lease")
-        let resumed = try await restarted.claim(device: "D5", packageSHA256: package, station: "line-1")
-        XCTAssertNotNil(resumed)
+        var claim = try await restarted.claim(device: "D5", packageSHA256: package, station: "line-1")
+        XCTAssertNil(claim, "without releaseEarlierClaims the lease still holds")
+        let released = try await restarted.releaseEarlierClaims(station: "line-1")
+        XCTAssertEqual(released, 1, "only line-1's claim")
+        claim = try await restarted.claim(device: "D5", packageSHA256: package, station: "line-1")
+        XCTAssertNotNil(claim)
+        let stillHeld = try await restarted.claim(device: "D6", packageSHA256: package, station: "line-1")
+        XCTAssertNil(stillHeld, "line-2's claim is untouched")
+        let again = try await restarted.releaseEarlierClaims(station: "line-1")
+        XCTAssertEqual(again, 0, "its own claims are not released")
         _ = crashed
     }
 
-    func testManyTasksOnTwoConnectionsNeverClaimADeviceTwice() async throws {
-        let first = try await open()
-        let second = try await open()
+    func testManyTasksOnFourConnectionsNeverClaimADeviceTwice() async throws {
+        // Two stations with two connections each.
+        var connections: [any Ledger] = []
+        for _ in 0..<4 { connections.append(try await open()) }
+        let first = connections[0]
         let package = LedgerFixtures.package
         let devices = (0..<50).map { LedgerFixtures.device($0) }
         let winners = try await withThrowingTaskGroup(of: (String, String)?.self) { group in
             for task in 0..<200 {
-                let ledger: any Ledger = task.isMultiple(of: 2) ? first : second
+                let ledger = connections[task % 4]
                 let station = task.isMultiple(of: 2) ? "even" : "odd"
                 let device = devices[task % devices.count]
                 group.addTask {

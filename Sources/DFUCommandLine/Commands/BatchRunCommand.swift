@@ -112,6 +112,9 @@ struct BatchRunCommand: Command {
         let ledger: any Ledger
         do {
             ledger = try await LedgerURL(parsing: ledgerURL).open()
+            // Claims this station held when it last stopped (a crash, kill -9) are taken back.
+            let taken = try await ledger.releaseEarlierClaims(station: station)
+            if taken > 0 { console.error("took back \(taken) device(s) this station held when it last stopped") }
         } catch {
             console.error("error: \(error)")
             return error.kind == .invalidURL ? ExitCode.usage : ExitCode.ioError

@@ -110,18 +110,10 @@ struct FlashCommand: Command {
             console.error("warning: image '\(image.name)' was packaged for profile '\(image.profile)', flashing with '\(profile.name)'")
         }
         let transport: any GATTTransport
-        do {
-            transport = try TransportFactory.open(device)
-        } catch {
-            switch error {
-            case let .usage(message):
-                console.error("error: \(message)\nSee 'dfukit flash --help'.")
-                return ExitCode.usage
-            case let .unavailable(message):
-                console.error("error: \(message)")
-                printEarlyFailure(console, kind: "transport", message: message)
-                return ExitCode.unavailable
-            }
+        switch TransportFactory.open(device, console: console, command: "dfukit flash",
+                                     onUnavailable: { printEarlyFailure(console, kind: "transport", message: $0) }) {
+        case let .success(opened): transport = opened
+        case let .failure(status): return status.code
         }
         let images = PackageImages.flashImages(package)
         let address = device.address

@@ -21,17 +21,9 @@ struct ProfileCommandRunner {
             return ExitCode.dataError
         }
         let transport: any GATTTransport
-        do {
-            transport = try TransportFactory.open(device)
-        } catch {
-            switch error {
-            case let .usage(message):
-                console.error("error: \(message)")
-                return ExitCode.usage
-            case let .unavailable(message):
-                console.error("error: \(message)")
-                return ExitCode.unavailable
-            }
+        switch TransportFactory.open(device, console: console, command: "dfukit exec") {
+        case let .success(opened): transport = opened
+        case let .failure(status): return status.code
         }
         let options = FlashOptions(parameters: parameters)
         let address = device.address

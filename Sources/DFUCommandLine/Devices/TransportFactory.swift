@@ -23,4 +23,28 @@ enum TransportFactory {
                                + "use sim:NAME to flash a simulated device")
         }
     }
+
+    /// Opens the transport, or prints why not and gives the exit status (64 for bad `sim:`
+    /// options, 69 when the transport cannot be used here).
+    static func open(_ specifier: DeviceSpecifier, console: any Console, command: String,
+                     onUnavailable: (String) -> Void = { _ in }) -> Result<any GATTTransport, ExitStatus> {
+        do {
+            return .success(try open(specifier))
+        } catch {
+            switch error {
+            case let .usage(message):
+                console.error("error: \(message)\nSee '\(command) --help'.")
+                return .failure(ExitStatus(code: ExitCode.usage))
+            case let .unavailable(message):
+                console.error("error: \(message)")
+                onUnavailable(message)
+                return .failure(ExitStatus(code: ExitCode.unavailable))
+            }
+        }
+    }
+}
+
+/// An exit status as an error, for `Result`.
+struct ExitStatus: Error {
+    var code: Int32
 }

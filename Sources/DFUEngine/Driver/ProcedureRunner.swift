@@ -228,12 +228,7 @@ final class ProcedureRunner {
                     action = transfer.handle(.writeAccepted(now: link.now))
                     if step.reportsProgress { reportProgress(transfer.position) }
                 case let .awaitNotification(deadline):
-                    if let notification = try await link.nextNotification(until: deadline) {
-                        action = transfer.handle(.notification(characteristic: roleName(notification.valueHandle),
-                                                               value: notification.value, now: link.now))
-                    } else {
-                        action = transfer.handle(.deadlinePassed(now: link.now))
-                    }
+                    action = transfer.handle(try await nextEvent(link, until: deadline))
                 case let .completed(receipt):
                     return .streamed(lastReceipt: receipt)
                 case let .failed(box):
@@ -293,12 +288,7 @@ final class ProcedureRunner {
                     try await link.write(bytes, to: target, type: type)
                     action = transfer.handle(.writeAccepted(now: link.now))
                 case let .awaitNotification(deadline):
-                    if let notification = try await link.nextNotification(until: deadline) {
-                        action = transfer.handle(.notification(characteristic: roleName(notification.valueHandle),
-                                                               value: notification.value, now: link.now))
-                    } else {
-                        action = transfer.handle(.deadlinePassed(now: link.now))
-                    }
+                    action = transfer.handle(try await nextEvent(link, until: deadline))
                 case let .completed(lastFields):
                     session.sequence = transfer.sequence
                     return .windowed(lastFields: lastFields)
@@ -326,6 +316,14 @@ final class ProcedureRunner {
         if session.transferStartedAt == nil { session.transferStartedAt = actionStartedAt }
         session.transferEndedAt = session.link?.now
         session.onEvent(.progress(image: image.name, done: done, total: image.data.count, elapsed: session.elapsed))
+    }
+
+    /// The next notification before `deadline`, or the deadline passing, as a machine event.
+    private func nextEvent(_ link: any GATTLink, until deadline: Duration) async throws(GATTError) -> LinkEvent {
+        if let notification = try await link.nextNotification(until: deadline) {
+            return .notification(characteristic: roleName(notification.valueHandle), value: notification.value, now: link.now)
+        }
+        return .deadlinePassed(now: link.now)
     }
 
     private func roleName(_ handle: UInt16) -> String {

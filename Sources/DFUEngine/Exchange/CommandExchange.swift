@@ -39,13 +39,13 @@ public struct CommandExchange {
     private var attempt = 0
     private var nextWrite = 0
     private var deadline: Duration = .zero
-    private var reassembler: Reassembler?
+    private var notifications: NotificationMessages
     private var ignored: [String] = []
     private var finished = false
 
     public init(_ setup: Setup) {
         self.setup = setup
-        self.reassembler = setup.responseFraming.map { Reassembler(format: $0) }
+        self.notifications = NotificationMessages(framing: setup.responseFraming)
     }
 
     public mutating func handle(_ event: Event) -> Action {
@@ -72,7 +72,7 @@ public struct CommandExchange {
 
     private mutating func startAttempt(now: Duration) -> Action {
         nextWrite = 0
-        reassembler?.reset()
+        notifications.reset()
         if setup.writes.isEmpty {
             return handle(.writeAccepted(now: now))
         }
@@ -90,16 +90,10 @@ public struct CommandExchange {
               characteristic == response.message.characteristic else {
             return .awaitNotification(until: deadline)
         }
-        var messages: [[UInt8]] = [value]
-        if var reassembler, let format = setup.responseFraming {
-            do {
-                messages = try reassembler.append(value).map { format.isLengthOnly ? format.payload(ofFrame: $0) : $0 }
-            } catch {
-                remember("garbage notification \(value.prefix(16).hexString): \(error)")
-                reassembler.reset()
-                messages = []
-            }
-            self.reassembler = reassembler
+        var messages: [[UInt8]] = []
+        switch notifications.append(value) {
+        case let .success(complete): messages = complete
+        case let .failure(garbage): remember(garbage.note)
         }
         for message in messages {
             do {

@@ -56,7 +56,7 @@ public struct WindowedTransfer {
     private var nextOffset: Int
     private var inFlight: [Request] = []
     private var writes: [[UInt8]] = []
-    private var reassembler: Reassembler?
+    private var notifications: NotificationMessages
     private var timeouts = 0
     private var stalls = 0
     private var index = 0
@@ -72,7 +72,7 @@ public struct WindowedTransfer {
         self.nextOffset = setup.from
         self.acknowledged = setup.from
         self.sequence = setup.sequence
-        self.reassembler = setup.responseFraming.map { Reassembler(format: $0) }
+        self.notifications = NotificationMessages(framing: setup.responseFraming)
     }
 
     public mutating func handle(_ event: Event) -> Action {
@@ -90,7 +90,7 @@ public struct WindowedTransfer {
             // Send again from the oldest unanswered request.
             inFlight.removeAll()
             writes.removeAll()
-            reassembler?.reset()
+            notifications.reset()
             nextOffset = oldest.start
             return proceed(now: now)
         }
@@ -132,16 +132,10 @@ public struct WindowedTransfer {
 
     private mutating func receive(_ value: [UInt8], now: Duration) -> Action {
         guard let response = setup.command.response else { return proceed(now: now) }
-        var messages = [value]
-        if var reassembler, let format = setup.responseFraming {
-            do {
-                messages = try reassembler.append(value).map { format.isLengthOnly ? format.payload(ofFrame: $0) : $0 }
-            } catch {
-                remember("garbage notification \(value.prefix(16).hexString): \(error)")
-                reassembler.reset()
-                messages = []
-            }
-            self.reassembler = reassembler
+        var messages: [[UInt8]] = []
+        switch notifications.append(value) {
+        case let .success(complete): messages = complete
+        case let .failure(garbage): remember(garbage.note)
         }
         for message in messages {
             do {

@@ -5,7 +5,7 @@
 /// every write is committed and durable before its call returns, so a station killed at any
 /// moment loses nothing it was told was written.
 ///
-/// A station's loop over one device:
+/// A station's loop over one device (after `releaseEarlierClaims(station:)` once at start):
 ///
 /// ```swift
 /// guard let claim = try await ledger.claim(device: address, packageSHA256: sha, station: "line-1") else {
@@ -28,11 +28,18 @@ public protocol Ledger: AnyObject, Sendable {
     /// processes and (PostgreSQL) stations.
     ///
     /// Returns nil when the device is already done with this package (a succeeded attempt is
-    /// recorded) or is held by a live claim of another station, or of this same ledger instance.
-    /// A claim whose lease ran out without a heartbeat is taken over. A claim held by this same
-    /// station name under an earlier ledger instance (a station that crashed and was restarted)
-    /// is taken over at once: a station name must belong to one running process at a time.
+    /// recorded) or is held by a live claim (of any station, this one included). A released claim,
+    /// or one whose lease ran out without a heartbeat, is taken over.
     func claim(device: String, packageSHA256: String, station: String) async throws(LedgerError) -> Claim?
+
+    /// Releases the active claims `station` holds under other ledger instances, and returns how many.
+    ///
+    /// For a station that starts again after a crash or `kill -9`: call it once, before the first
+    /// `claim`, and the devices the dead process held are claimable at once instead of after their
+    /// lease. Only correct when no other process runs under this station name (a station name
+    /// belongs to one running process), and a process must not call it after its own other ledger
+    /// instances have claimed devices.
+    func releaseEarlierClaims(station: String) async throws(LedgerError) -> Int
 
     /// Extends the claim's lease. Throws `claimLost` when another station has taken the device over
     /// (the lease ran out) or the device was marked done meanwhile.

@@ -22,6 +22,10 @@ enum LedgerOperation {
         "look up device \(device) for package \(short(packageSHA256))"
     }
 
+    static func releaseEarlier(_ station: String) -> String {
+        "release the claims station \(station) held before it restarted"
+    }
+
     static let readAttempts = "read attempts"
     static let createSchema = "create the ledger's tables"
 

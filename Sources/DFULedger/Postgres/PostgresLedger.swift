@@ -75,8 +75,7 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
         let id = UUID().uuidString
         let parameters = [device, packageSHA256, id, station, session, injectedNow, String(options.leaseSeconds)]
         let connection = connection
-        // Taken over: a released claim, an active one whose lease ran out, or one this station
-        // name held under an earlier instance (the station was restarted).
+        // Taken over: a released claim, or an active one whose lease ran out.
         let rows = try await executor.run { () throws(LedgerError) -> [[String?]] in
             try connection.query("""
                 INSERT INTO dfukit_claims AS current
@@ -87,8 +86,7 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
                     claimed_at = excluded.claimed_at, heartbeat_at = excluded.heartbeat_at
                 WHERE current.state = 'released'
                    OR (current.state = 'active'
-                       AND (current.heartbeat_at + make_interval(secs => $7::double precision) < excluded.claimed_at
-                            OR (current.station = excluded.station AND current.session <> excluded.session)))
+                       AND current.heartbeat_at + make_interval(secs => $7::double precision) < excluded.claimed_at)
                 RETURNING extract(epoch FROM claimed_at)::double precision,
                     (SELECT count(*) FROM dfukit_attempts a WHERE a.device = $1 AND a.package_sha256 = $2)
                 """, parameters, operation: operation)
@@ -97,6 +95,20 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
         return Claim(id: id, device: device, packageSHA256: packageSHA256, station: station,
                      claimedAt: Date(timeIntervalSince1970: row[0].flatMap(Double.init) ?? 0),
                      previousAttempts: row[1].flatMap { Int($0) } ?? 0)
+    }
+
+    public func releaseEarlierClaims(station: String) async throws(LedgerError) -> Int {
+        let operation = LedgerOperation.releaseEarlier(station)
+        let (connection, session) = (connection, session)
+        return try await executor.run { () throws(LedgerError) -> Int in
+            let rows = try connection.query("""
+                WITH released AS (
+                    UPDATE dfukit_claims SET state = 'released' WHERE station = $1 AND session <> $2 AND state = 'active'
+                    RETURNING 1)
+                SELECT count(*) FROM released
+                """, [station, session], operation: operation)
+            return rows.first?.first.flatMap { $0 }.flatMap { Int($0) } ?? 0
+        }
     }
 
     public func heartbeat(_ claim: Claim) async throws(LedgerError) {

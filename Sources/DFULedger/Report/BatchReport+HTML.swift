@@ -38,11 +38,12 @@ extension BatchReport {
                 + "stations \(escape(stations.joined(separator: ", "))); profiles \(escape(profiles.joined(separator: ", "))); "
                 + "packages \(escape(packages.map(ReportFormatting.shortDigest).joined(separator: ", ")))</p>\n"
         }
-        html += "<h2>Duration per device</h2>\n" + durationChart.render() + "\n"
-        html += "<h2>Throughput per device</h2>\n" + throughputChart.render() + "\n"
-        html += "<h2>Failed attempts by cause</h2>\n" + causesChart.render() + "\n"
+        html += "<h2>Duration per device</h2>\n"
         html += "<p class=\"legend\"><span class=\"swatch succeeded\"></span>succeeded "
             + "<span class=\"swatch failed\"></span>failed <span class=\"swatch cancelled\"></span>cancelled</p>\n"
+        html += durationChart.render() + "\n"
+        html += "<h2>Throughput per device</h2>\n" + throughputChart.render() + "\n"
+        html += "<h2>Failed attempts by cause</h2>\n" + causesChart.render() + "\n"
         html += deviceTable
         html += "</body>\n</html>\n"
         return html
@@ -86,7 +87,7 @@ extension BatchReport {
             html += "<tr class=\"\(row.result.rawValue)\"><td><code>\(escape(row.device))</code></td>"
             html += "<td>\(escape(row.serial ?? ""))</td><td class=\"result\">\(row.result.rawValue)</td>"
             html += "<td class=\"number\">\(row.attempts)</td><td class=\"number\">\(seconds)</td>"
-            html += "<td class=\"number\">\(throughput)</td><td>\(escape(row.station))</td><td>\(escape(error))</td></tr>\n"
+            html += "<td class=\"number\">\(throughput)</td><td>\(escape(row.station))</td><td class=\"error\">\(escape(error))</td></tr>\n"
         }
         return html + "</tbody>\n</table>\n"
     }
@@ -116,10 +117,12 @@ extension BatchReport {
         .bar.failed rect, .swatch.failed { fill: #e53935; background: #e53935; }
         .bar.cancelled rect, .swatch.cancelled { fill: #9e9e9e; background: #9e9e9e; }
         .bar.cause rect { fill: #fb8c00; }
-        .legend { font-size: 12px; color: #5b6475; }
+        .legend { font-size: 12px; color: #5b6475; margin: 4px 0; }
         .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin: 0 4px 0 12px; }
+        .swatch:first-child { margin-left: 0; }
         table { border-collapse: collapse; width: 100%; font-size: 13px; }
-        th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #eef0f4; }
+        th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #eef0f4; white-space: nowrap; }
+        td.error { white-space: normal; }
         th { background: #f3f5f8; }
         td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
         tr.failed td.result { color: #c62828; font-weight: 600; }

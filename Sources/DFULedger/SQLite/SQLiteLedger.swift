@@ -78,15 +78,13 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
                 let now = clock.now()
                 let key: [SQLiteValue] = [.text(device), .text(packageSHA256)]
                 let current = try connection.query(
-                    "SELECT state, station, session, heartbeat_at FROM dfukit_claims WHERE device = ?1 AND package_sha256 = ?2",
+                    "SELECT state, heartbeat_at FROM dfukit_claims WHERE device = ?1 AND package_sha256 = ?2",
                     key, operation: operation).first
                 if let current {
-                    let state = current[0].text
-                    let expired = (current[3].real ?? 0) + lease < now.timeIntervalSince1970
-                    let restartedStation = current[1].text == station && current[2].text != session
-                    switch state {
+                    let expired = (current[1].real ?? 0) + lease < now.timeIntervalSince1970
+                    switch current[0].text {
                     case "done": return nil
-                    case "active" where !expired && !restartedStation: return nil
+                    case "active" where !expired: return nil
                     default: break
                     }
                 }
@@ -105,6 +103,17 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
                 return Claim(id: id, device: device, packageSHA256: packageSHA256, station: station, claimedAt: now,
                              previousAttempts: Int(previous))
             }
+        }
+    }
+
+    public func releaseEarlierClaims(station: String) async throws(LedgerError) -> Int {
+        let operation = LedgerOperation.releaseEarlier(station)
+        let (connection, session) = (connection, session)
+        return try await executor.run { () throws(LedgerError) -> Int in
+            try connection.query("""
+                UPDATE dfukit_claims SET state = 'released' WHERE station = ?1 AND session <> ?2 AND state = 'active'
+                """, [.text(station), .text(session)], operation: operation)
+            return connection.changes
         }
     }
 

@@ -39,8 +39,8 @@ enum Subprocess {
     /// Starts `executable` with its output going to the files `stdout` and `stderr`.
     static func start(_ executable: String, _ arguments: [String], stdout: String, stderr: String,
                       environment: [String: String]? = nil) throws -> Process {
-        FileManager.default.createFile(atPath: stdout, contents: nil)
-        FileManager.default.createFile(atPath: stderr, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdout, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderr, contents: nil)
         let process = Process()
         if executable.hasPrefix("/") {
             process.executableURL = URL(fileURLWithPath: executable)
