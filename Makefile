@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 DFUKIT_DEBUG = .build/debug/dfukit
 DEMO_DIR = .build/demo
 
-.PHONY: deps build release demo test bench install clean
+.PHONY: deps build release demo test test-postgres test-report bench install clean
 
 deps:
 	@scripts/install-deps.sh
@@ -27,6 +27,16 @@ demo: build
 
 test: deps
 	@scripts/run-tests.sh
+
+# The PostgreSQL ledger tests: starts a throwaway server on 127.0.0.1 (scripts/start-postgres.sh),
+# runs DFULedgerTests.PostgresLedgerTests with DFUKIT_TEST_POSTGRES_URL set, stops the server;
+# ends with "N passed, N failed". (`make test` reports those tests as skipped.)
+test-postgres: deps
+	@scripts/run-postgres-tests.sh
+
+# Renders the HTML batch report in headless Chromium and checks the charts are in the DOM.
+test-report: deps
+	@scripts/check-html-report.sh
 
 # Release build; writes .build/bench/results.json.
 bench: deps

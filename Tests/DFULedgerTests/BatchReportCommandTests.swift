@@ -55,8 +55,7 @@ final class BatchReportCommandTests: XCTestCase {
         XCTAssertEqual(object["succeeded"] as? Int, 20)
         XCTAssertEqual(object["failed"] as? Int, 3)
         XCTAssertEqual(object["attempts"] as? Int, 35)
-        let xmllint = try Subprocess.run("xmllint", ["--noout", directory.file("junit.xml")])
-        XCTAssertEqual(xmllint.status, 0, xmllint.transcript)
+        try assertWellFormedXML(directory.file("junit.xml"))
         let html = try String(contentsOfFile: directory.file("report.html"), encoding: .utf8)
         XCTAssertTrue(html.contains("<svg id=\"chart-throughput\""))
 

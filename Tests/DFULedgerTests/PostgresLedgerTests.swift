@@ -191,5 +191,6 @@ final class PostgresLedgerTests: XCTestCase {
         let measurement = try await LedgerBenchmark.writesPerSecond(ledger: ledger, count: 50, concurrency: 2)
         XCTAssertEqual(measurement.writes, 100)
         XCTAssertGreaterThan(measurement.writesPerSecond, 0)
+        print("ledger benchmark: PostgreSQL: \(Int(measurement.writesPerSecond)) writes/s (debug build)")
     }
 }

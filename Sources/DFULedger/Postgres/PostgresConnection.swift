@@ -8,6 +8,9 @@ final class PostgresConnection: @unchecked Sendable {
     /// The URL without the password.
     let location: String
     private var handle: OpaquePointer?
+    /// Between BEGIN and COMMIT/ROLLBACK: a lost connection then fails the call instead of
+    /// reconnecting, so the rest of a transaction never runs outside it.
+    private var inTransaction = false
 
     /// Connects (blocking) with `connectionString`, a libpq URI.
     init(connectionString: String, location: String) throws(LedgerError) {
@@ -19,9 +22,10 @@ final class PostgresConnection: @unchecked Sendable {
             throw LedgerError(.cannotOpen, ledger: location, operation: "connect to the server", message: message)
         }
         handle = connection
-        // CREATE TABLE IF NOT EXISTS reports "already exists, skipping" as a NOTICE, which libpq
-        // would print on standard error.
-        try query("SET client_min_messages TO warning", operation: "connect to the server")
+        // libpq prints notices and warnings (CREATE TABLE IF NOT EXISTS: "already exists, skipping")
+        // on standard error by default; the ledger reports problems as errors only. The processor
+        // stays with the connection across PQreset.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
     }
 
     deinit {
@@ -40,6 +44,10 @@ final class PostgresConnection: @unchecked Sendable {
             throw LedgerError(.cannotOpen, ledger: location, operation: operation, message: "the ledger is closed")
         }
         if PQstatus(handle) != CONNECTION_OK {
+            guard !inTransaction else {
+                throw LedgerError(.cannotOpen, ledger: location, operation: operation,
+                                  message: "lost the connection in the middle of a transaction (nothing of it was committed)")
+            }
             // The server restarted or the network dropped since the last call: try once to reconnect.
             PQreset(handle)
             guard PQstatus(handle) == CONNECTION_OK else {
@@ -76,12 +84,14 @@ final class PostgresConnection: @unchecked Sendable {
     /// Runs `body` between `BEGIN` and `COMMIT`, rolling back when it throws.
     func transaction<T>(operation: String, _ body: () throws(LedgerError) -> T) throws(LedgerError) -> T {
         try query("BEGIN", operation: operation)
+        inTransaction = true
+        defer { inTransaction = false }
         do {
             let value = try body()
             try query("COMMIT", operation: operation)
             return value
         } catch {
-            _ = try? query("ROLLBACK", operation: operation)
+            if let handle, PQstatus(handle) == CONNECTION_OK { _ = try? query("ROLLBACK", operation: operation) }
             throw error
         }
     }

@@ -37,33 +37,40 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
     /// Sets WAL and FULL sync, then creates or checks the tables and the schema version.
     private static func prepare(_ connection: SQLiteConnection, access: LedgerOptions.Access,
                                 isMemory: Bool) throws(LedgerError) {
-        let operation = LedgerOperation.createSchema
         let location = connection.location
         if access == .existing {
+            // Only reads: a report needs neither the write lock nor write access to the file.
             let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'dfukit_schema'",
                                               operation: "find the ledger's tables")
             guard !tables.isEmpty else { throw LedgerSchema.missing(ledger: location) }
-        } else {
-            let mode = try connection.query("PRAGMA journal_mode = WAL", operation: "switch to WAL")
-            let modeName = mode.first?.first?.text ?? "?"
-            guard modeName == "wal" || (isMemory && modeName == "memory") else {
-                throw LedgerError(.cannotOpen, ledger: location, operation: "switch to WAL",
-                                  message: "the journal mode stayed '\(modeName)' (is the directory writable?)")
-            }
+            try checkVersion(connection, operation: "read the schema version")
+            return
+        }
+        let mode = try connection.query("PRAGMA journal_mode = WAL", operation: "switch to WAL")
+        let modeName = mode.first?.first?.text ?? "?"
+        guard modeName == "wal" || (isMemory && modeName == "memory") else {
+            throw LedgerError(.cannotOpen, ledger: location, operation: "switch to WAL",
+                              message: "the journal mode stayed '\(modeName)' (is the directory writable?)")
         }
         try connection.query("PRAGMA synchronous = FULL", operation: "set synchronous = FULL")
+        let operation = LedgerOperation.createSchema
         try connection.immediateTransaction(operation: operation) { () throws(LedgerError) in
-            if access == .createIfMissing {
-                for statement in LedgerSchema.sqlite { try connection.query(statement, operation: operation) }
-            }
-            let versions = try connection.query("SELECT version FROM dfukit_schema", operation: operation)
-            if let found = versions.first?.first?.integer {
-                guard found <= LedgerSchema.version else { throw LedgerSchema.tooNew(Int(found), ledger: location) }
-            } else if access == .createIfMissing {
+            for statement in LedgerSchema.sqlite { try connection.query(statement, operation: operation) }
+            if try checkVersion(connection, operation: operation) == nil {
                 try connection.query("INSERT INTO dfukit_schema (version) VALUES (?1)",
                                      [.integer(Int64(LedgerSchema.version))], operation: operation)
             }
         }
+    }
+
+    /// The ledger's schema version (nil when none is recorded yet); throws when it is newer than
+    /// this build.
+    @discardableResult
+    private static func checkVersion(_ connection: SQLiteConnection, operation: String) throws(LedgerError) -> Int? {
+        let versions = try connection.query("SELECT version FROM dfukit_schema", operation: operation)
+        guard let found = versions.first?.first?.integer else { return nil }
+        guard found <= LedgerSchema.version else { throw LedgerSchema.tooNew(Int(found), ledger: connection.location) }
+        return Int(found)
     }
 
     // MARK: Claims

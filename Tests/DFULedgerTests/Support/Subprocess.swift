@@ -1,4 +1,5 @@
 import Foundation
+import XCTest
 
 /// What one run of a program printed and how it exited.
 struct ProcessResult {
@@ -65,4 +66,11 @@ enum Subprocess {
         }
         return result.stdout
     }
+}
+
+/// Fails unless the file at `path` is well-formed XML, as judged by Python's expat-based parser
+/// (python3 is one of the packages `make test` installs; xmllint is not).
+func assertWellFormedXML(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    let result = try Subprocess.run("python3", ["-c", "import sys, xml.etree.ElementTree as ET; ET.parse(sys.argv[1])", path])
+    XCTAssertEqual(result.status, 0, "not well-formed XML: \(path)\n\(result.transcript)", file: file, line: line)
 }
