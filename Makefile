@@ -38,10 +38,9 @@ test-postgres: deps
 test-report: deps
 	@scripts/check-html-report.sh
 
-# Release build; writes .build/bench/results.json.
+# Release build; writes .build/bench/results.json (and batch.json, ledger.json beside it).
 bench: deps
-	$(SWIFT) build -c release --product dfukit-bench
-	.build/release/dfukit-bench --output .build/bench/results.json
+	@scripts/run-bench.sh
 
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/dfukit/profiles
