@@ -92,7 +92,7 @@ struct FlashCommand: Command {
         do {
             package = try FirmwarePackage.open(path: packagePath)
             try package.requireIntact()
-            if let keyPath {
+            if let keyPath = keyPath ?? profile.signingKey {
                 let key: String
                 do {
                     key = try String(contentsOfFile: keyPath, encoding: .utf8)

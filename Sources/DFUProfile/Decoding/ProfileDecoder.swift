@@ -1,3 +1,4 @@
+import Foundation
 import DFUBytes
 
 /// Turns a `ProfileNode` tree into a `Profile`, collecting every problem it can find: unknown
@@ -10,7 +11,7 @@ import DFUBytes
 final class ProfileDecoder {
     static let topLevelKeys = [
         "profile", "description", "version", "match", "defaults", "framings", "characteristics", "codes",
-        "commands", "notifications", "resume", "parameters", "procedure",
+        "commands", "notifications", "resume", "parameters", "signing-key", "procedure",
     ]
 
     let context: DecodingContext
@@ -61,6 +62,11 @@ final class ProfileDecoder {
         if let node = top.required("commands", context) { decodeCommands(node) }
         let resume = top.optional("resume").flatMap(decodeResume) ?? ResumePolicy()
         if let node = top.optional("parameters") { decodeParameters(node) }
+        var signingKey: String?
+        if let node = top.optional("signing-key"), let path = context.string(node, "'signing-key'") {
+            let base = (context.file as NSString).deletingLastPathComponent
+            signingKey = path.hasPrefix("/") || base.isEmpty ? path : (base as NSString).appendingPathComponent(path)
+        }
         var procedure: [Step] = []
         if let node = top.required("procedure", context) {
             procedure = decodeSteps(node, "'procedure'")
@@ -77,6 +83,7 @@ final class ProfileDecoder {
                               procedure: procedure)
         profile.version = version
         profile.parameters = parameters
+        profile.signingKey = signingKey
         return profile
     }
 

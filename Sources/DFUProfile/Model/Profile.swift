@@ -26,6 +26,9 @@ public struct Profile: Sendable {
     /// Named settings with defaults, visible as `param.<name>`; `dfukit flash --set NAME=VALUE`
     /// overrides them (e.g. Nordic's packet receipt notification interval).
     public var parameters: [String: ParameterValue] = [:]
+    /// A PEM public key (a path relative to the profile file) that every package flashed
+    /// with this profile must be signed with; checked before any byte goes out, as `--key`.
+    public var signingKey: String?
     /// The profile language version the file was written for (`version:`); only 1 exists.
     public var version: Int = 1
 
