@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 DFUKIT_DEBUG = .build/debug/dfukit
 DEMO_DIR = .build/demo
 
-.PHONY: deps build release demo test test-postgres test-report bench install clean
+.PHONY: deps build release demo test test-postgres test-report test-bumble bench install clean
 
 deps:
 	@scripts/install-deps.sh
@@ -37,6 +37,15 @@ test-postgres: deps
 # Renders the HTML batch report in headless Chromium and checks the charts are in the DOM.
 test-report: deps
 	@scripts/check-html-report.sh
+
+# The userspace HCI host (DFUHCI) against Bumble's virtual controllers: sets up .build/bumble-venv
+# (pip install bumble), starts fresh controllers and a peripheral, runs
+# DFUHCITests.BumbleIntegrationTests with a btsnoop trace. Not part of `make test` yet.
+# dfukit over its own HCI host against Bumble's virtual controllers and Python peripherals:
+# the host at the XCTest level, then scan, inspect and flash (vendor, Nordic, with resume).
+test-bumble: deps
+	@scripts/run-bumble-hci-tests.sh
+	@scripts/run-bumble-tests.sh
 
 # Release build; writes .build/bench/results.json (and batch.json, ledger.json beside it).
 bench: deps

@@ -9,6 +9,9 @@
 //   -> DFUProfile    profile files (YAML / JSON) -> typed model, expressions
 //   -> DFUGATT       the abstract GATT link every transport implements
 //   -> DFUSimulator  a transport: simulated peripherals on a virtual-clock link model
+//   -> DFUHCI        a transport: the userspace HCI host (H4, ACL, L2CAP, btsnoop)
+//   -> DFUATT        the GATT client: ATT PDUs and client, a GATTLink over an ATT bearer
+//   -> DFUHCITransport  hci: devices (DFUHCI + DFUATT as a GATTTransport)
 //   -> DFUEngine     runs a profile's procedure over any GATT link
 //   -> DFUBatch      provisioning lines: many devices at once, retries, checks
 //   -> DFULedger     the provisioning ledger (SQLite / PostgreSQL: CSQLite, CPostgres) and batch reports
@@ -43,32 +46,37 @@ let package = Package(
         .target(name: "DFUPackage", dependencies: ["DFUBytes", "CZip"], swiftSettings: swiftSettings),
         .target(name: "DFUProfile", dependencies: ["DFUBytes", "CYAML"], swiftSettings: swiftSettings),
         .target(name: "DFUGATT", dependencies: ["DFUBytes"], swiftSettings: swiftSettings),
+        .target(name: "DFUHCI", dependencies: ["DFUBytes", "DFUGATT"], swiftSettings: swiftSettings),
         .target(name: "DFUSimulator", dependencies: ["DFUBytes", "DFUGATT", "DFUPackage"], swiftSettings: swiftSettings),
+        .target(name: "DFUATT", dependencies: ["DFUBytes", "DFUGATT"], swiftSettings: swiftSettings),
         .target(name: "DFUEngine",
                 dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT"],
                 swiftSettings: swiftSettings),
         .target(name: "DFULedger", dependencies: ["DFUBytes", "CSQLite", "CPostgres"], swiftSettings: swiftSettings),
+        .target(name: "DFUHCITransport", dependencies: ["DFUHCI", "DFUATT", "DFUGATT"], swiftSettings: swiftSettings),
         .target(name: "DFUBatch",
                 dependencies: ["DFUEngine", "DFUProfile", "DFUPackage", "DFUGATT"],
                 swiftSettings: swiftSettings),
         .target(name: "DFUCommandLine",
                 dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUEngine",
-                               "DFULedger", "DFUBatch"],
+                               "DFULedger", "DFUBatch", "DFUHCITransport"],
                 swiftSettings: swiftSettings),
         .executableTarget(name: "dfukit", dependencies: ["DFUCommandLine"], swiftSettings: swiftSettings),
         .executableTarget(name: "dfukit-bench",
                           dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUEngine",
-                                         "DFULedger", "DFUBatch"],
+                                         "DFULedger", "DFUBatch", "DFUHCITransport"],
                           swiftSettings: swiftSettings),
 
         .testTarget(name: "DFUBytesTests", dependencies: ["DFUBytes"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUPackageTests", dependencies: ["DFUPackage", "DFUBytes"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUProfileTests", dependencies: ["DFUProfile", "DFUBytes"], swiftSettings: swiftSettings),
+        .testTarget(name: "DFUATTTests", dependencies: ["DFUATT", "DFUGATT", "DFUBytes"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUSimulatorTests", dependencies: ["DFUSimulator", "DFUGATT", "DFUBytes"], swiftSettings: swiftSettings),
+        .testTarget(name: "DFUHCITests", dependencies: ["DFUHCI", "DFUGATT", "DFUBytes"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUEngineTests",
                     dependencies: ["DFUEngine", "DFUSimulator", "DFUProfile", "DFUPackage", "DFUGATT", "DFUBytes"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "DFULedgerTests", dependencies: ["DFULedger", "CSQLite"], swiftSettings: swiftSettings),
+        .testTarget(name: "DFULedgerTests", dependencies: ["DFULedger"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUBatchTests",
                     dependencies: ["DFUBatch", "DFUEngine", "DFUSimulator", "DFUProfile", "DFUPackage", "DFUGATT"],
                     swiftSettings: swiftSettings),

@@ -10,6 +10,8 @@ public enum DFUKitCommandLine {
             CommandEntry(PackageInspectCommand.self),
             CommandEntry(PackageVerifyCommand.self),
             CommandEntry(ProfileCheckCommand.self),
+            CommandEntry(ScanCommand.self),
+            CommandEntry(InspectCommand.self),
             CommandEntry(ExecCommand.self),
             CommandEntry(BatchRunCommand.self),
             CommandEntry(SMPEchoCommand.self),

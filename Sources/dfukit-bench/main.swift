@@ -1,5 +1,6 @@
 import DFUEngine
 import DFUGATT
+import DFUHCITransport
 import DFUProfile
 import DFUSimulator
 import Foundation
@@ -27,6 +28,8 @@ struct BenchResult: Codable {
     var reassembly: Bool?
     /// What efficiency was measured on: "session" or "transfer" (the upload phase alone).
     var measured: String = "session"
+    /// Set for rows over a real stack (`hci:...`): their seconds are wall-clock.
+    var transport: String?
 }
 
 func processCPUSeconds() -> Double {
@@ -87,6 +90,10 @@ func run(_ scenario: BenchScenario, profile: Profile, image: FlashImage, options
         measured: transferOnly ? "transfer" : "session")
 }
 
+/// `--hci PROFILE=ADDRESS`: also upload over DFUKit's own HCI host to a device (Bumble's
+/// virtual controllers in `make bench`).
+nonisolated(unsafe) var hciTargets: [(profile: String, address: String)] = []
+
 func arguments() -> (output: String, bytes: Int) {
     var output = ".build/bench/results.json"
     var bytes = 512 * 1024
@@ -95,6 +102,9 @@ func arguments() -> (output: String, bytes: Int) {
         switch argument {
         case "--output": output = iterator.next() ?? output
         case "--bytes": bytes = iterator.next().flatMap(Int.init) ?? bytes
+        case "--hci":
+            let parts = (iterator.next() ?? "").split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { hciTargets.append((parts[0], parts[1])) }
         default:
             FileHandle.standardError.write(Data("usage: dfukit-bench [--output FILE] [--bytes N]\n".utf8))
             exit(64)
@@ -195,6 +205,35 @@ for mtu in [247, 498] {
             printRow(result)
         }
     }
+}
+
+// Over DFUKit's own HCI host against Bumble's virtual controllers: the virtual link has no
+// timing model (no connection events, no air time), so these rows measure the host stack, not
+// BLE throughput; no ceiling applies.
+for target in hciTargets {
+    let profile = loadProfile(target.profile)
+    let image: FlashImage
+    if target.profile == "nordic-secure-dfu" {
+        image = nordicImage
+    } else {
+        image = FlashImage(name: "application", version: "1.0.0", data: pseudoRandomBytes(imageBytes))
+    }
+    let transport = HCIGATTTransport(address: target.address)
+    let cpuStart = processCPUSeconds()
+    let report = await FlashSession(profile: profile, images: [image], transport: transport, address: nil).run()
+    let cpu = processCPUSeconds() - cpuStart
+    await transport.close()
+    if let error = report.error { FileHandle.standardError.write(Data("bumble \(target.profile): \(error)\n".utf8)) }
+    let seconds = report.transferSeconds ?? report.seconds
+    var result = BenchResult(
+        name: "bumble/\(target.profile)/hci-tcp (virtual link: no timing model)", profile: target.profile,
+        bytes: image.data.count, sim_seconds: seconds, bytes_per_second: Double(image.data.count) / seconds,
+        efficiency: 0, ceiling: 0, efficiency_of_ceiling: 0, mtu: 247, interval_ms: 0, packets_per_event: 0,
+        cpu_seconds_per_mib: cpu / (Double(image.data.count) / 1_048_576), status: report.status.rawValue,
+        measured: "transfer")
+    result.transport = "hci:" + target.address
+    results.append(result)
+    print("\(result.name.padding(toLength: 60, withPad: " ", startingAt: 0)) \(fixed(seconds, 2)) s wall, \(fixed(result.bytes_per_second / 1000, 1)) kB/s, \(result.status)")
 }
 
 // Provisioning lines: 64 simulated devices, and the ledger.

@@ -164,16 +164,24 @@ final class FlashCommandTests: XCTestCase {
         }
     }
 
-    func testTransportsNotInThisBuildAreUnavailable() throws {
+    func testUnreachableOrMissingTransportsAreUnavailable() throws {
         let directory = try TemporaryDirectory()
         let package = try PackageCommandTests.makePackage(in: directory, size: 4096)
-        for (device, transport) in [("hci:tcp:127.0.0.1:9", "hci"), ("bluez:hci0", "bluez")] {
-            let result = try flash(package, device: device, in: directory)
-            XCTAssertEqual(result.status, 69, "\(device): \(result.transcript)")
-            try assertFailedReport(result, kind: "transport")
-            XCTAssertEqual(result.stderr, "error: the \(transport): transport is not part of this build yet; "
-                           + "use sim:NAME to flash a simulated device\n")
-        }
+        // Nothing listens on port 9: the HCI host cannot reach a controller.
+        let hci = try flash(package, device: "hci:tcp:127.0.0.1:9", in: directory)
+        XCTAssertEqual(hci.status, 69, hci.transcript)
+        try assertFailedReport(hci, kind: "transport")
+        XCTAssertTrue(hci.stderr.contains("error: transport unavailable: hci:tcp:127.0.0.1:9: cannot connect: Connection refused"),
+                      hci.transcript)
+        // This machine's kernel has no Bluetooth sockets.
+        let user = try flash(package, device: "hci:user:0", in: directory)
+        XCTAssertEqual(user.status, 69, user.transcript)
+        XCTAssertTrue(user.stderr.contains("EAFNOSUPPORT"), user.transcript)
+        let bluez = try flash(package, device: "bluez:hci0", in: directory)
+        XCTAssertEqual(bluez.status, 69, bluez.transcript)
+        try assertFailedReport(bluez, kind: "transport")
+        XCTAssertEqual(bluez.stderr, "error: the bluez: transport is not part of this build yet; use hci:... "
+                       + "(DFUKit's own host on an HCI controller) or sim:NAME\n")
     }
 
     /// No simulated device has this address: the connection fails (a transport error, 69),

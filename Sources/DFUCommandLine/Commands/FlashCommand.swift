@@ -19,6 +19,7 @@ struct FlashCommand: Command {
                    help: "write type for a characteristic role: with-response | without-response", repeatable: true),
         OptionSpec("--mode", value: "MODE",
                    help: "MCUmgr upgrade mode: test-and-confirm (default), confirm-only, test-only, upload-only"),
+        OptionSpec("--trace", value: "FILE", help: "hci: only: record every HCI packet as a btsnoop file (Wireshark)"),
         OptionSpec("--json", help: "print one JSON object with the result at the end"),
     ]
     static let discussion = """
@@ -37,6 +38,7 @@ struct FlashCommand: Command {
     let json: Bool
     let options: FlashOptions
     let keyPath: String?
+    let traceFile: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         let command = "dfukit \(Self.name)"
@@ -49,6 +51,7 @@ struct FlashCommand: Command {
         packagePath = arguments.positionals[0]
         json = arguments.flag("--json")
         keyPath = arguments.value("--key")
+        traceFile = arguments.value("--trace")
         var options = FlashOptions()
         for setting in arguments.values["--set"] ?? [] {
             let (name, value) = try Self.keyValue(setting, option: "--set", command: command)
@@ -110,7 +113,7 @@ struct FlashCommand: Command {
             console.error("warning: image '\(image.name)' was packaged for profile '\(image.profile)', flashing with '\(profile.name)'")
         }
         let transport: any GATTTransport
-        switch TransportFactory.open(device, console: console, command: "dfukit flash",
+        switch TransportFactory.open(device, console: console, command: "dfukit flash", traceFile: traceFile,
                                      onUnavailable: { printEarlyFailure(console, kind: "transport", message: $0) }) {
         case let .success(opened): transport = opened
         case let .failure(status): return status.code

@@ -1,4 +1,6 @@
 import DFUGATT
+import DFUHCI
+import DFUHCITransport
 import DFUSimulator
 
 /// Opens the transport a `DeviceSpecifier` names.
@@ -10,7 +12,7 @@ enum TransportFactory {
         case unavailable(String)
     }
 
-    static func open(_ specifier: DeviceSpecifier) throws(Failure) -> any GATTTransport {
+    static func open(_ specifier: DeviceSpecifier, traceFile: String? = nil) throws(Failure) -> any GATTTransport {
         switch specifier.transport {
         case .sim:
             do {
@@ -18,18 +20,25 @@ enum TransportFactory {
             } catch {
                 throw .usage(error.description)
             }
-        case .hci, .bluez:
-            throw .unavailable("the \(specifier.transport.rawValue): transport is not part of this build yet; "
-                               + "use sim:NAME to flash a simulated device")
+        case .hci:
+            do {
+                _ = try HCITransportAddress(parsing: "hci:" + specifier.target)
+            } catch {
+                throw .usage("\(error)")
+            }
+            return HCIGATTTransport(address: specifier.target, traceFile: traceFile)
+        case .bluez:
+            throw .unavailable("the bluez: transport is not part of this build yet; use hci:... (DFUKit's own host "
+                               + "on an HCI controller) or sim:NAME")
         }
     }
 
     /// Opens the transport, or prints why not and gives the exit status (64 for bad `sim:`
     /// options, 69 when the transport cannot be used here).
-    static func open(_ specifier: DeviceSpecifier, console: any Console, command: String,
+    static func open(_ specifier: DeviceSpecifier, console: any Console, command: String, traceFile: String? = nil,
                      onUnavailable: (String) -> Void = { _ in }) -> Result<any GATTTransport, ExitStatus> {
         do {
-            return .success(try open(specifier))
+            return .success(try open(specifier, traceFile: traceFile))
         } catch {
             switch error {
             case let .usage(message):

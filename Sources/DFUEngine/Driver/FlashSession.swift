@@ -86,7 +86,8 @@ public final class FlashSession {
         do {
             seen = try await transport.scan(timeout: .seconds(5))
         } catch {
-            throw FlashError(kind: .transport, message: "scanning failed: \(error)")
+            throw FlashError(kind: .transport, message: error.kind == .transportUnavailable
+                             ? error.detail : "scanning failed: \(error)")
         }
         guard let match = seen.first(where: { ProfileMatcher.matches($0, profile.match) }) else {
             let list = seen.map { "\($0.address) \($0.name ?? "(no name)")" }.joined(separator: ", ")

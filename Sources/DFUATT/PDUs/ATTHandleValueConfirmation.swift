@@ -1,0 +1,16 @@
+/// ATT_HANDLE_VALUE_CFM (Core spec Vol 3, Part F, 3.4.7.3): "sent in
+/// response to a received ATT_HANDLE_VALUE_IND PDU and confirms that the client has received
+/// an indication of the given attribute".
+/// It has no parameters.
+public struct ATTHandleValueConfirmation: ATTProtocolDataUnit {
+    public static let opcode = ATTOpcode.handleValueConfirmation
+
+    public init() {}
+
+    public init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
+        let reader = try ATTParameterReader(bytes, expecting: Self.opcode)
+        try reader.finish()
+    }
+
+    public var bytes: [UInt8] { [Self.opcode.rawValue] }
+}

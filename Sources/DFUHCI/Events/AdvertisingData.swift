@@ -1,0 +1,91 @@
+import DFUBytes
+
+/// Advertising or scan response data: a list of (length, AD type, data) structures (Core spec
+/// Vol 3, Part C, 11; types from the Assigned Numbers). Parsing is lenient: a structure whose
+/// length runs past the end ends the list, and `isTruncated` says so.
+public struct AdvertisingData: Sendable, Hashable {
+    /// AD type codes used here.
+    public static let flagsType: UInt8 = 0x01
+    public static let incomplete16BitUUIDsType: UInt8 = 0x02
+    public static let complete16BitUUIDsType: UInt8 = 0x03
+    public static let incomplete32BitUUIDsType: UInt8 = 0x04
+    public static let complete32BitUUIDsType: UInt8 = 0x05
+    public static let incomplete128BitUUIDsType: UInt8 = 0x06
+    public static let complete128BitUUIDsType: UInt8 = 0x07
+    public static let shortenedLocalNameType: UInt8 = 0x08
+    public static let completeLocalNameType: UInt8 = 0x09
+
+    public struct Structure: Sendable, Hashable {
+        public var type: UInt8
+        public var data: [UInt8]
+
+        public init(type: UInt8, data: [UInt8]) {
+            self.type = type
+            self.data = data
+        }
+    }
+
+    public var structures: [Structure]
+    /// Whether the input ended inside a structure (the rest was dropped).
+    public private(set) var isTruncated = false
+
+    public init(structures: [Structure]) { self.structures = structures }
+
+    public init(bytes: [UInt8]) {
+        structures = []
+        var index = 0
+        while index < bytes.count {
+            let length = Int(bytes[index])
+            // A zero length ends the significant part (the rest is padding).
+            if length == 0 { break }
+            guard index + 1 + length <= bytes.count else {
+                isTruncated = true
+                break
+            }
+            structures.append(Structure(type: bytes[index + 1], data: Array(bytes[index + 2..<index + 1 + length])))
+            index += 1 + length
+        }
+    }
+
+    public var bytes: [UInt8] {
+        structures.flatMap { [UInt8($0.data.count + 1), $0.type] + $0.data }
+    }
+
+    private func data(ofType type: UInt8) -> [UInt8]? { structures.first { $0.type == type }?.data }
+
+    /// The Flags value (LE General Discoverable = 0x02, BR/EDR Not Supported = 0x04...).
+    public var flags: UInt8? { data(ofType: Self.flagsType)?.first }
+
+    public var completeLocalName: String? {
+        data(ofType: Self.completeLocalNameType).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    public var shortenedLocalName: String? {
+        data(ofType: Self.shortenedLocalNameType).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The complete name, else the shortened one.
+    public var localName: String? { completeLocalName ?? shortenedLocalName }
+
+    /// Every service UUID listed (16-, 32- and 128-bit lists, complete or not), in order.
+    public var serviceUUIDs: [BluetoothUUID] {
+        var uuids: [BluetoothUUID] = []
+        for structure in structures {
+            let width: Int
+            switch structure.type {
+            case Self.incomplete16BitUUIDsType, Self.complete16BitUUIDsType: width = 2
+            case Self.incomplete32BitUUIDsType, Self.complete32BitUUIDsType: width = 4
+            case Self.incomplete128BitUUIDsType, Self.complete128BitUUIDsType: width = 16
+            default: continue
+            }
+            var start = 0
+            while start + width <= structure.data.count {
+                if let uuid = BluetoothUUID(littleEndianBytes: Array(structure.data[start..<start + width])) {
+                    uuids.append(uuid)
+                }
+                start += width
+            }
+        }
+        return uuids
+    }
+}

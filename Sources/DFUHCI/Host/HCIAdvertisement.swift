@@ -1,0 +1,45 @@
+import DFUGATT
+
+/// What a scan heard from one device: its advertising data merged with its scan response.
+public struct HCIAdvertisement: Sendable, Hashable {
+    public var address: DeviceAddress
+    /// Needed to connect (LE Create Connection's Peer_Address_Type).
+    public var addressType: HCIAddressType
+    public var isConnectable: Bool
+    public var advertisingData: AdvertisingData
+    public var scanResponseData: AdvertisingData?
+    /// The latest RSSI, dBm.
+    public var rssi: Int
+
+    public init(address: DeviceAddress, addressType: HCIAddressType, isConnectable: Bool,
+                advertisingData: AdvertisingData, scanResponseData: AdvertisingData? = nil, rssi: Int) {
+        self.address = address
+        self.addressType = addressType
+        self.isConnectable = isConnectable
+        self.advertisingData = advertisingData
+        self.scanResponseData = scanResponseData
+        self.rssi = rssi
+    }
+
+    public var name: String? { advertisingData.localName ?? scanResponseData?.localName }
+
+    /// As the GATT layer sees it.
+    public var advertisement: Advertisement {
+        var uuids = advertisingData.serviceUUIDs
+        for uuid in scanResponseData?.serviceUUIDs ?? [] where !uuids.contains(uuid) {
+            uuids.append(uuid)
+        }
+        return Advertisement(address: address, name: name, serviceUUIDs: uuids, rssi: rssi)
+    }
+
+    /// Merges one report into what is known of the device.
+    mutating func merge(data: [UInt8], isScanResponse: Bool, isConnectable: Bool, rssi: Int) {
+        if isScanResponse {
+            scanResponseData = AdvertisingData(bytes: data)
+        } else {
+            advertisingData = AdvertisingData(bytes: data)
+            self.isConnectable = isConnectable
+        }
+        if rssi != 127 { self.rssi = rssi }
+    }
+}

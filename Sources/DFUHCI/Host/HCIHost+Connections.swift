@@ -1,0 +1,177 @@
+import DFUGATT
+
+/// What the host keeps per live connection.
+struct ConnectionState {
+    var info: HCIConnection
+    var reassembler = ACLReassembler()
+    let channel: HCIATTChannel
+    var sendGate = FIFOGate()
+}
+
+extension HCIHost {
+    /// Connects to a device heard in a scan.
+    public func connect(to advertisement: HCIAdvertisement, timeout: Duration) async throws(HCIError) -> HCIATTChannel {
+        try await connect(to: advertisement.address, addressType: advertisement.addressType, timeout: timeout)
+    }
+
+    /// LE Create Connection with the random own address, waits for the connection (at most
+    /// `timeout`; then cancels), then asks for longer data packets and the 2M PHY when the
+    /// controller has those features (optional: no answer within `optionalCommandTimeout` counts
+    /// as unsupported). Returns the connection's ATT channel.
+    public func connect(to address: DeviceAddress, addressType: HCIAddressType,
+                        timeout: Duration) async throws(HCIError) -> HCIATTChannel {
+        try checkOpen()
+        guard connectAttempt == nil else {
+            throw HCIError(.invalidState, detail: "a connection to \(connectAttempt!) is already being made; "
+                           + "connect to one device at a time")
+        }
+        if let existing = connections.values.first(where: { $0.info.peerAddress == address }) {
+            return existing.channel
+        }
+        connectAttempt = address
+        defer { connectAttempt = nil }
+        try await stopScan()
+        let id = expectEvent { event in
+            if case .leConnectionComplete = event { return true }
+            return false
+        }
+        let parameters = configuration.connectionParameters
+        do {
+            try await execute(LECreateConnectionCommand(
+                peerAddressType: addressType, peerAddress: address, ownAddressType: .randomDevice,
+                connectionIntervalMin: parameters.intervalMin, connectionIntervalMax: parameters.intervalMax,
+                maxLatency: parameters.latency, supervisionTimeout: parameters.supervisionTimeout))
+        } catch {
+            cancelExpectation(id)
+            if case let .commandFailed(_, _, status) = error.kind {
+                throw HCIError(.connectionFailed(address: address, status: status), detail: "LE Create Connection refused")
+            }
+            throw error
+        }
+        let event: HCIEvent
+        do {
+            event = try await waitForEvent(id, timeout: timeout,
+                                           timeoutError: HCIError(.connectionTimeout(address: address),
+                                                                  detail: "within \(timeout.secondsText); is it advertising "
+                                                                      + "and connectable?"))
+        } catch {
+            guard case .connectionTimeout = error.kind else { throw error }
+            await cancelConnectionAttempt(to: address)
+            throw error
+        }
+        guard case let .leConnectionComplete(complete) = event else {
+            throw HCIError(.connectionFailed(address: address, status: .unspecifiedError))
+        }
+        guard complete.status == .success, let state = connections[complete.handle] else {
+            throw HCIError(.connectionFailed(address: address, status: complete.status))
+        }
+        await negotiateLinkOptions(complete.handle)
+        return state.channel
+    }
+
+    /// After a timeout: LE Create Connection Cancel, then a short wait for the final Connection
+    /// Complete. A connection that completes anyway (Bumble's cancel cancels nothing) is closed.
+    private func cancelConnectionAttempt(to address: DeviceAddress) async {
+        let id = expectEvent { event in
+            if case .leConnectionComplete = event { return true }
+            return false
+        }
+        _ = try? await execute(LECreateConnectionCancelCommand())
+        let late = try? await waitForEvent(id, timeout: .seconds(1),
+                                           timeoutError: HCIError(.eventTimeout(event: LEConnectionCompleteEvent.name)))
+        if case let .leConnectionComplete(complete)? = late, complete.status == .success {
+            try? await disconnect(complete.handle)
+        }
+    }
+
+    /// Optional link upgrades; failures only mean the link stays as it is.
+    private func negotiateLinkOptions(_ handle: UInt16) async {
+        guard let features = controller?.features else { return }
+        if configuration.requestDataLength, features.contains(.dataPacketLengthExtension), connections[handle] != nil {
+            _ = try? await executeOptional(LESetDataLengthCommand(handle: handle))
+        }
+        if configuration.request2MPHY, features.contains(.twoMegabitPHY), connections[handle] != nil {
+            _ = try? await executeOptional(LESetPHYCommand(handle: handle))
+        }
+    }
+
+    /// Disconnects and waits for Disconnection Complete (at most `disconnectTimeout`; after
+    /// that the host forgets the connection anyway).
+    public func disconnect(_ handle: UInt16, reason: HCIStatus = .remoteUserTerminated) async throws(HCIError) {
+        guard connections[handle] != nil else { return }
+        let id = expectEvent { event in
+            if case let .disconnectionComplete(complete) = event { return complete.handle == handle }
+            return false
+        }
+        do {
+            try await execute(DisconnectCommand(handle: handle, reason: reason))
+            _ = try await waitForEvent(id, timeout: configuration.disconnectTimeout,
+                                       timeoutError: HCIError(.eventTimeout(event: DisconnectionCompleteEvent.name)))
+        } catch {
+            cancelExpectation(id)
+            switch error.kind {
+            case .commandFailed, .eventTimeout, .commandTimeout:
+                tearDown(handle, reason: .localHostTerminated,
+                         error: HCIError(.disconnected(handle: handle, reason: .localHostTerminated),
+                                         detail: "disconnect unconfirmed: \(error)"))
+            default:
+                throw error
+            }
+        }
+    }
+
+    /// Asks the controller for new connection parameters and waits for the update to complete.
+    public func updateConnection(_ handle: UInt16, parameters: HCIConnectionParameters) async throws(HCIError) {
+        guard connections[handle] != nil else {
+            throw HCIError(.disconnected(handle: handle, reason: .unknownConnectionIdentifier))
+        }
+        let id = expectEvent { event in
+            if case let .leConnectionUpdateComplete(update) = event { return update.handle == handle }
+            return false
+        }
+        do {
+            try await execute(LEConnectionUpdateCommand(handle: handle, connectionParameters: parameters))
+        } catch {
+            cancelExpectation(id)
+            throw error
+        }
+        let event = try await waitForEvent(id, timeout: configuration.connectionUpdateTimeout,
+                                           timeoutError: HCIError(.eventTimeout(event: LEConnectionUpdateCompleteEvent.name),
+                                                                  detail: "connection 0x\(hexWord(handle))"))
+        if case let .leConnectionUpdateComplete(update) = event, update.status != .success {
+            throw HCIError(.commandFailed(command: LEConnectionUpdateCommand.name, opcode: LEConnectionUpdateCommand.opcode,
+                                          status: update.status), detail: "connection 0x\(hexWord(handle))")
+        }
+    }
+
+    /// The live connection with `handle`, if any.
+    public func connection(_ handle: UInt16) -> HCIConnection? { connections[handle]?.info }
+
+    /// Every live connection.
+    public var liveConnections: [HCIConnection] { connections.values.map(\.info).sorted { $0.handle < $1.handle } }
+
+    func connectionEstablished(_ complete: LEConnectionCompleteEvent) {
+        let info = HCIConnection(handle: complete.handle, peerAddress: complete.peerAddress,
+                                 peerAddressType: complete.peerAddressType, interval: complete.interval,
+                                 latency: complete.latency, supervisionTimeout: complete.supervisionTimeout)
+        endedConnections[complete.handle] = nil
+        connections[complete.handle] = ConnectionState(
+            info: info, channel: HCIATTChannel(host: self, handle: complete.handle, peerAddress: complete.peerAddress))
+        if connectAttempt == nil, complete.role == .central {
+            // Nobody asked for it (a cancelled attempt that completed late): close it.
+            Task { try? await self.disconnect(complete.handle) }
+        }
+    }
+
+    /// Forgets a connection: its queued ACL packets free their credits, its senders and
+    /// readers are told.
+    func tearDown(_ handle: UInt16, reason: HCIStatus, error: HCIError) {
+        guard var state = connections.removeValue(forKey: handle) else { return }
+        endedConnections[handle] = error
+        flow.connectionClosed(handle)
+        state.sendGate.releaseAll()
+        state.channel.inbox.finish(error)
+        grantCredits()
+        disconnectionsContinuation.yield(HCIDisconnection(handle: handle, peerAddress: state.info.peerAddress, reason: reason))
+    }
+}

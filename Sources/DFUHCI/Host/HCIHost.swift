@@ -1,0 +1,342 @@
+import DFUBytes
+import DFUGATT
+
+/// A userspace Bluetooth LE host (central role) running one controller over an `HCITransport`:
+/// start-up, scanning, connections, ACL flow control, L2CAP ATT and LE signaling channels.
+///
+/// All state lives in this actor; packets from the controller are handled one at a time without
+/// suspending, so they keep their order. Every command and every awaited event has a deadline.
+public actor HCIHost {
+    public nonisolated let transport: any HCITransport
+    public nonisolated let configuration: HCIHostConfiguration
+    /// The random static own address used to scan and connect.
+    public nonisolated let ownAddress: DeviceAddress
+    /// Every connection that ends, in order.
+    public nonisolated let disconnections: AsyncStream<HCIDisconnection>
+    let disconnectionsContinuation: AsyncStream<HCIDisconnection>.Continuation
+
+    /// What the controller reported during `start()`.
+    public internal(set) var controller: HCIControllerInfo?
+    /// Packets from the controller that could not be decoded (ignored), with the last reason.
+    public internal(set) var malformedPacketCount = 0
+    public internal(set) var lastMalformedPacket: String?
+    /// ACL fragments dropped by reassembly, with the last reason.
+    public internal(set) var discardedFragmentCount = 0
+    public internal(set) var lastDiscardedFragment: String?
+    /// Optional commands found unsupported (by opcode), not sent again.
+    public internal(set) var unsupportedOptionalCommands: Set<HCIOpcode> = []
+
+    var closedError: HCIError?
+    var readerTask: Task<Void, Never>?
+    var nextIdentifier: UInt64 = 0
+
+    // Commands: one outstanding at a time.
+    var commandGate = FIFOGate()
+    // Awaited events (command answers included).
+    var eventWaiters: [UInt64: EventWaiter] = [:]
+
+    // Scanning.
+    var isScanning = false
+    var scanResults: [DeviceAddress: HCIAdvertisement] = [:]
+    var scanOrder: [DeviceAddress] = []
+    var scanWaiters: [UInt64: ScanWaiter] = [:]
+
+    // Connections and ACL.
+    var connectAttempt: DeviceAddress?
+    var connections: [UInt16: ConnectionState] = [:]
+    /// How each ended connection ended, until its handle is reused (so late senders learn why).
+    var endedConnections: [UInt16: HCIError] = [:]
+    var flow = ACLFlowControl(capacity: 1)
+    var creditWaiters: [CreditWaiter] = []
+    var signalingIdentifier: UInt8 = 0
+
+    public init(transport: any HCITransport, configuration: HCIHostConfiguration = HCIHostConfiguration()) {
+        self.transport = transport
+        self.configuration = configuration
+        self.ownAddress = configuration.randomAddress ?? HCIHostConfiguration.makeRandomStaticAddress()
+        (disconnections, disconnectionsContinuation) = AsyncStream<HCIDisconnection>.makeStream()
+    }
+
+    /// Opens `address` (`hci:tcp:HOST:PORT`...), optionally tracing every packet to a btsnoop
+    /// file, and starts the controller.
+    public static func open(_ address: String, configuration: HCIHostConfiguration = HCIHostConfiguration(),
+                            traceFile: String? = nil) async throws(HCIError) -> HCIHost {
+        var transport = try HCITransportAddress(parsing: address).open()
+        if let traceFile {
+            do {
+                transport = TracingTransport(wrapping: transport, writer: try BTSnoopWriter(path: traceFile))
+            } catch {
+                transport.close()
+                throw error
+            }
+        }
+        let host = HCIHost(transport: transport, configuration: configuration)
+        do {
+            try await host.start()
+        } catch {
+            await host.close()
+            throw error
+        }
+        return host
+    }
+
+    /// Resets the controller, reads its buffers and features, sets the event masks and the
+    /// random own address.
+    public func start() async throws(HCIError) {
+        startReading()
+        try await execute(ResetCommand())
+        let version = try ReadLocalVersionCommand.ReturnParameters(
+            returnParameters: try await execute(ReadLocalVersionCommand()), command: ReadLocalVersionCommand.self)
+        // The shared buffers: only needed when LE has none of its own; LE-only controllers may refuse.
+        let shared = try? ReadBufferSizeCommand.ReturnParameters(
+            returnParameters: try await execute(ReadBufferSizeCommand()), command: ReadBufferSizeCommand.self)
+        let le = try LEReadBufferSizeCommand.ReturnParameters(
+            returnParameters: try await execute(LEReadBufferSizeCommand()), command: LEReadBufferSizeCommand.self)
+        let features = try LEReadLocalSupportedFeaturesCommand.ReturnParameters(
+            returnParameters: try await execute(LEReadLocalSupportedFeaturesCommand()),
+            command: LEReadLocalSupportedFeaturesCommand.self).features
+        var length = Int(le.aclDataPacketLength)
+        var count = Int(le.totalACLDataPackets)
+        if length == 0 || count == 0 {
+            guard let shared, shared.aclDataPacketLength > 0, shared.totalACLDataPackets > 0 else {
+                throw HCIError(.invalidState, detail: "the controller reports no ACL buffers (LE Read Buffer Size and "
+                               + "Read Buffer Size both say 0)")
+            }
+            length = Int(shared.aclDataPacketLength)
+            count = Int(shared.totalACLDataPackets)
+        }
+        flow = ACLFlowControl(capacity: count)
+        controller = HCIControllerInfo(version: version, aclPacketLength: length, aclPacketCount: count, features: features)
+        try await execute(SetEventMaskCommand.leCentral)
+        try await execute(LESetEventMaskCommand.leCentral)
+        try await execute(LESetRandomAddressCommand(address: ownAddress))
+    }
+
+    /// Stops reading, fails everything pending and closes the transport.
+    public func close() {
+        readerTask?.cancel()
+        readerTask = nil
+        transport.close()
+        shutDown(HCIError(.transportClosed, detail: "\(transport.name): closed by the host"))
+    }
+
+    func startReading() {
+        guard readerTask == nil else { return }
+        let stream = transport.incoming
+        readerTask = Task { [weak self] in
+            for await packet in stream {
+                guard let self else { return }
+                await self.handle(packet)
+            }
+            await self?.transportEnded()
+        }
+    }
+
+    func transportEnded() {
+        shutDown(transport.failure ?? HCIError(.transportClosed, detail: "\(transport.name): the controller went away"))
+    }
+
+    /// Fails every waiter and ends every connection.
+    func shutDown(_ error: HCIError) {
+        guard closedError == nil else { return }
+        closedError = error
+        for id in Array(eventWaiters.keys) { failEventWaiter(id, error) }
+        for waiter in creditWaiters { waiter.continuation.resume(returning: .failure(error)) }
+        creditWaiters = []
+        for id in Array(scanWaiters.keys) { finishScanWaiter(id, with: nil) }
+        for handle in Array(connections.keys) { tearDown(handle, reason: .localHostTerminated, error: error) }
+        commandGate.releaseAll()
+        disconnectionsContinuation.finish()
+    }
+
+    func checkOpen() throws(HCIError) {
+        if let closedError { throw closedError }
+    }
+
+    func makeIdentifier() -> UInt64 {
+        nextIdentifier += 1
+        return nextIdentifier
+    }
+
+    // MARK: Incoming packets
+
+    func handle(_ packet: HCIPacket) {
+        switch packet.type {
+        case .event:
+            do {
+                handle(try HCIEvent(packet: packet))
+            } catch {
+                noteMalformed(error.description)
+            }
+        case .acl:
+            do {
+                handleACL(try ACLPacket(packet: packet))
+            } catch {
+                noteMalformed(error.description)
+            }
+        default:
+            break
+        }
+    }
+
+    func noteMalformed(_ reason: String) {
+        malformedPacketCount += 1
+        lastMalformedPacket = reason
+    }
+
+    func handle(_ event: HCIEvent) {
+        switch event {
+        case let .numberOfCompletedPackets(completed):
+            for entry in completed.entries {
+                flow.complete(Int(entry.completedPackets), on: entry.handle)
+            }
+            grantCredits()
+        case let .disconnectionComplete(disconnection) where disconnection.status == .success:
+            tearDown(disconnection.handle, reason: disconnection.reason,
+                     error: HCIError(.disconnected(handle: disconnection.handle, reason: disconnection.reason)))
+        case let .leConnectionComplete(complete) where complete.status == .success:
+            connectionEstablished(complete)
+        case let .leAdvertisingReport(report):
+            for item in report.reports {
+                noteAdvertisement(address: item.address, addressType: item.addressType, data: item.data,
+                                  isScanResponse: item.eventType == .scanResponse,
+                                  isConnectable: item.eventType.isConnectable, rssi: Int(item.rssi))
+            }
+        case let .leExtendedAdvertisingReport(report):
+            for item in report.reports {
+                noteAdvertisement(address: item.address, addressType: item.addressType, data: item.data,
+                                  isScanResponse: item.eventType.contains(.scanResponse),
+                                  isConnectable: item.eventType.contains(.connectable), rssi: Int(item.rssi))
+            }
+        case let .leConnectionUpdateComplete(update) where update.status == .success:
+            connections[update.handle]?.info.interval = update.interval
+            connections[update.handle]?.info.latency = update.latency
+            connections[update.handle]?.info.supervisionTimeout = update.supervisionTimeout
+        case let .leDataLengthChange(change):
+            connections[change.handle]?.info.maxTxOctets = Int(change.maxTxOctets)
+            connections[change.handle]?.info.maxRxOctets = Int(change.maxRxOctets)
+        case let .lePHYUpdateComplete(update) where update.status == .success:
+            connections[update.handle]?.info.txPHY = update.txPHY
+            connections[update.handle]?.info.rxPHY = update.rxPHY
+        default:
+            break
+        }
+        deliverToWaiters(event)
+    }
+
+    // MARK: Commands
+
+    /// Sends `command` and waits for its answer. For Command Complete commands, returns the
+    /// return parameters after the status; for Command Status commands, returns [] once the
+    /// command started. A status other than success throws `.commandFailed`.
+    @discardableResult
+    public func execute<Command: HCICommand>(_ command: Command, timeout: Duration? = nil) async throws(HCIError) -> [UInt8] {
+        try checkOpen()
+        let opcode = Command.opcode
+        await acquireCommandTurn()
+        defer { commandGate.release() }
+        try checkOpen()
+        let id = expectEvent { event in
+            switch event {
+            case let .commandComplete(complete): return complete.opcode == opcode
+            case let .commandStatus(status): return status.opcode == opcode
+            default: return false
+            }
+        }
+        do {
+            try await transport.send(command.packet)
+        } catch {
+            cancelExpectation(id)
+            throw error
+        }
+        let limit = timeout ?? configuration.commandTimeout
+        let answer = try await waitForEvent(
+            id, timeout: limit,
+            timeoutError: HCIError(.commandTimeout(command: Command.name, opcode: opcode),
+                                   detail: "within \(limit.secondsText)"))
+        switch answer {
+        case let .commandComplete(complete):
+            let status = complete.status ?? .success
+            guard status == .success else {
+                throw HCIError(.commandFailed(command: Command.name, opcode: opcode, status: status))
+            }
+            return complete.parametersAfterStatus
+        case let .commandStatus(commandStatus):
+            guard commandStatus.status == .success else {
+                throw HCIError(.commandFailed(command: Command.name, opcode: opcode, status: commandStatus.status))
+            }
+            return []
+        default:
+            return []
+        }
+    }
+
+    private func acquireCommandTurn() async {
+        if commandGate.tryAcquire() { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            commandGate.enqueue(continuation)
+        }
+    }
+
+    /// Runs a command the controller may not support: an unknown-command or unsupported status,
+    /// or no answer within `optionalCommandTimeout`, returns false (and the command is not sent
+    /// again on this host). Other failures throw.
+    func executeOptional<Command: HCICommand>(_ command: Command) async throws(HCIError) -> Bool {
+        guard !unsupportedOptionalCommands.contains(Command.opcode) else { return false }
+        do {
+            try await execute(command, timeout: configuration.optionalCommandTimeout)
+            return true
+        } catch {
+            switch error.kind {
+            case .commandTimeout:
+                unsupportedOptionalCommands.insert(Command.opcode)
+                return false
+            case let .commandFailed(_, _, status)
+                where [.unknownCommand, .unsupportedFeatureOrParameter, .unsupportedRemoteFeature,
+                       .unsupportedLLParameterValue].contains(status):
+                unsupportedOptionalCommands.insert(Command.opcode)
+                return false
+            default:
+                throw error
+            }
+        }
+    }
+}
+
+extension Duration {
+    /// "2 s", "0.25 s".
+    var secondsText: String {
+        let (seconds, attoseconds) = components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) s" }
+        return "\(Double(milliseconds) / 1000) s"
+    }
+}
+
+extension HCICommand {
+    static var description: String { "\(name) (\(opcode))" }
+}
+
+extension ReadLocalVersionCommand.ReturnParameters {
+    init(returnParameters: [UInt8], command: ReadLocalVersionCommand.Type) throws(HCIError) {
+        do { try self.init(returnParameters: returnParameters) } catch { throw HCIError(.malformedPacket, detail: error.description) }
+    }
+}
+
+extension ReadBufferSizeCommand.ReturnParameters {
+    init(returnParameters: [UInt8], command: ReadBufferSizeCommand.Type) throws(HCIError) {
+        do { try self.init(returnParameters: returnParameters) } catch { throw HCIError(.malformedPacket, detail: error.description) }
+    }
+}
+
+extension LEReadBufferSizeCommand.ReturnParameters {
+    init(returnParameters: [UInt8], command: LEReadBufferSizeCommand.Type) throws(HCIError) {
+        do { try self.init(returnParameters: returnParameters) } catch { throw HCIError(.malformedPacket, detail: error.description) }
+    }
+}
+
+extension LEReadLocalSupportedFeaturesCommand.ReturnParameters {
+    init(returnParameters: [UInt8], command: LEReadLocalSupportedFeaturesCommand.Type) throws(HCIError) {
+        do { try self.init(returnParameters: returnParameters) } catch { throw HCIError(.malformedPacket, detail: error.description) }
+    }
+}

@@ -1,0 +1,34 @@
+/// Wraps any transport and records every packet, both ways, to a btsnoop file.
+public final class TracingTransport: HCITransport {
+    public let inner: any HCITransport
+    public let writer: BTSnoopWriter
+    public let incoming: AsyncStream<HCIPacket>
+
+    public init(wrapping inner: any HCITransport, writer: BTSnoopWriter) {
+        self.inner = inner
+        self.writer = writer
+        let (stream, continuation) = AsyncStream<HCIPacket>.makeStream()
+        self.incoming = stream
+        let source = inner.incoming
+        Task {
+            for await packet in source {
+                writer.record(packet, direction: .received)
+                continuation.yield(packet)
+            }
+            continuation.finish()
+        }
+    }
+
+    public var name: String { inner.name }
+    public var failure: HCIError? { inner.failure }
+
+    public func send(_ packet: HCIPacket) async throws(HCIError) {
+        writer.record(packet, direction: .sent)
+        try await inner.send(packet)
+    }
+
+    public func close() {
+        inner.close()
+        writer.close()
+    }
+}

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# `make test-bumble`: `dfukit` over its own userspace HCI host (hci:tcp:) against Bumble's
+# virtual controllers and Python peripherals (Tests/Bumble), fresh controllers per case.
+# Installs Bumble from PyPI into .build/bumble-venv. Prints one closing line "N passed, N failed".
+# Extra arguments go to swift build (e.g. --scratch-path DIR).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+venv=.build/bumble-venv
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import bumble' 2>/dev/null; then
+    python3 -m venv "$venv" && "$venv/bin/pip" install --quiet bumble || { echo "0 passed, 1 failed (bumble did not install)"; exit 1; }
+fi
+swift build --product dfukit "$@" || { echo "0 passed, 1 failed (build)"; exit 1; }
+bin=$(swift build --product dfukit --show-bin-path "$@")/dfukit
+PY="$venv/bin/python"
+work=$(mktemp -d /tmp/dfukit-bumble.XXXXXX)
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done; wait 2>/dev/null; }
+trap 'cleanup; rm -rf "$work"' EXIT
+passed=0; failed=0; port=7300
+
+# A 60 KB vendor package.
+head -c 60000 /dev/urandom > "$work/app.bin"
+"$bin" package create --profile vendor-ctrlpt --version 1.0.0 --output "$work/app.zip" "$work/app.bin" >/dev/null
+app_sha=$(sha256sum "$work/app.bin" | cut -d' ' -f1)
+nordic_pkg=firmware-samples/nordic/app-signed.zip
+nordic_sha=$(python3 -c 'import zipfile,hashlib,json,sys; z=zipfile.ZipFile(sys.argv[1]); m=json.loads(z.read("manifest.json")); print(hashlib.sha256(z.read(m["manifest"]["application"]["bin_file"])).hexdigest())' "$nordic_pkg")
+
+# start CASE PERIPHERAL [peripheral options...]: fresh controllers and the peripheral.
+start() {
+    cleanup; pids=()
+    port=$((port + 2))
+    "$PY" scripts/bumble-controllers.py "tcp-server:127.0.0.1:$port" "tcp-server:127.0.0.1:$((port + 1))" > "$work/controllers.log" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 50); do grep -q ready "$work/controllers.log" && break; sleep 0.1; done
+    local script=$1; shift
+    rm -f "$work/state.json"
+    "$PY" "Tests/Bumble/$script" --transport "tcp-client:127.0.0.1:$port" --state-file "$work/state.json" "$@" > "$work/peripheral.log" 2>&1 &
+    pids+=($!)
+    sleep 1
+}
+
+check() {  # check NAME CONDITION-COMMAND...
+    local name=$1; shift
+    if "$@"; then passed=$((passed + 1)); echo "ok: $name"; else failed=$((failed + 1)); echo "FAILED: $name"; cat "$work/out.txt" 2>/dev/null | tail -20; fi
+}
+
+flashed() {  # flashed SHA: the device's state file names the image and dfukit said verified
+    grep -q '"status":"verified"' "$work/out.txt" && grep -q "$1" "$work/state.json" 2>/dev/null
+}
+
+start vendor_ctrlpt_device.py
+"$bin" scan --device "hci:tcp:127.0.0.1:$((port + 1))" --seconds 2 > "$work/out.txt" 2>&1
+check "scan lists the vendor device with its profile" grep -q "DFU-BUMBLE.*vendor-ctrlpt" "$work/out.txt"
+"$bin" inspect "hci:tcp:127.0.0.1:$((port + 1))/F0:DF:00:00:01:01" > "$work/out.txt" 2>&1
+check "inspect dumps the control point" grep -q "D0F10001-7E3C-4B8A-9C52-1A2B3C4D5E6F" "$work/out.txt"
+
+start vendor_ctrlpt_device.py
+"$bin" flash --profile vendor-ctrlpt --device "hci:tcp:127.0.0.1:$((port + 1))" "$work/app.zip" --json \
+    --trace "$work/trace.btsnoop" > "$work/out.txt" 2>&1
+check "vendor flash over hci:tcp ends verified" flashed "$app_sha"
+check "the btsnoop trace opens and holds ATT writes" bash -c "\"$PY\" Tests/Bumble/btsnoop_dump.py \"$work/trace.btsnoop\" | grep -c \" sent data \" | grep -qv \"^0\$\""
+
+start vendor_ctrlpt_device.py --disconnect-after 20000
+"$bin" flash --profile vendor-ctrlpt --device "hci:tcp:127.0.0.1:$((port + 1))" "$work/app.zip" --json > "$work/out.txt" 2>&1
+check "vendor flash resumes after a disconnect" bash -c "grep -q '\"resumes\":[1-9]' '$work/out.txt' && grep -q '$app_sha' '$work/state.json'"
+
+start nordic_secure_dfu_device.py
+"$bin" flash --profile nordic-secure-dfu --device "hci:tcp:127.0.0.1:$((port + 1))" "$nordic_pkg" --set prn=8 --json > "$work/out.txt" 2>&1
+check "Nordic Secure DFU over hci:tcp ends verified" flashed "$nordic_sha"
+
+start nordic_secure_dfu_device.py --disconnect-after 9000
+"$bin" flash --profile nordic-secure-dfu --device "hci:tcp:127.0.0.1:$((port + 1))" "$nordic_pkg" --json > "$work/out.txt" 2>&1
+check "Nordic Secure DFU resumes after a disconnect" bash -c "grep -q '\"resumes\":[1-9]' '$work/out.txt' && grep -q '$nordic_sha' '$work/state.json'"
+
+echo "${passed} passed, ${failed} failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
