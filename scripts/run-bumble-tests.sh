@@ -72,5 +72,23 @@ start nordic_secure_dfu_device.py --disconnect-after 9000
 "$bin" flash --profile nordic-secure-dfu --device "hci:tcp:127.0.0.1:$((port + 1))" "$nordic_pkg" --json > "$work/out.txt" 2>&1
 check "Nordic Secure DFU resumes after a disconnect" bash -c "grep -q '\"resumes\":[1-9]' '$work/out.txt' && grep -q '$nordic_sha' '$work/state.json'"
 
+# A provisioning line over one controller: two peripherals, two links at once.
+cleanup; pids=()
+port=$((port + 3))
+"$PY" scripts/bumble-controllers.py "tcp-server:127.0.0.1:$port" "tcp-server:127.0.0.1:$((port + 1))" \
+    "tcp-server:127.0.0.1:$((port + 2))" > "$work/controllers.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 50); do grep -q ready "$work/controllers.log" && break; sleep 0.1; done
+for index in 1 2; do
+    "$PY" Tests/Bumble/vendor_ctrlpt_device.py --transport "tcp-client:127.0.0.1:$((port + index - 1))" \
+        --address "F0:DF:00:00:01:0$index" --state-file "$work/line-$index.json" > "$work/peripheral-$index.log" 2>&1 &
+    pids+=($!)
+done
+sleep 1
+"$bin" batch run --profile vendor-ctrlpt --package "$work/app.zip" --device "hci:tcp:127.0.0.1:$((port + 2))" \
+    --concurrency 2 --ledger "sqlite:$work/line.sqlite" --station bumble --json > "$work/out.txt" 2>&1
+check "a batch over hci:tcp flashes two devices at once" bash -c \
+    "grep -q '\"succeeded\":2' '$work/out.txt' && grep -q '$app_sha' '$work/line-1.json' && grep -q '$app_sha' '$work/line-2.json'"
+
 echo "${passed} passed, ${failed} failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

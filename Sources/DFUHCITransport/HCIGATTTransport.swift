@@ -1,19 +1,26 @@
 import DFUATT
 import DFUGATT
 import DFUHCI
+import Synchronization
 
 /// `hci:tcp:HOST:PORT`, `hci:unix:PATH`, `hci:serial:PATH[,BAUD]`, `hci:user:N`: DFUKit's own
 /// userspace host on a controller (DFUHCI) with the ATT client (DFUATT) on each connection,
 /// as a `GATTTransport`. Opened lazily: the controller is reset on first use. Time is the
-/// wall clock.
-public final class HCIGATTTransport: GATTTransport, @unchecked Sendable {
+/// wall clock. Several links may be open at once (a provisioning line); connections are made
+/// one at a time, as the controller creates them.
+public final class HCIGATTTransport: GATTTransport, Sendable {
     public let name: String
     private let address: String
     private let traceFile: String?
     private let mtu: Int
     private let started = ContinuousClock.now
-    private var host: HCIHost?
-    private var heard: [DeviceAddress: HCIAdvertisement] = [:]
+    private let state = Mutex(State())
+    private let gate = ConnectionGate()
+
+    private struct State {
+        var host: HCIHost?
+        var heard: [DeviceAddress: HCIAdvertisement] = [:]
+    }
 
     /// `address` is what follows `hci:` (`tcp:127.0.0.1:9002`); `traceFile` records every HCI
     /// packet as btsnoop.
@@ -27,13 +34,15 @@ public final class HCIGATTTransport: GATTTransport, @unchecked Sendable {
     public var now: Duration { ContinuousClock.now - started }
 
     private func openHost() async throws(GATTError) -> HCIHost {
-        if let host { return host }
-        do {
-            let opened = try await HCIHost.open("hci:" + address, traceFile: traceFile)
-            host = opened
-            return opened
-        } catch {
-            throw error.gattError()
+        try await gate.serialized { () throws(GATTError) -> HCIHost in
+            if let host = state.withLock({ $0.host }) { return host }
+            do throws(HCIError) {
+                let opened = try await HCIHost.open("hci:" + address, traceFile: traceFile)
+                state.withLock { $0.host = opened }
+                return opened
+            } catch {
+                throw error.gattError()
+            }
         }
     }
 
@@ -41,7 +50,9 @@ public final class HCIGATTTransport: GATTTransport, @unchecked Sendable {
         let host = try await openHost()
         do {
             let seen = try await host.scan(for: min(timeout, .seconds(2)))
-            for advertisement in seen { heard[advertisement.address] = advertisement }
+            state.withLock { state in
+                for advertisement in seen { state.heard[advertisement.address] = advertisement }
+            }
             return seen.filter(\.isConnectable).map(\.advertisement)
         } catch {
             throw error.gattError()
@@ -50,30 +61,54 @@ public final class HCIGATTTransport: GATTTransport, @unchecked Sendable {
 
     public func connect(to address: DeviceAddress, timeout: Duration) async throws(GATTError) -> any GATTLink {
         let host = try await openHost()
-        do {
-            var target = heard[address]
-            if target == nil {
-                target = try await host.scan(timeout: timeout) { $0.address == address }
-                if let target { heard[address] = target }
+        let channel = try await gate.serialized { () throws(GATTError) -> HCIATTChannel in
+            do {
+                var target = state.withLock { $0.heard[address] }
+                if target == nil {
+                    target = try await host.scan(timeout: timeout) { $0.address == address }
+                    if let target { state.withLock { $0.heard[address] = target } }
+                }
+                guard let target else {
+                    throw GATTError(.connectionFailed, address: address.description,
+                                    detail: "not heard advertising within \(timeout) (is it powered and in range?)")
+                }
+                return try await host.connect(to: target, timeout: timeout)
+            } catch let error as GATTError {
+                throw error
+            } catch let error as HCIError {
+                throw error.gattError(address: address)
+            } catch {
+                throw GATTError(.connectionFailed, address: address.description, detail: "\(error)")
             }
-            guard let target else {
-                throw GATTError(.connectionFailed, address: address.description,
-                                detail: "not heard advertising within \(timeout) (is it powered and in range?)")
-            }
-            let channel = try await host.connect(to: target, timeout: timeout)
-            return try await ATTGATTLink.connect(bearer: HCIATTBearer(channel: channel, mtu: mtu), address: address)
-        } catch let error as GATTError {
-            throw error
-        } catch let error as HCIError {
-            throw error.gattError(address: address)
-        } catch {
-            throw GATTError(.connectionFailed, address: address.description, detail: "\(error)")
         }
+        return try await ATTGATTLink.connect(bearer: HCIATTBearer(channel: channel, mtu: mtu), address: address)
     }
 
-    /// Resets nothing; closes the controller connection.
+    /// Closes the controller connection.
     public func close() async {
+        let host = state.withLock { state -> HCIHost? in
+            defer { state.host = nil }
+            return state.host
+        }
         await host?.close()
-        host = nil
+    }
+}
+
+/// Runs one operation at a time (opening the controller, creating a connection): the
+/// controller makes one connection at a time.
+actor ConnectionGate {
+    private var busy = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func serialized<T: Sendable>(_ operation: () async throws(GATTError) -> T) async throws(GATTError) -> T {
+        while busy {
+            await withCheckedContinuation { waiters.append($0) }
+        }
+        busy = true
+        defer {
+            busy = false
+            if !waiters.isEmpty { waiters.removeFirst().resume() }
+        }
+        return try await operation()
     }
 }

@@ -1,5 +1,7 @@
 import DFUBatch
 import DFUBytes
+import DFUHCI
+import DFUHCITransport
 import DFUEngine
 import DFULedger
 import DFUPackage
@@ -162,9 +164,16 @@ struct BatchRunCommand: Command {
             } catch {
                 throw UsageError(error.description, command: "dfukit batch run")
             }
-        case .hci, .bluez:
-            throw FlashError(kind: .transport, message: "the \(specifier.transport.rawValue): transport is not part of this build yet; "
-                             + "use sim:NAME?fleet=N for a simulated line")
+        case .hci:
+            do {
+                _ = try HCITransportAddress(parsing: "hci:" + specifier.target)
+            } catch {
+                throw UsageError("\(error)", command: "dfukit batch run")
+            }
+            return HCIBatchSource(transport: HCIGATTTransport(address: specifier.target))
+        case .bluez:
+            throw FlashError(kind: .transport, message: "the bluez: transport is not part of this build yet; "
+                             + "use hci:... or sim:NAME?fleet=N")
         }
     }
 
