@@ -1,3 +1,4 @@
+import DFUBlueZ
 import DFUGATT
 import DFUHCI
 import DFUHCITransport
@@ -28,8 +29,11 @@ enum TransportFactory {
             }
             return HCIGATTTransport(address: specifier.target, traceFile: traceFile)
         case .bluez:
-            throw .unavailable("the bluez: transport is not part of this build yet; use hci:... (DFUKit's own host "
-                               + "on an HCI controller) or sim:NAME")
+            do {
+                return try BlueZGATTTransport(adapter: specifier.target)
+            } catch {
+                throw .usage(error.detail)
+            }
         }
     }
 

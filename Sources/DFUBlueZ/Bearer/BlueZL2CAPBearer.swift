@@ -1,0 +1,232 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DFUATT
+import DFUGATT
+import Foundation
+import Synchronization
+
+/// An `ATTBearer` on a kernel L2CAP socket: SOCK_SEQPACKET on the LE ATT fixed channel (CID 4),
+/// bound to the adapter's address, connected to one peer. The kernel does the LE connection,
+/// fragmentation and reassembly: each read(2) is one ATT PDU, each write(2) sends one.
+///
+/// A dedicated reader thread blocks in poll(2) on the socket and a wake-up pipe (never a
+/// cooperative-pool thread); `close()` wakes it through the pipe. Every syscall goes through
+/// `BlueZSyscalls`.
+public final class BlueZL2CAPBearer: ATTBearer {
+    public let mtu: Int
+    public let peer: DeviceAddress
+    public let adapter: String
+
+    private let syscalls: any BlueZSyscalls
+    private let inbox = PDUQueue()
+    private let state: Mutex<State>
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+
+    private struct State {
+        var descriptor: Int32
+        var closed = false
+    }
+
+    /// The largest ATT_MTU (Core spec Vol 3, Part F, 3.2.8).
+    public static let maximumMTU = 517
+
+    /// What `open` does, for logs and tests.
+    public struct Options: Sendable, Hashable {
+        /// BT_SECURITY to require before ATT traffic (nil: leave the kernel's default, low).
+        public var security: BlueZSecurityLevel?
+        /// The ATT_MTU to propose (capped by the socket's BT_RCVMTU when the kernel reports it).
+        public var mtu: Int
+        /// How long connect(2) may take (SO_SNDTIMEO, which the kernel uses for L2CAP connects).
+        public var connectTimeout: Duration
+
+        public init(security: BlueZSecurityLevel? = nil, mtu: Int = 517, connectTimeout: Duration = .seconds(20)) {
+            self.security = security
+            self.mtu = mtu
+            self.connectTimeout = connectTimeout
+        }
+    }
+
+    /// Opens and connects the socket (blocking: run it off the cooperative pool, as
+    /// `connect(...)` does) and starts the reader thread.
+    ///
+    /// socket(AF_BLUETOOTH, SOCK_SEQPACKET | SOCK_CLOEXEC, BTPROTO_L2CAP); bind to the
+    /// adapter's address (LE public, CID 4); SO_SNDTIMEO; BT_SECURITY if asked; connect to the
+    /// peer (CID 4, its address type); BT_RCVMTU.
+    public static func open(adapter: BlueZAdapterInfo, peer: DeviceAddress, peerType: BlueZPeerAddressType,
+                            options: Options = Options(),
+                            syscalls: any BlueZSyscalls = SystemBlueZSyscalls()) throws(BlueZError) -> BlueZL2CAPBearer {
+        func fail(_ operation: String, _ error: SystemErrno) -> BlueZError {
+            BlueZError(operation, errno: error, adapter: adapter.name, address: peer)
+        }
+        let type = Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let descriptor: Int32
+        switch syscalls.socket(domain: BlueZConstants.addressFamily, type: type, protocol: BlueZConstants.protocolL2CAP) {
+        case let .success(opened): descriptor = opened
+        case let .failure(error): throw fail("socket", error)
+        }
+        do throws(BlueZError) {
+            let local = L2CAPSocketAddress(address: adapter.address, addressType: BlueZConstants.addressTypeLEPublic)
+            if case let .failure(error) = syscalls.bind(descriptor, address: local.bytes) { throw fail("bind", error) }
+            let timeout = timevalBytes(options.connectTimeout)
+            if case let .failure(error) = syscalls.setSocketOption(descriptor, level: SOL_SOCKET, option: SO_SNDTIMEO,
+                                                                   value: timeout) {
+                throw fail("setsockopt SO_SNDTIMEO", error)
+            }
+            if let security = options.security {
+                if case let .failure(error) = syscalls.setSocketOption(descriptor, level: BlueZConstants.solBluetooth,
+                                                                       option: BlueZConstants.btSecurity,
+                                                                       value: securityOptionBytes(level: security.rawValue)) {
+                    throw fail("setsockopt BT_SECURITY \(security)", error)
+                }
+            }
+            let remote = L2CAPSocketAddress(address: peer, addressType: peerType.rawValue)
+            connecting: while true {
+                switch syscalls.connect(descriptor, address: remote.bytes) {
+                case .success: break connecting
+                case .failure(.interrupted): continue
+                case let .failure(error): throw fail("connect (\(peerType) address)", error)
+                }
+            }
+            var mtu = min(max(options.mtu, 23), maximumMTU)
+            if case let .success(value) = syscalls.getSocketOption(descriptor, level: BlueZConstants.solBluetooth,
+                                                                   option: BlueZConstants.btReceiveMTU, length: 2),
+               value.count == 2 {
+                let kernelMTU = Int(value[0]) | Int(value[1]) << 8
+                if kernelMTU >= 23 { mtu = min(mtu, kernelMTU) }
+            }
+            let wake: (read: Int32, write: Int32)
+            switch syscalls.pipe() {
+            case let .success(ends): wake = ends
+            case let .failure(error): throw fail("pipe", error)
+            }
+            return BlueZL2CAPBearer(descriptor: descriptor, wake: wake, mtu: mtu, peer: peer, adapter: adapter.name,
+                                    syscalls: syscalls)
+        } catch {
+            syscalls.close(descriptor)
+            throw error
+        }
+    }
+
+    /// `open` on a dedicated thread, so a connect that takes seconds blocks no Swift task thread.
+    public static func connect(adapter: BlueZAdapterInfo, peer: DeviceAddress, peerType: BlueZPeerAddressType,
+                               options: Options = Options(),
+                               syscalls: any BlueZSyscalls = SystemBlueZSyscalls()) async throws(BlueZError) -> BlueZL2CAPBearer {
+        try await BlockingCall.run("DFUBlueZ connect \(peer)") { () throws(BlueZError) -> BlueZL2CAPBearer in
+            try open(adapter: adapter, peer: peer, peerType: peerType, options: options, syscalls: syscalls)
+        }
+    }
+
+    private init(descriptor: Int32, wake: (read: Int32, write: Int32), mtu: Int, peer: DeviceAddress, adapter: String,
+                 syscalls: any BlueZSyscalls) {
+        self.mtu = mtu
+        self.peer = peer
+        self.adapter = adapter
+        self.syscalls = syscalls
+        self.wakeRead = wake.read
+        self.wakeWrite = wake.write
+        self.state = Mutex(State(descriptor: descriptor))
+        let thread = Thread { [self] in
+            self.readLoop(descriptor: descriptor)
+        }
+        thread.name = "DFUBlueZ reader \(peer)"
+        thread.start()
+    }
+
+    public func send(_ pdu: [UInt8]) async throws(GATTError) {
+        let failure: GATTError? = state.withLock { state in
+            guard !state.closed else { return inbox.end ?? closedError }
+            while true {
+                switch syscalls.write(state.descriptor, bytes: pdu) {
+                case .success: return nil
+                case .failure(.interrupted), .failure(.wouldBlock): continue
+                case let .failure(error):
+                    return BlueZError("write", errno: error, adapter: adapter, address: peer).gattError
+                }
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    public func receive() async throws(GATTError) -> [UInt8] {
+        try await inbox.next()
+    }
+
+    public func close() async {
+        let wake = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            state.closed = true
+            return true
+        }
+        guard wake else { return }
+        inbox.finish(closedError)
+        _ = syscalls.write(wakeWrite, bytes: [1])
+    }
+
+    private var closedError: GATTError {
+        GATTError(.disconnected, address: peer.description, detail: "the bearer was closed")
+    }
+
+    private func readLoop(descriptor: Int32) {
+        var end: GATTError?
+        loop: while true {
+            let events: [Int16]
+            switch syscalls.poll([descriptor, wakeRead], timeoutMilliseconds: -1) {
+            case let .success(ready): events = ready
+            case .failure(.interrupted): continue
+            case let .failure(error):
+                end = BlueZError("poll", errno: error, adapter: adapter, address: peer).gattError
+                break loop
+            }
+            if events.count > 1, events[1] != 0 { break }
+            guard let socketEvents = events.first, socketEvents != 0 else { continue }
+            switch syscalls.read(descriptor, maximumLength: Self.maximumMTU + 8) {
+            case let .success(pdu) where pdu.isEmpty:
+                end = GATTError(.disconnected, address: peer.description,
+                                detail: "bluez:\(adapter): the device closed the link")
+                break loop
+            case let .success(pdu):
+                inbox.deliver(pdu)
+            case .failure(.interrupted), .failure(.wouldBlock):
+                continue
+            case let .failure(error):
+                end = BlueZError("read", errno: error, adapter: adapter, address: peer).gattError
+                break loop
+            }
+        }
+        state.withLock { state in
+            state.closed = true
+            syscalls.close(state.descriptor)
+            state.descriptor = -1
+        }
+        inbox.finish(end ?? closedError)
+        syscalls.close(wakeRead)
+        syscalls.close(wakeWrite)
+    }
+}
+
+/// `struct timeval` bytes (tv_sec, tv_usec: two 64-bit integers on 64-bit Linux).
+func timevalBytes(_ duration: Duration) -> [UInt8] {
+    let (seconds, attoseconds) = duration.components
+    return littleEndian(Int64(seconds)) + littleEndian(Int64(attoseconds / 1_000_000_000_000))
+}
+
+/// Runs blocking work (connect(2), a scan's poll loop) on its own thread and resumes the caller.
+enum BlockingCall {
+    static func run<T: Sendable, E: Error>(_ name: String,
+                                           _ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, E>, Never>) in
+            let thread = Thread {
+                do throws(E) {
+                    continuation.resume(returning: .success(try body()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+            thread.name = name
+            thread.start()
+        }
+        return try result.get()
+    }
+}

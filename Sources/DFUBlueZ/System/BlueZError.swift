@@ -1,0 +1,65 @@
+import DFUGATT
+
+/// A failed BlueZ syscall: which call, on which adapter (and device), with which errno, and
+/// what to do about it.
+public struct BlueZError: Error, Sendable, CustomStringConvertible {
+    /// The call that failed ("socket", "bind", "connect", "setsockopt BT_SECURITY"...).
+    public var operation: String
+    public var errno: SystemErrno
+    /// "hci0".
+    public var adapter: String
+    public var address: DeviceAddress?
+
+    public init(_ operation: String, errno: SystemErrno, adapter: String, address: DeviceAddress? = nil) {
+        self.operation = operation
+        self.errno = errno
+        self.adapter = adapter
+        self.address = address
+    }
+
+    /// What the errno means here, and what to do.
+    public var explanation: String {
+        switch errno {
+        case .addressFamilyNotSupported:
+            return "this kernel has no Bluetooth support (no AF_BLUETOOTH); use a kernel with Bluetooth, "
+                + "or hci:tcp:/hci:serial: with a controller DFUKit drives itself"
+        case .noDevice:
+            return "no adapter \(adapter)"
+        case .networkDown, .hostDown:
+            return "adapter \(adapter) is down; run `btmgmt -i \(adapter) power on`"
+        case .operationNotPermitted, .permissionDenied:
+            return "not permitted: needs CAP_NET_RAW and CAP_NET_ADMIN: run as root or "
+                + "`sudo setcap cap_net_raw,cap_net_admin+eip $(which dfukit)`"
+        case .connectionRefused:
+            return "the device refused the connection"
+        case .timedOut:
+            return "the device did not answer the connection (is it advertising and in range?)"
+        case .hostUnreachable:
+            return "the device cannot be reached through \(adapter) (wrong address type, or out of range?)"
+        default:
+            return errno.description
+        }
+    }
+
+    /// Whether the adapter itself cannot be used (rather than one device).
+    public var isAdapterProblem: Bool {
+        [.addressFamilyNotSupported, .noDevice, .networkDown, .hostDown, .operationNotPermitted,
+         .permissionDenied].contains(errno)
+    }
+
+    public var description: String {
+        "bluez:\(adapter): \(operation): \(explanation) (\(errno.name))"
+    }
+
+    /// As the GATT layer reports it.
+    public var gattError: GATTError {
+        if isAdapterProblem {
+            return GATTError(.transportUnavailable, detail: description)
+        }
+        // A link that times out or becomes unreachable once made was lost, not refused.
+        if operation.hasPrefix("connect") {
+            return GATTError(.connectionFailed, address: address?.description, detail: description)
+        }
+        return GATTError(.disconnected, address: address?.description, detail: description)
+    }
+}

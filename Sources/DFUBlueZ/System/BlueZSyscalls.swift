@@ -1,0 +1,76 @@
+import DFUGATT
+
+/// Every syscall (and libbluetooth call) the BlueZ transport makes, behind one seam so tests
+/// can record and fake them (swift-system's Mocking style). `SystemBlueZSyscalls` calls the
+/// kernel; the test target has a recording fake.
+///
+/// Each call returns its result or the `errno` it failed with; none retries on EINTR (the
+/// callers do). Socket addresses travel as their C bytes (`L2CAPSocketAddress.bytes`,
+/// `HCISocketAddress.bytes`) so tests can compare them byte for byte.
+public protocol BlueZSyscalls: Sendable {
+    /// socket(2).
+    func socket(domain: Int32, type: Int32, protocol: Int32) -> Result<Int32, SystemErrno>
+    /// bind(2) with a `struct sockaddr_*` given as bytes.
+    func bind(_ socket: Int32, address: [UInt8]) -> Result<Void, SystemErrno>
+    /// connect(2) (blocking) with a `struct sockaddr_*` given as bytes.
+    func connect(_ socket: Int32, address: [UInt8]) -> Result<Void, SystemErrno>
+    /// setsockopt(2) with the option value as bytes.
+    func setSocketOption(_ socket: Int32, level: Int32, option: Int32, value: [UInt8]) -> Result<Void, SystemErrno>
+    /// getsockopt(2): up to `length` bytes of the option value.
+    func getSocketOption(_ socket: Int32, level: Int32, option: Int32, length: Int) -> Result<[UInt8], SystemErrno>
+    /// read(2): one datagram / packet of at most `maximumLength` bytes; empty at end of stream.
+    func read(_ descriptor: Int32, maximumLength: Int) -> Result<[UInt8], SystemErrno>
+    /// write(2): the number of bytes written.
+    func write(_ descriptor: Int32, bytes: [UInt8]) -> Result<Int, SystemErrno>
+    /// poll(2) for POLLIN on each descriptor: the `revents` of each, in order. A negative
+    /// timeout waits forever.
+    func poll(_ descriptors: [Int32], timeoutMilliseconds: Int32) -> Result<[Int16], SystemErrno>
+    /// close(2).
+    func close(_ descriptor: Int32)
+    /// pipe2(2) with O_CLOEXEC: wakes a reader thread blocked in poll.
+    func pipe() -> Result<(read: Int32, write: Int32), SystemErrno>
+    /// ioctl(HCIGETDEVINFO) on an HCI socket: the adapter's address and whether it is up
+    /// (ENODEV when there is no such adapter).
+    func adapterInfo(_ socket: Int32, index: UInt16) -> Result<BlueZAdapterInfo, SystemErrno>
+    /// libbluetooth's hci_le_set_scan_parameters on a bound HCI socket (the command and its
+    /// Command Complete, within `timeoutMilliseconds`).
+    func leSetScanParameters(_ socket: Int32, active: Bool, interval: UInt16, window: UInt16,
+                             timeoutMilliseconds: Int32) -> Result<Void, SystemErrno>
+    /// libbluetooth's hci_le_set_scan_enable.
+    func leSetScanEnable(_ socket: Int32, enable: Bool, filterDuplicates: Bool,
+                         timeoutMilliseconds: Int32) -> Result<Void, SystemErrno>
+}
+
+/// What HCIGETDEVINFO says about an adapter.
+public struct BlueZAdapterInfo: Sendable, Hashable {
+    public var index: UInt16
+    /// "hci0".
+    public var name: String
+    public var address: DeviceAddress
+    /// The HCI_UP flag.
+    public var isUp: Bool
+
+    public init(index: UInt16, name: String, address: DeviceAddress, isUp: Bool) {
+        self.index = index
+        self.name = name
+        self.address = address
+        self.isUp = isUp
+    }
+}
+
+/// Constants of the Linux Bluetooth socket API (from <bluetooth/*.h>), spelled out so the
+/// logic and its tests need not import the C module.
+public enum BlueZConstants {
+    public static let addressFamily: Int32 = 31        // AF_BLUETOOTH
+    public static let protocolL2CAP: Int32 = 0         // BTPROTO_L2CAP
+    public static let protocolHCI: Int32 = 1           // BTPROTO_HCI
+    public static let solBluetooth: Int32 = 274        // SOL_BLUETOOTH
+    public static let solHCI: Int32 = 0                // SOL_HCI
+    public static let btSecurity: Int32 = 4            // BT_SECURITY
+    public static let btReceiveMTU: Int32 = 13         // BT_RCVMTU
+    public static let hciFilter: Int32 = 2             // HCI_FILTER
+    public static let hciChannelRaw: UInt16 = 0        // HCI_CHANNEL_RAW
+    public static let attChannelID: UInt16 = 0x0004    // L2CAP CID of ATT on LE
+    public static let addressTypeLEPublic: UInt8 = 1   // BDADDR_LE_PUBLIC
+    public static let addressTypeLERandom: UInt8 = 2   // BDADDR_LE_RANDOM
+}

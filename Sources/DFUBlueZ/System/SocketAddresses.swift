@@ -1,0 +1,78 @@
+import DFUGATT
+
+/// `struct sockaddr_l2` (14 bytes): l2_family, l2_psm, l2_bdaddr (least significant byte
+/// first, the reverse of how addresses are written), l2_cid, l2_bdaddr_type, one byte of padding.
+public struct L2CAPSocketAddress: Sendable, Hashable {
+    public var address: DeviceAddress
+    public var psm: UInt16
+    public var channelID: UInt16
+    /// BDADDR_LE_PUBLIC (1) or BDADDR_LE_RANDOM (2).
+    public var addressType: UInt8
+
+    public init(address: DeviceAddress, psm: UInt16 = 0, channelID: UInt16 = BlueZConstants.attChannelID,
+                addressType: UInt8) {
+        self.address = address
+        self.psm = psm
+        self.channelID = channelID
+        self.addressType = addressType
+    }
+
+    public static let size = 14
+
+    public var bytes: [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.append(contentsOf: littleEndian(UInt16(BlueZConstants.addressFamily)))
+        bytes.append(contentsOf: littleEndian(psm))
+        bytes.append(contentsOf: address.bytes.reversed())
+        bytes.append(contentsOf: littleEndian(channelID))
+        bytes.append(addressType)
+        bytes.append(0)
+        return bytes
+    }
+}
+
+/// `struct sockaddr_hci` (6 bytes): hci_family, hci_dev, hci_channel.
+public struct HCISocketAddress: Sendable, Hashable {
+    public var index: UInt16
+    public var channel: UInt16
+
+    public init(index: UInt16, channel: UInt16 = BlueZConstants.hciChannelRaw) {
+        self.index = index
+        self.channel = channel
+    }
+
+    public var bytes: [UInt8] {
+        littleEndian(UInt16(BlueZConstants.addressFamily)) + littleEndian(index) + littleEndian(channel)
+    }
+}
+
+/// `struct hci_filter` (16 bytes with padding): which packet types and events an HCI socket
+/// receives.
+public struct HCISocketFilter: Sendable, Hashable {
+    public var packetTypes: Set<UInt8>
+    public var events: Set<UInt8>
+
+    public init(packetTypes: Set<UInt8>, events: Set<UInt8>) {
+        self.packetTypes = packetTypes
+        self.events = events
+    }
+
+    /// HCI event packets (4), LE Meta events (0x3E) only.
+    public static let leMetaEvents = HCISocketFilter(packetTypes: [0x04], events: [0x3E])
+
+    public var bytes: [UInt8] {
+        var typeMask: UInt32 = 0
+        for type in packetTypes where type < 32 { typeMask |= 1 << UInt32(type) }
+        var eventMask: [UInt32] = [0, 0]
+        for event in events where event < 64 { eventMask[Int(event / 32)] |= 1 << UInt32(event % 32) }
+        return littleEndian(typeMask) + littleEndian(eventMask[0]) + littleEndian(eventMask[1])
+            + [0, 0] /* opcode */ + [0, 0] /* padding */
+    }
+}
+
+/// `struct bt_security`: level, key_size (0: the kernel's default).
+func securityOptionBytes(level: UInt8) -> [UInt8] { [level, 0] }
+
+func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+    (0..<T.bitWidth / 8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+}

@@ -1,0 +1,138 @@
+import DFUATT
+import DFUGATT
+import Synchronization
+
+/// `bluez:hciN`: the Linux kernel's Bluetooth stack through an adapter, as a `GATTTransport`.
+/// Scanning uses a raw HCI socket on that adapter; each connection is a kernel L2CAP socket
+/// on the ATT channel (`BlueZL2CAPBearer`) with DFUKit's ATT client over it. Nothing is
+/// opened until the first scan or connect. Time is the wall clock since creation.
+///
+/// Address types: each scanned address's type is remembered. A device not heard is looked
+/// for by a short scan first; a Nordic bootloader on the application's address + 1 gets the
+/// type of the address below it; with nothing known, public then random is tried.
+public final class BlueZGATTTransport: GATTTransport, Sendable {
+    public let name: String
+    public let adapter: BlueZAdapter
+    private let options: BlueZL2CAPBearer.Options
+    private let syscalls: any BlueZSyscalls
+    private let started = ContinuousClock.now
+    private let heard = Mutex(BlueZScanResults())
+    /// One scan or connection attempt at a time on the adapter.
+    private let gate = SerialGate()
+
+    /// Which adapter names `BlueZGATTTransport` accepts: `hci0`, `hci1`...
+    public static func isValidAdapterName(_ name: String) -> Bool { BlueZAdapter(name: name) != nil }
+
+    /// `adapter` is `hciN`; `security` is the BT_SECURITY level each link must reach (nil: the
+    /// kernel's default, unencrypted).
+    public init(adapter: String, security: BlueZSecurityLevel? = nil, mtu: Int = 517,
+                syscalls: any BlueZSyscalls = SystemBlueZSyscalls()) throws(GATTError) {
+        guard let parsed = BlueZAdapter(name: adapter, syscalls: syscalls) else {
+            throw GATTError(.transportUnavailable, detail: "bluez: '\(adapter)' is not an adapter name like hci0")
+        }
+        self.name = "bluez:" + adapter
+        self.adapter = parsed
+        self.options = BlueZL2CAPBearer.Options(security: security, mtu: mtu)
+        self.syscalls = syscalls
+    }
+
+    public var now: Duration { ContinuousClock.now - started }
+
+    public func scan(timeout: Duration) async throws(GATTError) -> [Advertisement] {
+        let found = try await gate.serialized { () throws(GATTError) in
+            try await scanResults(for: min(timeout, .seconds(2)))
+        }
+        return found.advertisements
+    }
+
+    private func scanResults(for duration: Duration,
+                             until stop: @escaping @Sendable (BlueZScanResults) -> Bool = { _ in false })
+        async throws(GATTError) -> BlueZScanResults {
+        let adapter = self.adapter
+        do throws(BlueZError) {
+            let found = try await BlockingCall.run("DFUBlueZ scan \(adapter.name)") { () throws(BlueZError) in
+                try adapter.scan(for: duration, stop: stop)
+            }
+            heard.withLock { $0.merge(found) }
+            return found
+        } catch {
+            throw error.gattError
+        }
+    }
+
+    public func connect(to address: DeviceAddress, timeout: Duration) async throws(GATTError) -> any GATTLink {
+        let deadline = ContinuousClock.now + timeout
+        let adapter = self.adapter
+        let info: BlueZAdapterInfo
+        do throws(BlueZError) {
+            info = try await BlockingCall.run("DFUBlueZ adapter \(adapter.name)") { () throws(BlueZError) in
+                try adapter.info()
+            }
+        } catch {
+            throw error.gattError
+        }
+        let bearer = try await gate.serialized { () throws(GATTError) -> BlueZL2CAPBearer in
+            var types = heard.withLock { $0.addressType(of: address) }.map { [$0] }
+            if types == nil {
+                // Look for it (a device that just rebooted may take a moment to advertise). Best
+                // effort: scanning needs CAP_NET_RAW, connecting does not.
+                let found = try? await scanResults(for: min(timeout / 2, .seconds(5))) { $0.devices[address] != nil }
+                types = found?.addressType(of: address).map { [$0] }
+            }
+            let candidates = types ?? addressTypes(for: address) ?? [.lePublic, .leRandom]
+            var lastError: BlueZError?
+            for (attempt, type) in candidates.enumerated() {
+                var options = self.options
+                let remaining = ContinuousClock.now.duration(to: deadline)
+                options.connectTimeout = max(remaining / (candidates.count - attempt), .seconds(1))
+                do throws(BlueZError) {
+                    return try await BlueZL2CAPBearer.connect(adapter: info, peer: address, peerType: type,
+                                                              options: options, syscalls: syscalls)
+                } catch {
+                    lastError = error
+                    // Another address type can only help when this one found nobody.
+                    guard [.timedOut, .hostUnreachable, .connectionRefused].contains(error.errno) else { break }
+                }
+            }
+            throw (lastError ?? BlueZError("connect", errno: .hostUnreachable, adapter: adapter.name, address: address))
+                .gattError
+        }
+        return try await ATTGATTLink.connect(bearer: bearer, address: address)
+    }
+
+    /// The address types to try for `address` without scanning (nil: unknown): the type a scan
+    /// heard, or for a Nordic bootloader on the application's address + 1, the application's
+    /// type first.
+    func addressTypes(for address: DeviceAddress) -> [BlueZPeerAddressType]? {
+        heard.withLock { heard -> [BlueZPeerAddressType]? in
+            if let type = heard.addressType(of: address) { return [type] }
+            if let type = heard.addressType(of: address.adding(-1)) {
+                return [type, type == .lePublic ? .leRandom : .lePublic]
+            }
+            return nil
+        }
+    }
+
+    /// Forgets what scans heard (the links close themselves).
+    public func close() async {
+        heard.withLock { $0 = BlueZScanResults() }
+    }
+}
+
+/// Runs one operation at a time, in arrival order.
+actor SerialGate {
+    private var busy = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func serialized<T: Sendable>(_ operation: () async throws(GATTError) -> T) async throws(GATTError) -> T {
+        while busy {
+            await withCheckedContinuation { waiters.append($0) }
+        }
+        busy = true
+        defer {
+            busy = false
+            if !waiters.isEmpty { waiters.removeFirst().resume() }
+        }
+        return try await operation()
+    }
+}

@@ -1,0 +1,244 @@
+import CBluetooth
+@testable import DFUBlueZ
+import DFUGATT
+import Glibc
+import XCTest
+
+final class BlueZL2CAPBearerTests: XCTestCase {
+    static let adapterAddress = DeviceAddress(string: "00:1A:7D:DA:71:13")!
+    static let adapter = BlueZAdapterInfo(index: 0, name: "hci0", address: adapterAddress, isUp: true)
+    static let peer = DeviceAddress(string: "C0:FF:EE:00:00:01")!
+    /// SOCK_SEQPACKET | SOCK_CLOEXEC.
+    static let seqpacket = Int32(5) | Int32(0o2000000)
+
+    func testConnectMakesTheseSyscallsInOrder() throws {
+        let fake = FakeBlueZSyscalls(options: [13: [0xF7, 0x00]])
+        let bearer = try BlueZL2CAPBearer.open(
+            adapter: Self.adapter, peer: Self.peer, peerType: .leRandom,
+            options: .init(security: .medium, mtu: 517, connectTimeout: .seconds(20)), syscalls: fake)
+        XCTAssertEqual(fake.callsWithoutReads, [
+            .socket(domain: 31, type: Self.seqpacket, protocol: 0),
+            // sockaddr_l2: family 31, psm 0, the adapter's address least significant byte first,
+            // CID 4, BDADDR_LE_PUBLIC, padding.
+            .bind(10, [31, 0, 0, 0, 0x13, 0x71, 0xDA, 0x7D, 0x1A, 0x00, 4, 0, 1, 0]),
+            // SOL_SOCKET, SO_SNDTIMEO: struct timeval { 20 s, 0 us } bounds the connect.
+            .setSocketOption(10, level: 1, option: 21, [20, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, 0]),
+            // SOL_BLUETOOTH, BT_SECURITY: struct bt_security { BT_SECURITY_MEDIUM, key size 0 }.
+            .setSocketOption(10, level: 274, option: 4, [2, 0]),
+            // The peer: BDADDR_LE_RANDOM.
+            .connect(10, [31, 0, 0, 0, 0x01, 0x00, 0x00, 0xEE, 0xFF, 0xC0, 4, 0, 2, 0]),
+            .getSocketOption(10, level: 274, option: 13),
+            .pipe,
+        ])
+        XCTAssertEqual(bearer.mtu, 247, "capped by BT_RCVMTU")
+        let closed = expectation(description: "closed")
+        Task {
+            await bearer.close()
+            closed.fulfill()
+        }
+        wait(for: [closed], timeout: 2)
+        XCTAssertTrue(fake.waitForCalls { $0.contains(.close(10)) && $0.contains(.close(11)) && $0.contains(.close(12)) })
+        XCTAssertFalse(fake.isOpen(10))
+    }
+
+    func testPublicPeerWithoutSecurityAndWithoutKernelMTU() throws {
+        let fake = FakeBlueZSyscalls()
+        let bearer = try BlueZL2CAPBearer.open(adapter: Self.adapter, peer: Self.peer, peerType: .lePublic,
+                                               options: .init(mtu: 247), syscalls: fake)
+        let calls = fake.callsWithoutReads
+        XCTAssertFalse(calls.contains { if case .setSocketOption(_, 274, 4, _) = $0 { return true } else { return false } })
+        XCTAssertTrue(calls.contains(.connect(10, [31, 0, 0, 0, 0x01, 0x00, 0x00, 0xEE, 0xFF, 0xC0, 4, 0, 1, 0])))
+        XCTAssertEqual(bearer.mtu, 247)
+        XCTAssertEqual(fake.calls.last, .pipe)
+        runClose(bearer)
+    }
+
+    /// The byte layout agrees with the C struct libbluetooth's users fill in.
+    func testSocketAddressMatchesCStruct() {
+        XCTAssertEqual(MemoryLayout<sockaddr_l2>.size, L2CAPSocketAddress.size)
+        var address = sockaddr_l2()
+        address.l2_family = sa_family_t(AF_BLUETOOTH)
+        address.l2_psm = 0
+        address.l2_bdaddr = bdaddr_t(b: (0x01, 0x00, 0x00, 0xEE, 0xFF, 0xC0))
+        address.l2_cid = cbluetooth_htobs(4)
+        address.l2_bdaddr_type = UInt8(BDADDR_LE_RANDOM)
+        let cBytes = withUnsafeBytes(of: address) { Array($0) }
+        XCTAssertEqual(L2CAPSocketAddress(address: Self.peer, addressType: BlueZConstants.addressTypeLERandom).bytes,
+                       cBytes)
+        XCTAssertEqual(BlueZConstants.addressFamily, Int32(AF_BLUETOOTH))
+        XCTAssertEqual(BlueZConstants.protocolL2CAP, Int32(BTPROTO_L2CAP))
+        XCTAssertEqual(BlueZConstants.protocolHCI, Int32(BTPROTO_HCI))
+        XCTAssertEqual(BlueZConstants.solBluetooth, Int32(SOL_BLUETOOTH))
+        XCTAssertEqual(BlueZConstants.btSecurity, Int32(BT_SECURITY))
+        XCTAssertEqual(BlueZConstants.btReceiveMTU, Int32(BT_RCVMTU))
+        XCTAssertEqual(BlueZConstants.hciFilter, Int32(HCI_FILTER))
+        XCTAssertEqual(BlueZConstants.addressTypeLEPublic, UInt8(BDADDR_LE_PUBLIC))
+        XCTAssertEqual(BlueZSecurityLevel.medium.rawValue, UInt8(BT_SECURITY_MEDIUM))
+        XCTAssertEqual(MemoryLayout<hci_filter>.size, HCISocketFilter.leMetaEvents.bytes.count)
+        XCTAssertEqual(MemoryLayout<sockaddr_hci>.size, HCISocketAddress(index: 0).bytes.count)
+        XCTAssertEqual(cbluetooth_bdaddr_any().b.0, 0)
+    }
+
+    /// Each failing call gives its errno's message, and the socket is closed.
+    func testErrnoPathsAndMessages() {
+        let permission = "not permitted: needs CAP_NET_RAW and CAP_NET_ADMIN: run as root or "
+            + "`sudo setcap cap_net_raw,cap_net_admin+eip $(which dfukit)`"
+        let cases: [(FakeBlueZSyscalls.Operation, SystemErrno, String, GATTError.Kind)] = [
+            (.socket, .addressFamilyNotSupported,
+             "socket: this kernel has no Bluetooth support (no AF_BLUETOOTH)", .transportUnavailable),
+            (.bind, .noDevice, "bind: no adapter hci0", .transportUnavailable),
+            (.bind, .operationNotPermitted, "bind: " + permission, .transportUnavailable),
+            (.setSocketOption, .permissionDenied, "setsockopt SO_SNDTIMEO: " + permission, .transportUnavailable),
+            (.connect, .networkDown, "connect (random address): adapter hci0 is down; run `btmgmt -i hci0 power on`",
+             .transportUnavailable),
+            (.connect, .hostDown, "connect (random address): adapter hci0 is down; run `btmgmt -i hci0 power on`",
+             .transportUnavailable),
+            (.connect, .connectionRefused, "connect (random address): the device refused the connection",
+             .connectionFailed),
+            (.connect, .timedOut, "connect (random address): the device did not answer the connection",
+             .connectionFailed),
+            (.connect, .hostUnreachable, "connect (random address): the device cannot be reached through hci0",
+             .connectionFailed),
+        ]
+        for (operation, errno, message, kind) in cases {
+            let fake = FakeBlueZSyscalls()
+            fake.fail(operation, with: errno)
+            do {
+                _ = try BlueZL2CAPBearer.open(adapter: Self.adapter, peer: Self.peer, peerType: .leRandom, syscalls: fake)
+                XCTFail("\(operation) \(errno.name) did not fail")
+            } catch {
+                XCTAssertEqual(error.errno, errno)
+                XCTAssertTrue(error.description.hasPrefix("bluez:hci0: " + message), error.description)
+                XCTAssertTrue(error.description.hasSuffix("(\(errno.name))"), error.description)
+                XCTAssertEqual(error.gattError.kind, kind, "\(errno.name)")
+                XCTAssertTrue(error.gattError.description.contains(message), error.gattError.description)
+                if kind == .connectionFailed {
+                    XCTAssertEqual(error.gattError.address, "C0:FF:EE:00:00:01")
+                }
+                if operation != .socket {
+                    XCTAssertEqual(fake.calls.last, .close(10), "\(operation) \(errno.name): socket closed")
+                } else {
+                    XCTAssertFalse(fake.calls.contains(.close(10)))
+                }
+            }
+        }
+    }
+
+    func testSecurityLevelRefusedNamesTheLevel() {
+        let fake = FakeBlueZSyscalls()
+        fake.fail(.setSocketOption, with: .interrupted) // not retried: SO_SNDTIMEO
+        fake.fail(.setSocketOption, with: .protocolNotAvailable)
+        XCTAssertThrowsError(try BlueZL2CAPBearer.open(adapter: Self.adapter, peer: Self.peer, peerType: .lePublic,
+                                                       syscalls: fake)) { error in
+            XCTAssertEqual((error as? BlueZError)?.operation, "setsockopt SO_SNDTIMEO")
+        }
+        let second = FakeBlueZSyscalls()
+        second.fail(.connect, with: .connectionRefused)
+        _ = try? BlueZL2CAPBearer.open(adapter: Self.adapter, peer: Self.peer, peerType: .lePublic,
+                                       options: .init(security: .high), syscalls: second)
+        XCTAssertTrue(second.calls.contains(.setSocketOption(10, level: 274, option: 4, [3, 0])))
+    }
+
+    func testInterruptedCallsAreRetried() async throws {
+        let fake = FakeBlueZSyscalls()
+        fake.fail(.connect, with: .interrupted, .interrupted)
+        let bearer = try BlueZL2CAPBearer.open(adapter: Self.adapter, peer: Self.peer, peerType: .lePublic, syscalls: fake)
+        XCTAssertEqual(fake.calls.filter { if case .connect = $0 { return true } else { return false } }.count, 3)
+
+        fake.fail(.write, with: .interrupted)
+        try await bearer.send([0x02, 0x05, 0x02])
+        XCTAssertEqual(fake.calls.filter { $0 == .write(10, [0x02, 0x05, 0x02]) }.count, 2)
+
+        fake.fail(.read, with: .interrupted)
+        fake.fail(.poll, with: .interrupted)
+        fake.deliver(.success([0x03, 0xF7, 0x00]), to: 10)
+        let pdu = try await bearer.receive()
+        XCTAssertEqual(pdu, [0x03, 0xF7, 0x00])
+        await bearer.close()
+    }
+
+    func testPeerClosingDisconnects() async throws {
+        let fake = FakeBlueZSyscalls()
+        let bearer = try BlueZL2CAPBearer.open(adapter: Self.adapter, peer: Self.peer, peerType: .lePublic, syscalls: fake)
+        fake.deliver(.success([0x1B, 0x10, 0x00, 0xAA]), to: 10)
+        fake.deliver(.success([]), to: 10)
+        let first = try await bearer.receive()
+        XCTAssertEqual(first, [0x1B, 0x10, 0x00, 0xAA], "PDUs before the end are delivered")
+        do {
+            _ = try await bearer.receive()
+            XCTFail("no end")
+        } catch {
+            XCTAssertEqual(error.kind, .disconnected)
+            XCTAssertEqual(error.address, "C0:FF:EE:00:00:01")
+            XCTAssertTrue(error.detail.contains("the device closed the link"), error.detail)
+        }
+        XCTAssertTrue(fake.waitForCalls { $0.contains(.close(10)) })
+        do {
+            try await bearer.send([0x52, 0x10, 0x00])
+            XCTFail("sent on a closed link")
+        } catch {
+            XCTAssertEqual(error.kind, .disconnected)
+        }
+        await bearer.close()
+    }
+
+    func testReadErrorDisconnectsWithErrno() async throws {
+        let fake = FakeBlueZSyscalls()
+        let bearer = try BlueZL2CAPBearer.open(adapter: Self.adapter, peer: Self.peer, peerType: .lePublic, syscalls: fake)
+        fake.deliver(.failure(.connectionReset), to: 10)
+        do {
+            _ = try await bearer.receive()
+            XCTFail("no end")
+        } catch {
+            XCTAssertEqual(error.kind, .disconnected)
+            XCTAssertTrue(error.detail.contains("read: "), error.detail)
+            XCTAssertTrue(error.detail.hasSuffix("(ECONNRESET)"), error.detail)
+        }
+        // The supervision timeout ends an established link with ETIMEDOUT: lost, not refused.
+        let timedOut = BlueZError("read", errno: .timedOut, adapter: "hci0", address: Self.peer).gattError
+        XCTAssertEqual(timedOut.kind, .disconnected)
+    }
+
+    func testWriteErrorIsDisconnected() async throws {
+        let fake = FakeBlueZSyscalls()
+        let bearer = try BlueZL2CAPBearer.open(adapter: Self.adapter, peer: Self.peer, peerType: .lePublic, syscalls: fake)
+        fake.fail(.write, with: .notConnected)
+        do {
+            try await bearer.send([0x12, 0x10, 0x00, 0x01])
+            XCTFail("sent")
+        } catch {
+            XCTAssertEqual(error.kind, .disconnected)
+            XCTAssertTrue(error.detail.hasSuffix("(ENOTCONN)"), error.detail)
+        }
+        await bearer.close()
+    }
+
+    func testCloseEndsAPendingReceive() async throws {
+        let fake = FakeBlueZSyscalls()
+        let bearer = try BlueZL2CAPBearer.open(adapter: Self.adapter, peer: Self.peer, peerType: .lePublic, syscalls: fake)
+        let pending = Task { () -> GATTError? in
+            do throws(GATTError) {
+                _ = try await bearer.receive()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        try await Task.sleep(for: .milliseconds(20))
+        await bearer.close()
+        await bearer.close()
+        let error = await pending.value
+        XCTAssertEqual(error?.kind, .disconnected)
+        XCTAssertTrue(fake.waitForCalls { $0.contains(.close(10)) })
+        XCTAssertEqual(fake.calls.filter { $0 == .write(12, [1]) }.count, 1, "one wake-up")
+    }
+
+    private func runClose(_ bearer: BlueZL2CAPBearer) {
+        let closed = expectation(description: "closed")
+        Task {
+            await bearer.close()
+            closed.fulfill()
+        }
+        wait(for: [closed], timeout: 2)
+    }
+}
