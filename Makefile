@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 DFUKIT_DEBUG = .build/debug/dfukit
 DEMO_DIR = .build/demo
 
-.PHONY: deps build release demo test test-postgres test-report test-bumble bench install clean
+.PHONY: deps build release demo test test-postgres test-report test-bumble test-kernel bench install clean
 
 deps:
 	@scripts/install-deps.sh
@@ -46,6 +46,13 @@ test-report: deps
 test-bumble: deps
 	@scripts/run-bumble-hci-tests.sh
 	@scripts/run-bumble-tests.sh
+
+# dfukit over the Linux kernel's Bluetooth stack (bluez:hci0): boots Debian's kernel in one qemu
+# VM (TCG) whose controller is bridged to Bumble controllers on the host, and flashes Bumble
+# bootloader peripherals from inside it (scripts/kernel-vm/). Installs qemu, bluez and the guest
+# kernel (.build/kernel-vm); btmon captures of failed cases in .build/kernel-vm/results/.
+test-kernel: deps
+	@scripts/kernel-vm/run-kernel-tests.sh
 
 # Release build; writes .build/bench/results.json (and batch.json, ledger.json beside it).
 bench: deps

@@ -199,6 +199,25 @@ final class BlueZL2CAPBearerTests: XCTestCase {
         XCTAssertEqual(timedOut.kind, .disconnected)
     }
 
+    /// A device that answers and reboots at once: the kernel reports the link's error
+    /// (ETIMEDOUT) before the answer still queued, which a second read returns. The answer
+    /// must reach the client before the disconnection (seen in the qemu kernel tests).
+    func testAnAnswerQueuedBehindTheLinkErrorIsDelivered() async throws {
+        let fake = FakeBlueZSyscalls()
+        let bearer = try BlueZL2CAPBearer.open(adapter: Self.adapter, peer: Self.peer, peerType: .lePublic, syscalls: fake)
+        fake.deliver(.failure(.timedOut), to: 10)
+        fake.deliver(.success([0x1B, 0x10, 0x00, 0x84, 0x00]), to: 10)
+        let answer = try await bearer.receive()
+        XCTAssertEqual(answer, [0x1B, 0x10, 0x00, 0x84, 0x00])
+        do {
+            _ = try await bearer.receive()
+            XCTFail("no end")
+        } catch {
+            XCTAssertEqual(error.kind, .disconnected)
+            XCTAssertTrue(error.detail.hasSuffix("(ETIMEDOUT)"), error.detail)
+        }
+    }
+
     func testWriteErrorIsDisconnected() async throws {
         let fake = FakeBlueZSyscalls()
         let bearer = try BlueZL2CAPBearer.open(adapter: Self.adapter, peer: Self.peer, peerType: .lePublic, syscalls: fake)

@@ -168,6 +168,17 @@ public final class BlueZL2CAPBearer: ATTBearer {
         GATTError(.disconnected, address: peer.description, detail: "the bearer was closed")
     }
 
+    /// Delivers the PDUs still queued on the socket after an error, without blocking.
+    private func drainQueued(_ descriptor: Int32) {
+        for _ in 0..<256 {
+            guard case let .success(events) = syscalls.poll([descriptor], timeoutMilliseconds: 0),
+                  let ready = events.first, ready != 0,
+                  case let .success(pdu) = syscalls.read(descriptor, maximumLength: Self.maximumMTU + 8),
+                  !pdu.isEmpty else { return }
+            inbox.deliver(pdu)
+        }
+    }
+
     private func readLoop(descriptor: Int32) {
         var end: GATTError?
         loop: while true {
@@ -192,6 +203,9 @@ public final class BlueZL2CAPBearer: ATTBearer {
                 continue
             case let .failure(error):
                 end = BlueZError("read", errno: error, adapter: adapter, address: peer).gattError
+                // The kernel reports a dropped link's error (e.g. ETIMEDOUT for a device that
+                // answered and rebooted) before the PDUs still queued; reading again returns them.
+                drainQueued(descriptor)
                 break loop
             }
         }

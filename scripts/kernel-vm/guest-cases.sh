@@ -1,0 +1,39 @@
+#!/bin/bash
+# Guest side of `make test-kernel` (run by guest-init.sh as PID 1's child). The Bumble controller
+# for the kernel lives on the HOST (bumble-bridge.py), reached through ttyS1 (a qemu chardev on
+# the host's unix socket); btattach makes it hci0. Then, per line of /mnt/work/results/cases.txt
+#   NAME KIND PEER [ARGS...]      KIND: att-mtu (the libbluetooth stand-in) or flash (dfukit)
+# it runs the case with btmon capturing to results/NAME/btmon.snoop, its output in
+# results/NAME/out.txt and exit status in results/NAME/rc. The host judges the results.
+R=/mnt/work/results
+. $R/guest-env.sh          # REPO, DFUKIT, ATT_CLIENT, CASE_TIMEOUT
+cd "$REPO"                 # the repository, read-only from the host (writes stay in the guest)
+up() { cut -d' ' -f1 /proc/uptime; }
+t0=$(up)
+modprobe hci_uart || { echo "[guest] modprobe hci_uart failed"; exit 10; }
+btattach -B /dev/ttyS1 -P h4 -S 115200 > $R/btattach.log 2>&1 &
+for i in $(seq 1 60); do [ -e /sys/class/bluetooth/hci0 ] && break; sleep 0.5; done
+[ -e /sys/class/bluetooth/hci0 ] || { echo "[guest] no hci0"; exit 11; }
+btmon -w $R/btmon-setup.snoop > /dev/null 2>&1 & bm=$!
+timeout 20 btmgmt -i hci0 le on > $R/btmgmt.log 2>&1
+timeout 20 btmgmt -i hci0 power on >> $R/btmgmt.log 2>&1
+hciconfig hci0 >> $R/btmgmt.log 2>&1
+kill $bm; wait $bm 2>/dev/null
+echo "[guest] hci0 up after $(echo "$(up) - $t0" | bc)s"
+while read -r name kind peer args; do
+    [ -z "$name" ] || [ "${name#\#}" != "$name" ] && continue
+    d=$R/$name; mkdir -p $d
+    btmon -w $d/btmon.snoop > /dev/null 2>&1 & bm=$!
+    sleep 0.2
+    s=$(up)
+    case $kind in
+        att-mtu) timeout $CASE_TIMEOUT $ATT_CLIENT $peer random 517 > $d/out.txt 2>&1; rc=$? ;;
+        flash)   timeout $CASE_TIMEOUT $DFUKIT flash --device bluez:hci0/$peer $args --json > $d/out.txt 2>&1; rc=$? ;;
+        *)       echo "unknown kind $kind" > $d/out.txt; rc=2 ;;
+    esac
+    echo $rc > $d/rc
+    echo "$(echo "$(up) - $s" | bc)" > $d/seconds
+    sleep 0.3; kill $bm; wait $bm 2>/dev/null
+    echo "[guest] $name rc=$rc in $(cat $d/seconds)s"
+done < $R/cases.txt
+sync

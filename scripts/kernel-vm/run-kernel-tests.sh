@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# `make test-kernel`: dfukit over the Linux kernel's Bluetooth stack (bluez:hci0) in ONE qemu VM
+# (Debian's kernel, TCG) against Bumble bootloader peripherals running on the host.
+#   host: bumble-bridge.py = controller C0 for the kernel (unix socket -> the guest's ttyS1)
+#         + one controller per peripheral (Tests/Bumble/*_device.py, fresh state file each)
+#   guest: guest-cases.sh = btattach, btmgmt le on/power on, then per case btmon + the client
+# Installs what it needs (apt-get, the kernel into .build/kernel-vm/kroot, Bumble into
+# .build/bumble-venv), builds dfukit on the host (the guest runs host binaries over 9p).
+# Results, btmon captures and logs: .build/kernel-vm/results/ (passing cases' captures are
+# deleted unless KEEP_CAPTURES=1). Last line: "N passed, N failed".
+# Extra arguments go to swift build; DFUKIT=PATH uses a prebuilt dfukit instead.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+cd "$here/../.."
+vm=$PWD/.build/kernel-vm; results=$vm/results
+start=$(date +%s)
+die() { echo "test-kernel: $*"; echo "0 passed, 1 failed"; exit 1; }
+
+# 1. Debian packages.
+packages=(qemu-system-x86 busybox-static bluez bluez-test-tools cpio kmod bc libbluetooth-dev gcc python3-venv)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing: ${missing[*]}"
+    if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+        die "apt-get install failed"
+fi
+
+# 2. Guest kernel and initramfs.
+"$here/prepare-kernel.sh" || die "no guest kernel"
+if [ ! -f "$vm/initramfs.cpio.gz" ] || [ "$here/initramfs-init" -nt "$vm/initramfs.cpio.gz" ] ||
+   [ "$here/build-initramfs.sh" -nt "$vm/initramfs.cpio.gz" ]; then
+    "$here/build-initramfs.sh" >/dev/null || die "initramfs build failed"
+fi
+
+# 3. Bumble, dfukit, the libbluetooth stand-in client.
+venv=.build/bumble-venv; PY=$venv/bin/python
+if [ ! -x "$PY" ] || ! "$PY" -c 'import bumble' 2>/dev/null; then
+    python3 -m venv "$venv" && "$venv/bin/pip" install --quiet bumble || die "bumble did not install"
+fi
+if [ -n "${DFUKIT:-}" ]; then   # a prebuilt binary instead of building (must be on the host root)
+    dfukit=$(realpath "$DFUKIT")
+else
+    swift build --product dfukit "$@" 2>&1 | tail -3
+    [ "${PIPESTATUS[0]}" -eq 0 ] || die "swift build failed"
+    dfukit=$(swift build --product dfukit --show-bin-path "$@")/dfukit
+fi
+att_client=$vm/att_mtu_client
+if [ ! -x "$att_client" ] || [ "$here/att_mtu_client.c" -nt "$att_client" ]; then
+    gcc -O2 -Wall -o "$att_client" "$here/att_mtu_client.c" -lbluetooth || die "att_mtu_client did not compile"
+fi
+
+# 4. Packages and cases.
+rm -rf "$results"; mkdir -p "$results"
+work=$vm/work; rm -rf "$work"; mkdir -p "$work"
+head -c "${VENDOR_IMAGE_BYTES:-60000}" /dev/urandom > "$work/app.bin"
+"$dfukit" package create --profile vendor-ctrlpt --version 1.0.0 --output "$work/app.zip" "$work/app.bin" >/dev/null ||
+    die "dfukit package create failed"
+vendor_sha=$(sha256sum "$work/app.bin" | cut -d' ' -f1)
+nordic_pkg=$PWD/firmware-samples/nordic/app-signed.zip
+nordic_sha=$(python3 -c 'import zipfile,hashlib,json,sys; z=zipfile.ZipFile(sys.argv[1]); m=json.loads(z.read("manifest.json")); print(hashlib.sha256(z.read(m["manifest"]["application"]["bin_file"])).hexdigest())' "$nordic_pkg")
+
+# NAME KIND PEER PERIPHERAL-SCRIPT[:OPTION...] EXPECTED-SHA | client arguments (flash: after --device)
+# (the *-resume cases also check dfukit reported a resume)
+cases=(
+  "att-mtu-vendor att-mtu F0:DF:00:00:01:01 vendor_ctrlpt_device.py - |"
+  "vendor-flash flash F0:DF:00:00:01:02 vendor_ctrlpt_device.py $vendor_sha | --profile vendor-ctrlpt $work/app.zip"
+  "nordic-flash flash F0:DF:00:00:02:01 nordic_secure_dfu_device.py $nordic_sha | --profile nordic-secure-dfu $nordic_pkg --set prn=8"
+  "vendor-resume flash F0:DF:00:00:01:03 vendor_ctrlpt_device.py:--disconnect-after=8000 $vendor_sha | --profile vendor-ctrlpt $work/app.zip"
+  "nordic-resume flash F0:DF:00:00:02:02 nordic_secure_dfu_device.py:--disconnect-after=9000 $nordic_sha | --profile nordic-secure-dfu $nordic_pkg"
+)
+if [ -n "${KERNEL_CASES:-}" ]; then   # e.g. KERNEL_CASES="att-mtu-vendor nordic-flash"
+    selected=(); for c in "${cases[@]}"; do [[ " $KERNEL_CASES " == *" ${c%% *} "* ]] && selected+=("$c"); done
+    cases=("${selected[@]}")
+fi
+cat > "$results/guest-env.sh" <<ENV
+REPO=$PWD
+DFUKIT=$dfukit
+ATT_CLIENT=$att_client
+CASE_TIMEOUT=${CASE_TIMEOUT:-60}
+ENV
+: > "$results/cases.txt"
+
+# 5. The bridge and one fresh peripheral per case.
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done; wait 2>/dev/null; }
+trap cleanup EXIT
+sock=$vm/hci.sock; rm -f "$sock"
+port=$((7600 + RANDOM % 300))
+transports=("unix-server:$sock")
+for i in "${!cases[@]}"; do transports+=("tcp-server:127.0.0.1:$((port + i))"); done
+"$PY" "$here/bumble-bridge.py" "${transports[@]}" > "$results/bridge.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do grep -q ready "$results/bridge.log" && break; sleep 0.1; done
+grep -q ready "$results/bridge.log" || die "bumble-bridge.py did not start: $(tail -3 "$results/bridge.log")"
+for i in "${!cases[@]}"; do
+    read -r name kind peer script sha _ <<< "${cases[$i]%%|*}"
+    mkdir -p "$results/$name"
+    IFS=: read -r -a options <<< "$script"; script=${options[0]}; options=("${options[@]:1}")
+    "$PY" "Tests/Bumble/$script" "${options[@]}" --transport "tcp-client:127.0.0.1:$((port + i))" --address "$peer" \
+        --state-file "$results/$name/state.json" > "$results/$name/peripheral.log" 2>&1 &
+    pids+=($!)
+    echo "$name $kind $peer ${cases[$i]#*|}" >> "$results/cases.txt"
+done
+sleep 1
+
+# 6. One VM for all cases.
+echo "test-kernel: booting the VM for ${#cases[@]} cases (set-up took $(( $(date +%s) - start ))s)"
+vm_start=$(date +%s)
+QEMU_EXTRA="-chardev socket,id=bt,path=$sock -serial chardev:bt" \
+    "$here/run-vm.sh" "$here/guest-cases.sh" "${VM_TIMEOUT:-210}" > "$results/console.log" 2>&1
+vm_rc=$?
+grep -a '^\[guest\]' "$results/console.log"
+echo "test-kernel: VM exited (rc $vm_rc, guest script rc $(cat "$results/guest-rc" 2>/dev/null || echo none)) after $(( $(date +%s) - vm_start ))s"
+cleanup; pids=()
+
+# 7. Verdicts.
+passed=0; failed=0
+for c in "${cases[@]}"; do
+    read -r name kind peer script sha _ <<< "${c%%|*}"
+    d=$results/$name; ok=0; why=""
+    if [ ! -f "$d/rc" ]; then why="did not run (see console.log)"
+    elif [ "$kind" = att-mtu ]; then
+        grep -q 'Exchange MTU OK' "$d/out.txt" && [ "$(cat "$d/rc")" = 0 ] && ok=1 || why="no ATT Exchange MTU answer"
+    elif grep -q 'not part of this build' "$d/out.txt"; then why="dfukit has no bluez: transport in this build"
+    elif ! grep -q '"status" *: *"verified"' "$d/out.txt"; then why="dfukit did not end verified (rc $(cat "$d/rc"))"
+    elif ! grep -q "$sha" "$d/state.json" 2>/dev/null; then why="the peripheral's state file lacks the image's sha256"
+    elif [[ $name == *-resume ]] && ! grep -q '"resumes" *: *[1-9]' "$d/out.txt"; then why="no resume reported"
+    else ok=1; fi
+    if [ $ok = 1 ]; then
+        passed=$((passed + 1)); echo "ok: $name ($(cat "$d/seconds")s in the guest)"
+        [ "${KEEP_CAPTURES:-0}" = 1 ] || rm -f "$d/btmon.snoop"
+    else
+        failed=$((failed + 1)); echo "FAILED: $name: $why"
+        tail -5 "$d/out.txt" 2>/dev/null | sed 's/^/    /'
+        # btmon 5.66 -r sometimes crashes on Bumble's LE Connection Complete; the .snoop stays
+        [ -f "$d/btmon.snoop" ] && bash -c 'btmon -r "$1" > "$2" 2>&1' _ "$d/btmon.snoop" "$d/btmon.txt" 2>/dev/null
+        echo "    logs and btmon capture: $d"
+    fi
+done
+echo "test-kernel: $(( $(date +%s) - start ))s in all"
+echo "${passed} passed, ${failed} failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
