@@ -114,6 +114,7 @@ struct FlashCommand: Command {
         }
         let transport: any GATTTransport
         switch TransportFactory.open(device, console: console, command: "dfukit flash", traceFile: traceFile,
+                                     security: profile.security,
                                      onUnavailable: { printEarlyFailure(console, kind: "transport", message: $0) }) {
         case let .success(opened): transport = opened
         case let .failure(status): return status.code

@@ -13,7 +13,7 @@ enum TransportFactory {
         case unavailable(String)
     }
 
-    static func open(_ specifier: DeviceSpecifier, traceFile: String? = nil) throws(Failure) -> any GATTTransport {
+    static func open(_ specifier: DeviceSpecifier, traceFile: String? = nil, security: String? = nil) throws(Failure) -> any GATTTransport {
         switch specifier.transport {
         case .sim:
             do {
@@ -30,7 +30,14 @@ enum TransportFactory {
             return HCIGATTTransport(address: specifier.target, traceFile: traceFile)
         case .bluez:
             do {
-                return try BlueZGATTTransport(adapter: specifier.target)
+                let level: BlueZSecurityLevel? = switch security {
+                case "low"?: .low
+                case "medium"?: .medium
+                case "high"?: .high
+                case "fips"?: .fips
+                default: nil
+                }
+                return try BlueZGATTTransport(adapter: specifier.target, security: level)
             } catch {
                 throw .usage(error.detail)
             }
@@ -40,9 +47,10 @@ enum TransportFactory {
     /// Opens the transport, or prints why not and gives the exit status (64 for bad `sim:`
     /// options, 69 when the transport cannot be used here).
     static func open(_ specifier: DeviceSpecifier, console: any Console, command: String, traceFile: String? = nil,
+                     security: String? = nil,
                      onUnavailable: (String) -> Void = { _ in }) -> Result<any GATTTransport, ExitStatus> {
         do {
-            return .success(try open(specifier, traceFile: traceFile))
+            return .success(try open(specifier, traceFile: traceFile, security: security))
         } catch {
             switch error {
             case let .usage(message):

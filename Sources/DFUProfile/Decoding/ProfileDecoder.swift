@@ -11,7 +11,7 @@ import DFUBytes
 final class ProfileDecoder {
     static let topLevelKeys = [
         "profile", "description", "version", "match", "defaults", "framings", "characteristics", "codes",
-        "commands", "notifications", "resume", "parameters", "signing-key", "procedure",
+        "commands", "notifications", "resume", "parameters", "signing-key", "security", "procedure",
     ]
 
     let context: DecodingContext
@@ -62,6 +62,18 @@ final class ProfileDecoder {
         if let node = top.required("commands", context) { decodeCommands(node) }
         let resume = top.optional("resume").flatMap(decodeResume) ?? ResumePolicy()
         if let node = top.optional("parameters") { decodeParameters(node) }
+        var security: String?
+        if let node = top.optional("security") {
+            let levels = ["low", "medium", "high", "fips"]
+            if let text = context.string(node, "'security'") {
+                if levels.contains(text) {
+                    security = text
+                } else {
+                    context.error("'security' must be one of \(levels.joined(separator: ", ")), found '\(text)'",
+                                  at: node.location)
+                }
+            }
+        }
         var signingKey: String?
         if let node = top.optional("signing-key"), let path = context.string(node, "'signing-key'") {
             let base = (context.file as NSString).deletingLastPathComponent
@@ -84,6 +96,7 @@ final class ProfileDecoder {
         profile.version = version
         profile.parameters = parameters
         profile.signingKey = signingKey
+        profile.security = security
         return profile
     }
 

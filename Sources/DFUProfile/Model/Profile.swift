@@ -29,6 +29,10 @@ public struct Profile: Sendable {
     /// A PEM public key (a path relative to the profile file) that every package flashed
     /// with this profile must be signed with; checked before any byte goes out, as `--key`.
     public var signingKey: String?
+    /// The link security the device requires before its DFU service answers: `low` (none),
+    /// `medium` (encrypted, Just Works pairing allowed), `high` (authenticated), `fips` (LE
+    /// Secure Connections). Transports that can ask for it (BlueZ) do; nil: no requirement.
+    public var security: String?
     /// The profile language version the file was written for (`version:`); only 1 exists.
     public var version: Int = 1
 
