@@ -2,7 +2,9 @@
 # PID 1 in the guest after switch_root: runs gscript= from the kernel command line, writes its exit
 # status to /mnt/work/results/guest-rc, powers off.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root
-mount -t tmpfs tmpfs /run; mount -t tmpfs tmpfs /tmp; mkdir -p /dev/pts; mount -t devpts devpts /dev/pts
+# /tmp stays the overlay's (writable, and showing the host's /tmp): the repository under test may
+# live there, as CI's clones do.
+mount -t tmpfs tmpfs /run; mkdir -p /dev/pts; mount -t devpts devpts /dev/pts
 hostname kernel-vm
 # the modules of the unpacked kernel (prepare-kernel.sh), not the host's
 if [ -d /mnt/work/kroot/lib/modules/$(uname -r) ]; then
