@@ -99,4 +99,34 @@ final class BatchCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 64, result.transcript)
         XCTAssertTrue(result.stderr.contains("line.yaml:2:1: error: unknown key 'concurency'"), result.transcript)
     }
+
+    /// Ctrl-C once: no new device is started, the running ones finish, the summary says the
+    /// batch stopped early, and what finished is in the ledger.
+    func testInterruptStopsStartingDevicesAndLetsRunningOnesFinish() throws {
+        let directory = try TemporaryDirectory()
+        let package = try PackageCommandTests.makePackage(in: directory, size: 120_000)
+        let ledger = directory.file("line.sqlite")
+        let process = Process()
+        process.executableURL = try DFUKitBinary.located.get()
+        process.arguments = ["batch", "run", "--profile", DFUKitBinary.shippedProfile, "--package", package,
+                             "--device", "sim:vendor-ctrlpt?fleet=60", "--ledger", "sqlite:\(ledger)",
+                             "--station", "line-1", "--concurrency", "2", "--json"]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
+        let output = try directory.write("out.json", text: "")
+        process.standardOutput = FileHandle(forWritingAtPath: output)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, process.isRunning, (try? successesPerDevice(ledger).count) ?? 0 < 3 {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        let summary = try jsonObject(try String(contentsOfFile: output, encoding: .utf8))
+        XCTAssertEqual(summary["stopped_early"] as? Bool, true)
+        let flashed = summary["succeeded"] as? Int ?? 0
+        XCTAssertLessThan(flashed, 60, "devices after the interrupt were not started")
+        XCTAssertEqual(summary["failed"] as? Int, 0, "running devices finished rather than failing")
+        XCTAssertEqual(try successesPerDevice(ledger).count, flashed, "the ledger holds every device that finished")
+    }
 }
