@@ -1,7 +1,7 @@
 /// ATT_HANDLE_VALUE_IND (Core spec Vol 3, Part F, 3.4.7.2): a server
 /// "indication of an attribute's value"; the client answers with an
 /// ATT_HANDLE_VALUE_CFM PDU.
-public struct ATTHandleValueIndication: ATTProtocolDataUnit {
+public struct ATTHandleValueIndication: ATTProtocolDataUnit, ATTHandleValuePDU {
     public static let opcode = ATTOpcode.handleValueIndication
 
     /// Attribute Handle: "the handle of the attribute".
@@ -13,18 +13,5 @@ public struct ATTHandleValueIndication: ATTProtocolDataUnit {
     public init(attributeHandle: UInt16, attributeValue: [UInt8]) {
         self.attributeHandle = attributeHandle
         self.attributeValue = attributeValue
-    }
-
-    public init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
-        var reader = try ATTParameterReader(bytes, expecting: Self.opcode)
-        attributeHandle = try reader.uint16()
-        attributeValue = reader.remaining()
-    }
-
-    public var bytes: [UInt8] {
-        var writer = ATTParameterWriter(Self.opcode, capacity: 3 + attributeValue.count)
-        writer.uint16(attributeHandle)
-        writer.bytes(attributeValue)
-        return writer.bytes
     }
 }

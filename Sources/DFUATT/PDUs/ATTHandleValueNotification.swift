@@ -1,6 +1,6 @@
 /// ATT_HANDLE_VALUE_NTF (Core spec Vol 3, Part F, 3.4.7.1): a server
 /// "notification of an attribute's value at any time". No confirmation follows.
-public struct ATTHandleValueNotification: ATTProtocolDataUnit {
+public struct ATTHandleValueNotification: ATTProtocolDataUnit, ATTHandleValuePDU {
     public static let opcode = ATTOpcode.handleValueNotification
 
     /// Attribute Handle: "the handle of the attribute".
@@ -12,18 +12,5 @@ public struct ATTHandleValueNotification: ATTProtocolDataUnit {
     public init(attributeHandle: UInt16, attributeValue: [UInt8]) {
         self.attributeHandle = attributeHandle
         self.attributeValue = attributeValue
-    }
-
-    public init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
-        var reader = try ATTParameterReader(bytes, expecting: Self.opcode)
-        attributeHandle = try reader.uint16()
-        attributeValue = reader.remaining()
-    }
-
-    public var bytes: [UInt8] {
-        var writer = ATTParameterWriter(Self.opcode, capacity: 3 + attributeValue.count)
-        writer.uint16(attributeHandle)
-        writer.bytes(attributeValue)
-        return writer.bytes
     }
 }

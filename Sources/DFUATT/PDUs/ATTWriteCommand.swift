@@ -1,7 +1,7 @@
 /// ATT_WRITE_CMD (Core spec Vol 3, Part F, 3.4.5.3): "used to request the server to
 /// write the value of an attribute, typically into a control-point attribute". No response
 /// follows.
-public struct ATTWriteCommand: ATTProtocolDataUnit {
+public struct ATTWriteCommand: ATTProtocolDataUnit, ATTHandleValuePDU {
     public static let opcode = ATTOpcode.writeCommand
 
     /// Attribute Handle: "the handle of the attribute".
@@ -12,18 +12,5 @@ public struct ATTWriteCommand: ATTProtocolDataUnit {
     public init(attributeHandle: UInt16, attributeValue: [UInt8]) {
         self.attributeHandle = attributeHandle
         self.attributeValue = attributeValue
-    }
-
-    public init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
-        var reader = try ATTParameterReader(bytes, expecting: Self.opcode)
-        attributeHandle = try reader.uint16()
-        attributeValue = reader.remaining()
-    }
-
-    public var bytes: [UInt8] {
-        var writer = ATTParameterWriter(Self.opcode, capacity: 3 + attributeValue.count)
-        writer.uint16(attributeHandle)
-        writer.bytes(attributeValue)
-        return writer.bytes
     }
 }
