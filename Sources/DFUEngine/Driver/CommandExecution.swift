@@ -28,7 +28,9 @@ public enum CommandExecution {
         single.resume = ResumePolicy(attempts: 0)
         let session = FlashSession(profile: single, images: [FlashImage(name: command, version: "", data: [])],
                                    transport: transport, address: address, options: options, onEvent: onEvent)
-        let report = await session.run()
+        var report = await session.run()
+        // The session needs an image; this placeholder is not one, so errors do not name it.
+        report.error?.image = nil
         guard report.error == nil, case let .record(fields)? = session.finalScope?[command] else {
             return Result(report: report, fields: nil)
         }
