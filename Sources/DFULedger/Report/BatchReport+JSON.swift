@@ -1,3 +1,5 @@
+import DFUBytes
+
 extension BatchReport {
     /// The report as one JSON object, keys in this order: `ledger`, `generated_at`, `devices`,
     /// `succeeded`, `failed`, `cancelled`, `attempts`, `failed_attempts`, `stations`, `packages`,
@@ -8,23 +10,23 @@ extension BatchReport {
     /// `last_error_kind`, `last_error_message`). Times are UTC ISO 8601 with milliseconds; seconds
     /// and rates have at most three decimals. Ends with a newline.
     public func renderJSON() -> String {
-        ReportJSON.object([
+        JSONValue.object([
             ("ledger", .string(ledger)),
             ("generated_at", .string(ReportFormatting.timestamp(generatedAt))),
-            ("devices", .integer(devices)),
-            ("succeeded", .integer(succeeded)),
-            ("failed", .integer(failed)),
-            ("cancelled", .integer(cancelled)),
-            ("attempts", .integer(attempts)),
-            ("failed_attempts", .integer(failedAttempts)),
-            ("stations", .array(stations.map(ReportJSON.string))),
-            ("packages", .array(packages.map(ReportJSON.string))),
-            ("profiles", .array(profiles.map(ReportJSON.string))),
+            ("devices", .count(devices)),
+            ("succeeded", .count(succeeded)),
+            ("failed", .count(failed)),
+            ("cancelled", .count(cancelled)),
+            ("attempts", .count(attempts)),
+            ("failed_attempts", .count(failedAttempts)),
+            ("stations", .array(stations.map(JSONValue.string))),
+            ("packages", .array(packages.map(JSONValue.string))),
+            ("profiles", .array(profiles.map(JSONValue.string))),
             ("started_at", .optional(startedAt.map(ReportFormatting.timestamp))),
             ("ended_at", .optional(endedAt.map(ReportFormatting.timestamp))),
-            ("wall_seconds", .number(wallSeconds)),
-            ("devices_per_hour", .number(devicesPerHour)),
-            ("by_cause", .object(byCause.map { ($0.kind, .integer($0.attempts)) })),
+            ("wall_seconds", .decimal(wallSeconds)),
+            ("devices_per_hour", .decimal(devicesPerHour)),
+            ("by_cause", .object(byCause.map { ($0.kind, .count($0.attempts)) })),
             ("rows", .array(rows.map { row in
                 .object([
                     ("device", .string(row.device)),
@@ -33,17 +35,27 @@ extension BatchReport {
                     ("profile", .string(row.profile)),
                     ("station", .string(row.station)),
                     ("result", .string(row.result.rawValue)),
-                    ("attempts", .integer(row.attempts)),
-                    ("seconds", .number(row.seconds)),
-                    ("total_seconds", .number(row.totalSeconds)),
-                    ("bytes", .integer(row.bytes)),
-                    ("bytes_per_second", .number(row.bytesPerSecond)),
+                    ("attempts", .count(row.attempts)),
+                    ("seconds", .decimal(row.seconds)),
+                    ("total_seconds", .decimal(row.totalSeconds)),
+                    ("bytes", .count(row.bytes)),
+                    ("bytes_per_second", .decimal(row.bytesPerSecond)),
                     ("started_at", .string(ReportFormatting.timestamp(row.startedAt))),
                     ("ended_at", .string(ReportFormatting.timestamp(row.endedAt))),
                     ("last_error_kind", .optional(row.lastErrorKind)),
                     ("last_error_message", .optional(row.lastErrorMessage)),
                 ])
             })),
-        ]).text
+        ]).prettyText
     }
+}
+
+extension JSONValue {
+    /// A string, or null when there is none.
+    fileprivate static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+
+    fileprivate static func count(_ value: Int) -> JSONValue { .integer(Int64(value)) }
+
+    /// Seconds and rates: at most three decimals, as in the text and HTML reports.
+    fileprivate static func decimal(_ value: Double) -> JSONValue { .number((value * 1000).rounded() / 1000) }
 }

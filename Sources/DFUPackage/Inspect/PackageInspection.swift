@@ -1,3 +1,4 @@
+import DFUBytes
 /// What `dfukit package inspect` reports about a package: per image, what it holds and whether
 /// it matches the manifest.
 public struct PackageInspection: Sendable, Equatable {

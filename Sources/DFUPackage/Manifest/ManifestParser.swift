@@ -1,3 +1,4 @@
+import DFUBytes
 /// Turns `manifest.json` bytes into a `PackageManifest`, naming the exact key of any problem.
 struct ManifestParser {
     let packagePath: String

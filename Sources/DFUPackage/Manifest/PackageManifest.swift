@@ -1,3 +1,4 @@
+import DFUBytes
 /// The contents of a package's `manifest.json`.
 ///
 /// For DFUKit packages `images` lists the images in the order they are to be sent. For Nordic

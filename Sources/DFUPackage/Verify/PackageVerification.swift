@@ -1,3 +1,4 @@
+import DFUBytes
 /// What `dfukit package verify` reports: every check on every image, passed or not.
 public struct PackageVerification: Sendable, Equatable {
     /// The checks of one image, in the order they ran.

@@ -1,3 +1,4 @@
+import DFUBytes
 /// Turns an nRF Connect SDK `manifest.json` document into an `NRFConnectManifest`, naming the
 /// exact key of any problem (`files[0].image_index`). Keys it does not use (`modtime`, ...)
 /// are ignored.

@@ -1,3 +1,4 @@
+import DFUBytes
 /// Turns an nrfutil `manifest.json` document into a `NordicManifest`, naming the exact key of
 /// any problem (`manifest.application.bin_file`).
 struct NordicManifestParser {

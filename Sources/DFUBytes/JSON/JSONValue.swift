@@ -1,8 +1,9 @@
 /// A JSON document as a tree, with object members kept in order.
 ///
-/// Used both to read manifests (JSONDecoder keeps `true`, `1` and `"1"` apart, so a wrong type
-/// can be reported with its key) and to write manifests and reports with a fixed key order.
-enum JSONValue: Sendable {
+/// Used to read package manifests (JSONDecoder keeps `true`, `1` and `"1"` apart, so a wrong type
+/// can be reported with its key) and to write manifests, inspections and batch reports with a
+/// fixed key order.
+public enum JSONValue: Sendable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -12,13 +13,13 @@ enum JSONValue: Sendable {
     case object([(key: String, value: JSONValue)])
 
     /// The member called `key` of an object, if any.
-    subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> JSONValue? {
         guard case let .object(members) = self else { return nil }
         return members.first { $0.key == key }?.value
     }
 
     /// A short name of the value's type, for error messages.
-    var typeName: String {
+    public var typeName: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"

@@ -8,7 +8,7 @@ extension JSONValue: Decodable {
         init?(intValue: Int) { nil }
     }
 
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         if let object = try? decoder.container(keyedBy: MemberKey.self) {
             var members: [(key: String, value: JSONValue)] = []
             for key in object.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
@@ -39,7 +39,7 @@ extension JSONValue: Decodable {
 
     /// Parses a UTF-8 JSON document.
     /// - Throws: a one-line description of the syntax error.
-    static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
         do {
             return try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
         } catch let DecodingError.dataCorrupted(context) {
@@ -52,6 +52,6 @@ extension JSONValue: Decodable {
 }
 
 /// Why a document is not JSON.
-struct JSONSyntaxError: Error {
-    let message: String
+public struct JSONSyntaxError: Error, Sendable {
+    public let message: String
 }

@@ -1,6 +1,6 @@
 extension JSONValue {
     /// Pretty-printed JSON, two-space indentation, members in their stored order, ending with a newline.
-    var prettyText: String {
+    public var prettyText: String {
         var output = ""
         write(to: &output, indent: 0)
         output += "\n"
@@ -37,7 +37,7 @@ extension JSONValue {
         }
     }
 
-    static func quoted(_ string: String) -> String {
+    public static func quoted(_ string: String) -> String {
         var result = "\""
         for scalar in string.unicodeScalars {
             switch scalar {
