@@ -42,21 +42,15 @@ public struct ATTFindInformationResponse: ATTProtocolDataUnit {
         guard let format = Format(rawValue: formatByte) else {
             throw .invalidFormat(Self.opcode, format: formatByte)
         }
-        let elementLength = 2 + format.uuidLength
-        guard reader.remainingCount > 0, reader.remainingCount % elementLength == 0 else {
-            throw .invalidListLength(Self.opcode, listBytes: reader.remainingCount, elementLength: elementLength)
-        }
-        var information: [Information] = []
-        while reader.remainingCount > 0 {
+        self.format = format
+        information = try reader.list(elementLength: 2 + format.uuidLength) { reader throws(ATTDecodingError) in
             let handle = try reader.uint16()
             let uuidBytes = try reader.bytes(count: format.uuidLength)
             guard let type = BluetoothUUID(littleEndianBytes: uuidBytes) else {
                 throw .invalidUUIDLength(Self.opcode, offset: reader.offset - uuidBytes.count, length: uuidBytes.count)
             }
-            information.append(Information(handle: handle, type: type))
+            return Information(handle: handle, type: type)
         }
-        self.format = format
-        self.information = information
     }
 
     public var bytes: [UInt8] {

@@ -66,6 +66,20 @@ struct ATTParameterReader {
 
     mutating func remaining() -> [UInt8] { reader.readRemaining() }
 
+    /// The rest of the PDU as a non-empty list of `elementLength`-byte elements, each read by
+    /// `element` (the Find Information, Read By Type and Read By Group Type responses).
+    mutating func list<Element>(elementLength: Int,
+                                _ element: (inout ATTParameterReader) throws(ATTDecodingError) -> Element)
+        throws(ATTDecodingError) -> [Element] {
+        guard remainingCount > 0, remainingCount % elementLength == 0 else {
+            throw .invalidListLength(opcode, listBytes: remainingCount, elementLength: elementLength)
+        }
+        var elements: [Element] = []
+        elements.reserveCapacity(remainingCount / elementLength)
+        while remainingCount > 0 { elements.append(try element(&self)) }
+        return elements
+    }
+
     /// Refuses bytes after the last parameter.
     func finish() throws(ATTDecodingError) {
         guard reader.isAtEnd else {

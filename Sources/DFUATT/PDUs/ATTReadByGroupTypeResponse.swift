@@ -38,18 +38,13 @@ public struct ATTReadByGroupTypeResponse: ATTProtocolDataUnit {
         var reader = try ATTParameterReader(bytes, expecting: Self.opcode)
         length = try reader.byte()
         guard length >= 4 else { throw .invalidElementLength(Self.opcode, length: length, minimum: 4) }
-        let elementLength = Int(length)
-        guard reader.remainingCount > 0, reader.remainingCount % elementLength == 0 else {
-            throw .invalidListLength(Self.opcode, listBytes: reader.remainingCount, elementLength: elementLength)
-        }
-        var list: [AttributeData] = []
-        while reader.remainingCount > 0 {
+        let valueLength = Int(length) - 4
+        attributeDataList = try reader.list(elementLength: Int(length)) { reader throws(ATTDecodingError) in
             let handle = try reader.uint16()
             let end = try reader.uint16()
-            let value = try reader.bytes(count: elementLength - 4)
-            list.append(AttributeData(attributeHandle: handle, endGroupHandle: end, attributeValue: value))
+            return AttributeData(attributeHandle: handle, endGroupHandle: end,
+                                 attributeValue: try reader.bytes(count: valueLength))
         }
-        attributeDataList = list
     }
 
     public var bytes: [UInt8] {

@@ -35,17 +35,11 @@ public struct ATTReadByTypeResponse: ATTProtocolDataUnit {
         var reader = try ATTParameterReader(bytes, expecting: Self.opcode)
         length = try reader.byte()
         guard length >= 2 else { throw .invalidElementLength(Self.opcode, length: length, minimum: 2) }
-        let elementLength = Int(length)
-        guard reader.remainingCount > 0, reader.remainingCount % elementLength == 0 else {
-            throw .invalidListLength(Self.opcode, listBytes: reader.remainingCount, elementLength: elementLength)
-        }
-        var list: [AttributeData] = []
-        while reader.remainingCount > 0 {
+        let valueLength = Int(length) - 2
+        attributeDataList = try reader.list(elementLength: Int(length)) { reader throws(ATTDecodingError) in
             let handle = try reader.uint16()
-            let value = try reader.bytes(count: elementLength - 2)
-            list.append(AttributeData(attributeHandle: handle, attributeValue: value))
+            return AttributeData(attributeHandle: handle, attributeValue: try reader.bytes(count: valueLength))
         }
-        attributeDataList = list
     }
 
     public var bytes: [UInt8] {
