@@ -12,25 +12,31 @@ final class BlueZGATTTransportTests: XCTestCase {
     /// SOCK_RAW | SOCK_CLOEXEC.
     static let raw = Int32(3) | Int32(0o2000000)
 
-    /// An HCI event packet as a raw HCI socket reads it: 0x04, LE Meta, length, subevent 0x02.
-    static func reportPacket(_ reports: [LEAdvertisingReportEvent.Report]) -> [UInt8] {
-        let parameters = LEAdvertisingReportEvent(reports: reports).parameters
-        return [0x04, 0x3E, UInt8(parameters.count + 1), 0x02] + parameters
+    /// A Device Found event (0x0012) as the management socket reads it.
+    static func deviceFound(_ address: DeviceAddress, type: UInt8, rssi: Int8, flags: UInt32 = 0, data: [UInt8],
+                            index: UInt16 = 0) -> [UInt8] {
+        FakeBlueZSyscalls.managementEvent(0x0012, index: index,
+                                          MgmtDeviceFound(address: address, addressType: type, rssi: rssi, flags: flags,
+                                                          data: data).parameters)
     }
 
     static let advertisingPackets: [[UInt8]] = [
-        // ADV_IND from a random address: flags, 16-bit UUID 0xFE59 (Nordic DFU).
-        reportPacket([.init(eventType: .connectableUndirected, addressType: .randomDevice, address: device,
-                            data: [0x02, 0x01, 0x06, 0x03, 0x03, 0x59, 0xFE], rssi: -60)]),
-        // Its scan response: the complete name; and a beacon that cannot be connected to.
-        reportPacket([.init(eventType: .scanResponse, addressType: .randomDevice, address: device,
-                            data: [0x08, 0x09] + Array("DfuTarg".utf8), rssi: -58),
-                      .init(eventType: .nonConnectableUndirected, addressType: .publicDevice, address: other,
-                            data: [0x02, 0x01, 0x04], rssi: -80)]),
-        // Not an advertising report (Command Complete), and a truncated report: ignored.
-        [0x04, 0x0E, 0x04, 0x01, 0x0B, 0x20, 0x00],
-        [0x04, 0x3E, 0x03, 0x02, 0x01, 0x00],
+        // A random address: flags, 16-bit UUID 0xFE59 (Nordic DFU), then (the scan response the
+        // kernel appends) the complete name.
+        deviceFound(device, type: 2, rssi: -58, data: [0x02, 0x01, 0x06, 0x03, 0x03, 0x59, 0xFE, 0x08, 0x09]
+                    + Array("DfuTarg".utf8)),
+        // A beacon that cannot be connected to (flags bit 2), on a public address.
+        deviceFound(other, type: 1, rssi: -80, flags: 0x04, data: [0x02, 0x01, 0x04]),
+        // Ignored: Discovering, a BR/EDR device, another adapter's device, a truncated event.
+        FakeBlueZSyscalls.managementEvent(0x0013, [0x06, 0x01]),
+        deviceFound(DeviceAddress(value: 7), type: 0, rssi: -40, data: []),
+        deviceFound(DeviceAddress(value: 8), type: 1, rssi: -40, data: [], index: 1),
+        [0x12, 0x00, 0x00, 0x00, 0x02, 0x00, 0x01],
     ]
+
+    /// Start Discovery and Stop Discovery for LE (public and random) on hci0.
+    static let startDiscovery: [UInt8] = [0x23, 0x00, 0x00, 0x00, 0x01, 0x00, 0x06]
+    static let stopDiscovery: [UInt8] = [0x24, 0x00, 0x00, 0x00, 0x01, 0x00, 0x06]
 
     func testScanSyscallsAndParsedAdvertisements() async throws {
         let fake = FakeBlueZSyscalls(adapters: [Self.adapter])
@@ -43,14 +49,12 @@ final class BlueZGATTTransportTests: XCTestCase {
         XCTAssertEqual(fake.callsWithoutReads, [
             .socket(domain: 31, type: Self.raw, protocol: 1),
             .adapterInfo(10, index: 0),
-            .bind(10, [31, 0, 0, 0, 0, 0]),   // sockaddr_hci: AF_BLUETOOTH, hci0, HCI_CHANNEL_RAW
-            .leSetScanEnable(10, enable: false, filterDuplicates: false),
-            .leSetScanParameters(10, active: true, interval: 0x0010, window: 0x0010),
-            // hci_filter: HCI event packets; event 0x3E (bit 30 of the second word); no opcode.
-            .setSocketOption(10, level: 0, option: 2, [0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x40, 0, 0, 0, 0]),
-            .leSetScanEnable(10, enable: true, filterDuplicates: false),
-            .leSetScanEnable(10, enable: false, filterDuplicates: false),
             .close(10),
+            .socket(domain: 31, type: Self.raw, protocol: 1),
+            .bind(11, [31, 0, 0xFF, 0xFF, 3, 0]),   // sockaddr_hci: AF_BLUETOOTH, HCI_DEV_NONE, HCI_CHANNEL_CONTROL
+            .write(11, Self.startDiscovery),
+            .write(11, Self.stopDiscovery),
+            .close(11),
         ])
         XCTAssertEqual(transport.addressTypes(for: Self.device), [.leRandom])
         XCTAssertEqual(transport.addressTypes(for: Self.other), [.lePublic])
@@ -61,27 +65,122 @@ final class BlueZGATTTransportTests: XCTestCase {
 
     func testScanResultsIgnoreOtherPackets() {
         var results = BlueZScanResults()
-        for packet in Self.advertisingPackets { results.add(hciPacket: packet) }
-        XCTAssertEqual(results.ignoredPacketCount, 2)
+        for packet in Self.advertisingPackets { results.add(mgmtPacket: packet, index: 0) }
+        XCTAssertEqual(results.ignoredPacketCount, 4)
         XCTAssertEqual(results.order, [Self.device, Self.other])
         XCTAssertEqual(results.devices[Self.other]?.isConnectable, false)
         XCTAssertEqual(results.addressType(of: Self.device), .leRandom)
+        // A later event without the scan response keeps the name; the RSSI is the latest.
+        results.add(mgmtPacket: Self.deviceFound(Self.device, type: 2, rssi: -70, data: [0x02, 0x01, 0x06]), index: 0)
+        XCTAssertEqual(results.advertisements.first?.name, "DfuTarg")
+        XCTAssertEqual(results.advertisements.first?.rssi, -70)
+        // The kernel's data holds the advertisement and its scan response: a UUID in both is listed once.
+        results.add(mgmtPacket: Self.deviceFound(Self.device, type: 2, rssi: -70,
+                                                 data: [0x03, 0x03, 0x59, 0xFE, 0x03, 0x09, 0x41, 0x42, 0x03, 0x03, 0x59, 0xFE]),
+                    index: 0)
+        XCTAssertEqual(results.advertisements.first?.serviceUUIDs, [BluetoothUUID(littleEndianBytes: [0x59, 0xFE])!])
+        XCTAssertEqual(results.advertisements.first?.name, "AB")
+    }
+
+    /// bluetoothd already discovering (Busy): its Device Found events are listened to and its
+    /// discovery is left running (no Stop Discovery).
+    func testScanListensToDiscoveryAlreadyRunning() async throws {
+        let fake = FakeBlueZSyscalls(adapters: [Self.adapter])
+        fake.setAdvertisingPackets(Self.advertisingPackets)
+        fake.answerStartDiscovery(with: .busy)
+        let transport = try BlueZGATTTransport(adapter: "hci0", syscalls: fake)
+        let found = try await transport.scan(timeout: .milliseconds(100))
+        XCTAssertEqual(found.map(\.address), [Self.device])
+        XCTAssertFalse(fake.calls.contains(.write(11, Self.stopDiscovery)))
+    }
+
+    /// The kernel ends LE discovery after about 10 s (Discovering 0): a longer scan starts it again.
+    func testScanRestartsDiscoveryTheKernelEnded() async throws {
+        let fake = FakeBlueZSyscalls(adapters: [Self.adapter])
+        fake.setAdvertisingPackets([FakeBlueZSyscalls.managementEvent(0x0013, [0x06, 0x00])])
+        let transport = try BlueZGATTTransport(adapter: "hci0", syscalls: fake)
+        fake.answerStartDiscovery(with: .success, .invalidParameters)
+        do {
+            _ = try await transport.scan(timeout: .seconds(1))
+            XCTFail("the second Start Discovery was refused")
+        } catch {
+            XCTAssertTrue(error.description.contains("mgmt Start Discovery: Invalid Parameters (0x0D)"), error.description)
+        }
+        XCTAssertEqual(fake.calls.filter { $0 == .write(11, Self.startDiscovery) }.count, 2)
+    }
+
+    func testDiscoveryStateMachine() {
+        var discovery = MgmtDiscovery(index: 0)
+        XCTAssertEqual(discovery.start().bytes, Self.startDiscovery)
+        XCTAssertFalse(discovery.isListening)
+        // Another command's answer and another adapter's are not Start Discovery's.
+        XCTAssertEqual(discovery.handle(MgmtEvent(bytes: FakeBlueZSyscalls.commandComplete(0x0024, status: .failed))), .none)
+        XCTAssertEqual(discovery.handle(MgmtEvent(bytes: FakeBlueZSyscalls.commandComplete(0x0023, index: 1, status: .failed))), .none)
+        XCTAssertFalse(discovery.isListening)
+        XCTAssertEqual(discovery.handle(MgmtEvent(bytes: FakeBlueZSyscalls.managementEvent(0x0002, [0x23, 0x00, 0x00]))), .none)
+        XCTAssertTrue(discovery.isListening)
+        XCTAssertEqual(discovery.handle(MgmtEvent(bytes: FakeBlueZSyscalls.managementEvent(0x0013, [0x06, 0x01]))), .none)
+        XCTAssertEqual(discovery.handle(MgmtEvent(bytes: FakeBlueZSyscalls.managementEvent(0x0013, [0x06, 0x00]))),
+                       .send(.startDiscovery(index: 0)))
+        XCTAssertEqual(discovery.handle(MgmtEvent(bytes: FakeBlueZSyscalls.commandComplete(0x0023, status: .permissionDenied))),
+                       .fail(.permissionDenied))
+        XCTAssertNil(discovery.finish())
+        var started = MgmtDiscovery(index: 2)
+        _ = started.start()
+        XCTAssertEqual(started.finish()?.bytes, [0x24, 0x00, 0x02, 0x00, 0x01, 0x00, 0x06], "a start not yet answered is stopped")
+    }
+
+    /// Golden bytes of the management packets (doc/mgmt-api.txt) and their decoding.
+    func testManagementPacketCodec() {
+        XCTAssertEqual(MgmtCommand.startDiscovery(index: 0).bytes, Self.startDiscovery)
+        XCTAssertEqual(MgmtCommand.stopDiscovery(index: 1, addressTypes: .leRandom).bytes,
+                       [0x24, 0x00, 0x01, 0x00, 0x01, 0x00, 0x04])
+        XCTAssertEqual(MgmtEvent(bytes: [0x01, 0x00, 0x00, 0x00, 0x04, 0x00, 0x23, 0x00, 0x14, 0x06]),
+                       .commandComplete(index: 0, command: 0x23, status: .permissionDenied, returnParameters: [0x06]))
+        XCTAssertEqual(MgmtEvent(bytes: [0x02, 0x00, 0x03, 0x00, 0x03, 0x00, 0x23, 0x00, 0x0A]),
+                       .commandStatus(index: 3, command: 0x23, status: .busy))
+        XCTAssertEqual(MgmtEvent(bytes: [0x13, 0x00, 0x00, 0x00, 0x02, 0x00, 0x06, 0x00]),
+                       .discovering(index: 0, addressTypes: .le, active: false))
+        // Device Found: F0:01:02:03:04:05 (sent least significant byte first), LE random,
+        // RSSI -58, flags 4, two bytes of data.
+        let found: [UInt8] = [0x12, 0x00, 0x00, 0x00, 0x10, 0x00, 0x05, 0x04, 0x03, 0x02, 0x01, 0xF0, 0x02, 0xC6,
+                              0x04, 0x00, 0x00, 0x00, 0x02, 0x00, 0x01, 0x06]
+        let expected = MgmtDeviceFound(address: Self.device, addressType: 2, rssi: -58, flags: 4, data: [0x01, 0x06])
+        XCTAssertEqual(MgmtEvent(bytes: found), .deviceFound(index: 0, expected))
+        XCTAssertEqual(Array(found[6...]), expected.parameters)
+        XCTAssertFalse(expected.isConnectable)
+        XCTAssertEqual(MgmtEvent(bytes: [0x06, 0x00, 0x00, 0x00, 0x00, 0x00]), .other(code: 6, index: 0))
+        // Lengths that disagree, and events shorter than their fixed fields.
+        XCTAssertNil(MgmtEvent(bytes: Array(found.dropLast())))
+        XCTAssertNil(MgmtEvent(bytes: [0x01, 0x00, 0x00, 0x00, 0x02, 0x00, 0x23, 0x00]))
+        XCTAssertNil(MgmtEvent(bytes: [0x12, 0x00, 0x00]))
+        XCTAssertEqual(MgmtStatus(rawValue: 0x42).description, "status (0x42)")
+        XCTAssertEqual(MgmtStatus.notPowered.description, "Not Powered (0x0F)")
     }
 
     func testAdapterErrors() async throws {
-        let permission = "not permitted: needs CAP_NET_RAW and CAP_NET_ADMIN: run as root or "
-            + "`sudo setcap cap_net_raw,cap_net_admin+eip $(which dfukit)`"
+        let permission = "not permitted: needs CAP_NET_ADMIN (scanning goes through the kernel's management interface): "
+            + "run as root or `sudo setcap cap_net_admin+eip $(which dfukit)`"
         let down = BlueZAdapterInfo(index: 0, name: "hci0", address: Self.adapter.address, isUp: false)
+        func refusing(_ status: MgmtStatus) -> FakeBlueZSyscalls {
+            let fake = FakeBlueZSyscalls(adapters: [Self.adapter])
+            fake.answerStartDiscovery(with: status, status)
+            return fake
+        }
         let cases: [(FakeBlueZSyscalls, String)] = [
             ({ let fake = FakeBlueZSyscalls(); fake.fail(.socket, with: .addressFamilyNotSupported, .addressFamilyNotSupported); return fake }(),
              "transport unavailable: bluez:hci0: socket: this kernel has no Bluetooth support (no AF_BLUETOOTH)"),
             (FakeBlueZSyscalls(), "transport unavailable: bluez:hci0: HCIGETDEVINFO: no adapter hci0 (ENODEV)"),
             (FakeBlueZSyscalls(adapters: [down]),
              "transport unavailable: bluez:hci0: HCIGETDEVINFO: adapter hci0 is down; run `btmgmt -i hci0 power on` (ENETDOWN)"),
-            ({ let fake = FakeBlueZSyscalls(adapters: [Self.adapter]); fake.fail(.bind, with: .operationNotPermitted, .operationNotPermitted); return fake }(),
-             "transport unavailable: bluez:hci0: bind: \(permission) (EPERM)"),
-            ({ let fake = FakeBlueZSyscalls(adapters: [Self.adapter]); fake.fail(.leSetScanParameters, with: .permissionDenied, .permissionDenied); return fake }(),
-             "transport unavailable: bluez:hci0: LE Set Scan Parameters: \(permission) (EACCES)"),
+            (refusing(.permissionDenied),
+             "transport unavailable: bluez:hci0: mgmt Start Discovery: Permission Denied (0x14): \(permission) (EPERM)"),
+            (refusing(.notPowered),
+             "transport unavailable: bluez:hci0: mgmt Start Discovery: Not Powered (0x0F): adapter hci0 is down; "
+                + "run `btmgmt -i hci0 power on` (ENETDOWN)"),
+            (refusing(.rfKilled),
+             "transport unavailable: bluez:hci0: mgmt Start Discovery: RFKilled (0x12): adapter hci0 is blocked by rfkill; "
+                + "run `rfkill unblock bluetooth` (ERFKILL)"),
         ]
         for (fake, message) in cases {
             let transport = try BlueZGATTTransport(adapter: "hci0", syscalls: fake)
@@ -94,7 +193,7 @@ final class BlueZGATTTransportTests: XCTestCase {
             }
             // A refused scan does not stop a connect (testConnectWithoutScanPermission); an
             // adapter that is missing or down does.
-            if !message.contains("bind") && !message.contains("LE Set Scan") {
+            if !message.contains("Start Discovery") {
                 do {
                     _ = try await transport.connect(to: Self.device, timeout: .milliseconds(50))
                     XCTFail("connected: \(message)")
@@ -137,17 +236,26 @@ final class BlueZGATTTransportTests: XCTestCase {
         await link.disconnect()
     }
 
-    func testUnknownAddressTypeTriesPublicThenRandom() async throws {
-        let fake = FakeBlueZSyscalls(adapters: [Self.adapter])
-        fake.setResponder(Self.attServer)
-        fake.fail(.connect, with: .timedOut)
-        let transport = try BlueZGATTTransport(adapter: "hci0", syscalls: fake)
-        let link = try await transport.connect(to: Self.device, timeout: .milliseconds(100))
-        let types = fake.calls.compactMap { call -> UInt8? in
-            if case let .connect(_, address) = call { return address[12] } else { return nil }
+    /// Not heard: the likelier type first (random for an address that looks random static),
+    /// the other after a timeout, including the kernel's EINPROGRESS when SO_SNDTIMEO ran out.
+    func testUnknownAddressTypeTriesTheLikelierTypeFirst() async throws {
+        for (address, errno, expected) in [(Self.device, SystemErrno.inProgress, [UInt8(2), 1]),
+                                           (Self.other, .timedOut, [1, 2])] {
+            let fake = FakeBlueZSyscalls(adapters: [Self.adapter])
+            fake.setResponder(Self.attServer)
+            fake.fail(.connect, with: errno)
+            let transport = try BlueZGATTTransport(adapter: "hci0", syscalls: fake)
+            let link = try await transport.connect(to: address, timeout: .milliseconds(100))
+            let types = fake.calls.compactMap { call -> UInt8? in
+                if case let .connect(_, address) = call { return address[12] } else { return nil }
+            }
+            XCTAssertEqual(types, expected, "\(address)")
+            await link.disconnect()
         }
-        XCTAssertEqual(types, [1, 2])
-        await link.disconnect()
+        XCTAssertEqual(BlueZGATTTransport.likelyAddressTypes(of: DeviceAddress(string: "C0:00:00:00:00:00")!),
+                       [.leRandom, .lePublic])
+        XCTAssertEqual(BlueZGATTTransport.likelyAddressTypes(of: DeviceAddress(string: "BF:FF:FF:FF:FF:FF")!),
+                       [.lePublic, .leRandom])
     }
 
     /// After the application rebooted into a Nordic bootloader on address + 1, which is not
@@ -170,12 +278,12 @@ final class BlueZGATTTransportTests: XCTestCase {
         await link.disconnect()
     }
 
-    /// Scanning needs CAP_NET_RAW but an L2CAP connect does not: a refused scan does not stop
+    /// Scanning needs CAP_NET_ADMIN but an L2CAP connect does not: a refused scan does not stop
     /// a connect.
     func testConnectWithoutScanPermission() async throws {
         let fake = FakeBlueZSyscalls(adapters: [Self.adapter])
         fake.setResponder(Self.attServer)
-        fake.fail(.leSetScanParameters, with: .operationNotPermitted)
+        fake.answerStartDiscovery(with: .permissionDenied)
         let transport = try BlueZGATTTransport(adapter: "hci0", syscalls: fake)
         let link = try await transport.connect(to: Self.device, timeout: .milliseconds(100))
         XCTAssertEqual(link.mtu, 247)
@@ -194,6 +302,24 @@ final class BlueZGATTTransportTests: XCTestCase {
             XCTAssertEqual(error.kind, .connectionFailed)
             XCTAssertEqual(error.address, "F0:01:02:03:04:05")
             XCTAssertTrue(error.detail.hasSuffix("(ETIMEDOUT)"), error.detail)
+        }
+    }
+
+    /// A blocking L2CAP connect whose SO_SNDTIMEO runs out fails with EINPROGRESS: reported as
+    /// the timeout it is, with the time it waited, and the errno named once.
+    func testConnectTimeoutIsReportedAsATimeout() async throws {
+        let fake = FakeBlueZSyscalls(adapters: [Self.adapter])
+        fake.setAdvertisingPackets(Self.advertisingPackets)
+        fake.fail(.connect, with: .inProgress)
+        let transport = try BlueZGATTTransport(adapter: "hci0", syscalls: fake)
+        do {
+            _ = try await transport.connect(to: Self.device, timeout: .seconds(3))
+            XCTFail("connected")
+        } catch {
+            XCTAssertEqual(error.kind, .connectionFailed)
+            XCTAssertTrue(error.detail.hasPrefix("bluez:hci0: connect (random address, no answer within "), error.detail)
+            XCTAssertTrue(error.detail.hasSuffix("): the device did not answer the connection (is it advertising and in "
+                                                 + "range?) (ETIMEDOUT)"), error.detail)
         }
     }
 }

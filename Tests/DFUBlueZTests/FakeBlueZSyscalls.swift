@@ -17,13 +17,10 @@ final class FakeBlueZSyscalls: BlueZSyscalls, @unchecked Sendable {
         case close(Int32)
         case pipe
         case adapterInfo(Int32, index: UInt16)
-        case leSetScanParameters(Int32, active: Bool, interval: UInt16, window: UInt16)
-        case leSetScanEnable(Int32, enable: Bool, filterDuplicates: Bool)
     }
 
     enum Operation: Hashable {
         case socket, bind, connect, setSocketOption, getSocketOption, read, write, poll, pipe, adapterInfo
-        case leSetScanParameters, leSetScanEnable
     }
 
     private let condition = NSCondition()
@@ -35,8 +32,12 @@ final class FakeBlueZSyscalls: BlueZSyscalls, @unchecked Sendable {
     private var nextDescriptor: Int32 = 10
     private var adapters: [UInt16: BlueZAdapterInfo]
     private var options: [Int32: [UInt8]]
-    /// HCI event packets a scan reads once LE scanning is enabled.
+    /// Management event packets (Device Found...) a scan reads once Start Discovery succeeded.
     private var advertisingPackets: [[UInt8]] = []
+    /// How the next Start Discovery commands are answered (then Success).
+    private var startDiscoveryStatuses: [MgmtStatus] = []
+    /// Sockets bound to the management channel: the fake kernel answers their commands.
+    private var controlSockets: Set<Int32> = []
     /// Answers a PDU written to a socket (an ATT server).
     private var responder: (@Sendable ([UInt8]) -> [UInt8]?)?
 
@@ -74,6 +75,7 @@ final class FakeBlueZSyscalls: BlueZSyscalls, @unchecked Sendable {
     }
 
     func setAdvertisingPackets(_ packets: [[UInt8]]) { locked { advertisingPackets = packets } }
+    func answerStartDiscovery(with statuses: MgmtStatus...) { locked { startDiscoveryStatuses += statuses } }
     func setResponder(_ responder: @escaping @Sendable ([UInt8]) -> [UInt8]?) { locked { self.responder = responder } }
     func isOpen(_ descriptor: Int32) -> Bool { locked { openDescriptors.contains(descriptor) } }
 
@@ -114,7 +116,11 @@ final class FakeBlueZSyscalls: BlueZSyscalls, @unchecked Sendable {
     func bind(_ socket: Int32, address: [UInt8]) -> Result<Void, SystemErrno> {
         locked {
             recorded.append(.bind(socket, address))
-            return failure(.bind).map { .failure($0) } ?? .success(())
+            if let error = failure(.bind) { return .failure(error) }
+            if address == HCISocketAddress(index: 0xFFFF, channel: BlueZConstants.hciChannelControl).bytes {
+                controlSockets.insert(socket)
+            }
+            return .success(())
         }
     }
 
@@ -157,6 +163,8 @@ final class FakeBlueZSyscalls: BlueZSyscalls, @unchecked Sendable {
             if let error = failure(.write) { return .failure(error) }
             if let readEnd = pipes[descriptor] {
                 inputs[readEnd, default: []].append(.success(bytes))
+            } else if controlSockets.contains(descriptor) {
+                inputs[descriptor, default: []].append(contentsOf: managementAnswer(to: bytes).map { .success($0) })
             } else if let answer = responder?(bytes) {
                 inputs[descriptor, default: []].append(.success(answer))
             }
@@ -206,23 +214,30 @@ final class FakeBlueZSyscalls: BlueZSyscalls, @unchecked Sendable {
         }
     }
 
-    func leSetScanParameters(_ socket: Int32, active: Bool, interval: UInt16, window: UInt16,
-                             timeoutMilliseconds: Int32) -> Result<Void, SystemErrno> {
-        locked {
-            recorded.append(.leSetScanParameters(socket, active: active, interval: interval, window: window))
-            return failure(.leSetScanParameters).map { .failure($0) } ?? .success(())
+    /// What the kernel answers a management command with: Command Complete (the status queued
+    /// by `answerStartDiscovery`, else Success) and, after a started discovery, the advertising
+    /// packets.
+    private func managementAnswer(to command: [UInt8]) -> [[UInt8]] {
+        guard command.count >= 6 else { return [] }
+        let code = UInt16(command[0]) | UInt16(command[1]) << 8
+        let index = UInt16(command[2]) | UInt16(command[3]) << 8
+        let parameters = Array(command[6...])
+        switch code {
+        case MgmtCommand.startDiscoveryCode:
+            let status = startDiscoveryStatuses.isEmpty ? .success : startDiscoveryStatuses.removeFirst()
+            let answer = Self.commandComplete(code, index: index, status: status, returning: parameters)
+            return [answer] + (status == .success || status == .busy ? advertisingPackets : [])
+        default:
+            return [Self.commandComplete(code, index: index, status: .success, returning: parameters)]
         }
     }
 
-    func leSetScanEnable(_ socket: Int32, enable: Bool, filterDuplicates: Bool,
-                         timeoutMilliseconds: Int32) -> Result<Void, SystemErrno> {
-        locked {
-            recorded.append(.leSetScanEnable(socket, enable: enable, filterDuplicates: filterDuplicates))
-            if let error = failure(.leSetScanEnable) { return .failure(error) }
-            if enable {
-                inputs[socket, default: []].append(contentsOf: advertisingPackets.map { .success($0) })
-            }
-            return .success(())
-        }
+    static func managementEvent(_ code: UInt16, index: UInt16 = 0, _ parameters: [UInt8]) -> [UInt8] {
+        [UInt8(code & 0xFF), UInt8(code >> 8), UInt8(index & 0xFF), UInt8(index >> 8),
+         UInt8(parameters.count & 0xFF), UInt8(parameters.count >> 8)] + parameters
+    }
+
+    static func commandComplete(_ code: UInt16, index: UInt16 = 0, status: MgmtStatus, returning: [UInt8] = []) -> [UInt8] {
+        managementEvent(0x0001, index: index, [UInt8(code & 0xFF), UInt8(code >> 8), status.rawValue] + returning)
     }
 }

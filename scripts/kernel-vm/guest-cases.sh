@@ -2,7 +2,7 @@
 # Guest side of `make test-kernel` (run by guest-init.sh as PID 1's child). The Bumble controller
 # for the kernel lives on the HOST (bumble-bridge.py), reached through ttyS1 (a qemu chardev on
 # the host's unix socket); btattach makes it hci0. Then, per line of /mnt/work/results/cases.txt
-#   NAME KIND PEER [ARGS...]      KIND: att-mtu (the libbluetooth stand-in) or flash (dfukit)
+#   NAME KIND PEER [ARGS...]      KIND: att-mtu (the libbluetooth stand-in), flash or scan (dfukit)
 # it runs the case with btmon capturing to results/NAME/btmon.snoop, its output in
 # results/NAME/out.txt and exit status in results/NAME/rc. The host judges the results.
 R=/mnt/work/results
@@ -29,6 +29,7 @@ while read -r name kind peer args; do
     case $kind in
         att-mtu) timeout $CASE_TIMEOUT $ATT_CLIENT $peer random 517 > $d/out.txt 2>&1; rc=$? ;;
         flash)   timeout $CASE_TIMEOUT $DFUKIT flash --device bluez:hci0/$peer $args --json > $d/out.txt 2>&1; rc=$? ;;
+        scan)    timeout $CASE_TIMEOUT $DFUKIT scan --device bluez:hci0 $args --json > $d/out.txt 2>&1; rc=$? ;;
         *)       echo "unknown kind $kind" > $d/out.txt; rc=2 ;;
     esac
     echo $rc > $d/rc

@@ -65,8 +65,10 @@ nordic_pkg=$PWD/firmware-samples/nordic/app-signed.zip
 nordic_sha=$(python3 -c 'import zipfile,hashlib,json,sys; z=zipfile.ZipFile(sys.argv[1]); m=json.loads(z.read("manifest.json")); print(hashlib.sha256(z.read(m["manifest"]["application"]["bin_file"])).hexdigest())' "$nordic_pkg")
 
 # NAME KIND PEER PERIPHERAL-SCRIPT[:OPTION...] EXPECTED-SHA | client arguments (flash: after --device)
-# (the *-resume cases also check dfukit reported a resume)
+# (the *-resume cases also check dfukit reported a resume; a scan case expects its own peer and
+# the other Nordic peers in the list, and no vendor peer: the profile filters them out)
 cases=(
+  "scan-nordic scan F0:DF:00:00:02:03 nordic_secure_dfu_device.py - | --profile nordic-secure-dfu --seconds 3"
   "att-mtu-vendor att-mtu F0:DF:00:00:01:01 vendor_ctrlpt_device.py - |"
   "vendor-flash flash F0:DF:00:00:01:02 vendor_ctrlpt_device.py $vendor_sha | --profile vendor-ctrlpt $work/app.zip"
   "nordic-flash flash F0:DF:00:00:02:01 nordic_secure_dfu_device.py $nordic_sha | --profile nordic-secure-dfu $nordic_pkg --set prn=8"
@@ -126,6 +128,13 @@ for c in "${cases[@]}"; do
     if [ ! -f "$d/rc" ]; then why="did not run (see console.log)"
     elif [ "$kind" = att-mtu ]; then
         grep -q 'Exchange MTU OK' "$d/out.txt" && [ "$(cat "$d/rc")" = 0 ] && ok=1 || why="no ATT Exchange MTU answer"
+    elif [ "$kind" = scan ]; then
+        listed=$(python3 -c 'import json,sys; print(" ".join(sorted(d["address"] for d in json.load(open(sys.argv[1])))))' \
+                 "$d/out.txt" 2>/dev/null)
+        expected=$(for c2 in "${cases[@]}"; do read -r _ _ p2 s2 _ <<< "${c2%%|*}"
+                   [[ $s2 == nordic_* ]] && echo "$p2"; done | sort | tr '\n' ' ' | sed 's/ $//')
+        [ "$(cat "$d/rc")" = 0 ] && [ "$listed" = "$expected" ] && ok=1 ||
+            why="scan listed '${listed:-nothing}', expected '$expected' (rc $(cat "$d/rc"))"
     elif grep -q 'not part of this build' "$d/out.txt"; then why="dfukit has no bluez: transport in this build"
     elif ! grep -q '"status" *: *"verified"' "$d/out.txt"; then why="dfukit did not end verified (rc $(cat "$d/rc"))"
     elif ! grep -q "$sha" "$d/state.json" 2>/dev/null; then why="the peripheral's state file lacks the image's sha256"

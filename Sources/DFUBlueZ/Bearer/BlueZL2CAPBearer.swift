@@ -86,6 +86,9 @@ public final class BlueZL2CAPBearer: ATTBearer {
                 switch syscalls.connect(descriptor, address: remote.bytes) {
                 case .success: break connecting
                 case .failure(.interrupted): continue
+                case .failure(.inProgress):
+                    // SO_SNDTIMEO ran out while the kernel was still connecting.
+                    throw fail("connect (\(peerType) address, no answer within \(options.connectTimeout.secondsText))", .timedOut)
                 case let .failure(error): throw fail("connect (\(peerType) address)", error)
                 }
             }

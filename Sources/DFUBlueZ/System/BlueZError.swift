@@ -17,6 +17,22 @@ public struct BlueZError: Error, Sendable, CustomStringConvertible {
         self.address = address
     }
 
+    /// A management command refused with `status`: the operation names the status, the errno
+    /// is the one the kernel uses for it (so the explanation and `isAdapterProblem` apply).
+    public init(_ operation: String, status: MgmtStatus, adapter: String) {
+        let errno: SystemErrno
+        switch status {
+        case .permissionDenied: errno = .operationNotPermitted
+        case .notPowered: errno = .networkDown
+        case .invalidIndex: errno = .noDevice
+        case .rfKilled: errno = .rfKilled
+        case .busy: errno = .busy
+        case .notSupported, .unknownCommand: errno = .notSupported
+        default: errno = .ioError
+        }
+        self.init("\(operation): \(status)", errno: errno, adapter: adapter)
+    }
+
     /// What the errno means here, and what to do.
     public var explanation: String {
         switch errno {
@@ -28,8 +44,10 @@ public struct BlueZError: Error, Sendable, CustomStringConvertible {
         case .networkDown, .hostDown:
             return "adapter \(adapter) is down; run `btmgmt -i \(adapter) power on`"
         case .operationNotPermitted, .permissionDenied:
-            return "not permitted: needs CAP_NET_RAW and CAP_NET_ADMIN: run as root or "
-                + "`sudo setcap cap_net_raw,cap_net_admin+eip $(which dfukit)`"
+            return "not permitted: needs CAP_NET_ADMIN (scanning goes through the kernel's management interface): "
+                + "run as root or `sudo setcap cap_net_admin+eip $(which dfukit)`"
+        case .rfKilled:
+            return "adapter \(adapter) is blocked by rfkill; run `rfkill unblock bluetooth`"
         case .connectionRefused:
             return "the device refused the connection"
         case .timedOut:
@@ -37,14 +55,14 @@ public struct BlueZError: Error, Sendable, CustomStringConvertible {
         case .hostUnreachable:
             return "the device cannot be reached through \(adapter) (wrong address type, or out of range?)"
         default:
-            return errno.description
+            return errno.message
         }
     }
 
     /// Whether the adapter itself cannot be used (rather than one device).
     public var isAdapterProblem: Bool {
         [.addressFamilyNotSupported, .noDevice, .networkDown, .hostDown, .operationNotPermitted,
-         .permissionDenied].contains(errno)
+         .permissionDenied, .rfKilled].contains(errno)
     }
 
     public var description: String {

@@ -32,13 +32,6 @@ public protocol BlueZSyscalls: Sendable {
     /// ioctl(HCIGETDEVINFO) on an HCI socket: the adapter's address and whether it is up
     /// (ENODEV when there is no such adapter).
     func adapterInfo(_ socket: Int32, index: UInt16) -> Result<BlueZAdapterInfo, SystemErrno>
-    /// libbluetooth's hci_le_set_scan_parameters on a bound HCI socket (the command and its
-    /// Command Complete, within `timeoutMilliseconds`).
-    func leSetScanParameters(_ socket: Int32, active: Bool, interval: UInt16, window: UInt16,
-                             timeoutMilliseconds: Int32) -> Result<Void, SystemErrno>
-    /// libbluetooth's hci_le_set_scan_enable.
-    func leSetScanEnable(_ socket: Int32, enable: Bool, filterDuplicates: Bool,
-                         timeoutMilliseconds: Int32) -> Result<Void, SystemErrno>
 }
 
 /// What HCIGETDEVINFO says about an adapter.
@@ -65,11 +58,10 @@ public enum BlueZConstants {
     public static let protocolL2CAP: Int32 = 0         // BTPROTO_L2CAP
     public static let protocolHCI: Int32 = 1           // BTPROTO_HCI
     public static let solBluetooth: Int32 = 274        // SOL_BLUETOOTH
-    public static let solHCI: Int32 = 0                // SOL_HCI
     public static let btSecurity: Int32 = 4            // BT_SECURITY
     public static let btReceiveMTU: Int32 = 13         // BT_RCVMTU
-    public static let hciFilter: Int32 = 2             // HCI_FILTER
     public static let hciChannelRaw: UInt16 = 0        // HCI_CHANNEL_RAW
+    public static let hciChannelControl: UInt16 = 3    // HCI_CHANNEL_CONTROL (management)
     public static let attChannelID: UInt16 = 0x0004    // L2CAP CID of ATT on LE
     public static let addressTypeLEPublic: UInt8 = 1   // BDADDR_LE_PUBLIC
     public static let addressTypeLERandom: UInt8 = 2   // BDADDR_LE_RANDOM

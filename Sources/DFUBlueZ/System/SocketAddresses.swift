@@ -46,30 +46,6 @@ public struct HCISocketAddress: Sendable, Hashable {
     }
 }
 
-/// `struct hci_filter` (16 bytes with padding): which packet types and events an HCI socket
-/// receives.
-public struct HCISocketFilter: Sendable, Hashable {
-    public var packetTypes: Set<UInt8>
-    public var events: Set<UInt8>
-
-    public init(packetTypes: Set<UInt8>, events: Set<UInt8>) {
-        self.packetTypes = packetTypes
-        self.events = events
-    }
-
-    /// HCI event packets (4), LE Meta events (0x3E) only.
-    public static let leMetaEvents = HCISocketFilter(packetTypes: [0x04], events: [0x3E])
-
-    public var bytes: [UInt8] {
-        var typeMask: UInt32 = 0
-        for type in packetTypes where type < 32 { typeMask |= 1 << UInt32(type) }
-        var eventMask: [UInt32] = [0, 0]
-        for event in events where event < 64 { eventMask[Int(event / 32)] |= 1 << UInt32(event % 32) }
-        return littleEndian(typeMask) + littleEndian(eventMask[0]) + littleEndian(eventMask[1])
-            + [0, 0] /* opcode */ + [0, 0] /* padding */
-    }
-}
-
 /// `struct bt_security`: level, key_size (0: the kernel's default).
 func securityOptionBytes(level: UInt8) -> [UInt8] { [level, 0] }
 

@@ -86,16 +86,4 @@ public struct SystemBlueZSyscalls: BlueZSyscalls {
         return .success(BlueZAdapterInfo(index: index, name: name.isEmpty ? "hci\(index)" : name,
                                          address: address, isUp: isUp))
     }
-
-    public func leSetScanParameters(_ socket: Int32, active: Bool, interval: UInt16, window: UInt16,
-                                    timeoutMilliseconds: Int32) -> Result<Void, SystemErrno> {
-        check(hci_le_set_scan_parameters(socket, active ? 0x01 : 0x00, cbluetooth_htobs(interval),
-                                         cbluetooth_htobs(window), 0x00 /* public own address */,
-                                         0x00 /* accept all */, timeoutMilliseconds))
-    }
-
-    public func leSetScanEnable(_ socket: Int32, enable: Bool, filterDuplicates: Bool,
-                                timeoutMilliseconds: Int32) -> Result<Void, SystemErrno> {
-        check(hci_le_set_scan_enable(socket, enable ? 1 : 0, filterDuplicates ? 1 : 0, timeoutMilliseconds))
-    }
 }

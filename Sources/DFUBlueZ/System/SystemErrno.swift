@@ -31,6 +31,11 @@ public struct SystemErrno: RawRepresentable, Error, Sendable, Hashable, CustomSt
     public static let connectionRefused = SystemErrno(rawValue: ECONNREFUSED)
     public static let hostDown = SystemErrno(rawValue: EHOSTDOWN)
     public static let hostUnreachable = SystemErrno(rawValue: EHOSTUNREACH)
+    /// What a blocking L2CAP connect(2) returns when SO_SNDTIMEO expires first (the kernel's
+    /// bt_sock_wait_state), not only for non-blocking sockets.
+    public static let inProgress = SystemErrno(rawValue: EINPROGRESS)
+    public static let notSupported = SystemErrno(rawValue: EOPNOTSUPP)
+    public static let rfKilled = SystemErrno(rawValue: ERFKILL)
 
     /// The C name ("EAFNOSUPPORT"), or "errno N" for codes not named here.
     public var name: String {
@@ -39,11 +44,15 @@ public struct SystemErrno: RawRepresentable, Error, Sendable, Hashable, CustomSt
             EBUSY: "EBUSY", ENODEV: "ENODEV", EINVAL: "EINVAL", EPIPE: "EPIPE", ENOPROTOOPT: "ENOPROTOOPT",
             EAFNOSUPPORT: "EAFNOSUPPORT", ENETDOWN: "ENETDOWN", ECONNABORTED: "ECONNABORTED",
             ECONNRESET: "ECONNRESET", ENOTCONN: "ENOTCONN", ETIMEDOUT: "ETIMEDOUT", ECONNREFUSED: "ECONNREFUSED",
-            EHOSTDOWN: "EHOSTDOWN", EHOSTUNREACH: "EHOSTUNREACH",
+            EHOSTDOWN: "EHOSTDOWN", EHOSTUNREACH: "EHOSTUNREACH", EINPROGRESS: "EINPROGRESS",
+            EOPNOTSUPP: "EOPNOTSUPP", ERFKILL: "ERFKILL",
         ]
         return names[rawValue] ?? "errno \(rawValue)"
     }
 
+    /// strerror(3): "Connection refused".
+    public var message: String { String(cString: strerror(rawValue)) }
+
     /// "Connection refused (ECONNREFUSED)".
-    public var description: String { "\(String(cString: strerror(rawValue))) (\(name))" }
+    public var description: String { "\(message) (\(name))" }
 }

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import DFUGATT
 
-/// An adapter `hciN`: looking it up (is there one, is it up) and opening a raw HCI socket on it.
+/// An adapter `hciN`: looking it up (is there one, is it up) and scanning through it.
 public struct BlueZAdapter: Sendable {
     /// "hci0".
     public let name: String
@@ -24,7 +24,8 @@ public struct BlueZAdapter: Sendable {
         BlueZError(operation, errno: error, adapter: name)
     }
 
-    /// A raw HCI socket (socket(AF_BLUETOOTH, SOCK_RAW | SOCK_CLOEXEC, BTPROTO_HCI)).
+    /// An HCI socket (socket(AF_BLUETOOTH, SOCK_RAW | SOCK_CLOEXEC, BTPROTO_HCI)): unbound it
+    /// answers HCIGETDEVINFO; bound to the control channel it carries management commands.
     private func hciSocket() throws(BlueZError) -> Int32 {
         let type = Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         switch syscalls.socket(domain: BlueZConstants.addressFamily, type: type, protocol: BlueZConstants.protocolHCI) {
@@ -51,39 +52,31 @@ public struct BlueZAdapter: Sendable {
         }
     }
 
-    /// Scans for LE advertisements for `duration` (or until `stop` says a report is enough):
-    /// active scanning through libbluetooth (LE Set Scan Parameters, LE Set Scan Enable) on a
-    /// raw HCI socket bound to the adapter, reading LE Advertising Report events through an HCI
-    /// filter. Blocking: run it on its own thread.
+    /// Scans for LE advertisements for `duration` (or until `stop` says what was heard is
+    /// enough) through the kernel's management interface: Start Discovery (LE public and
+    /// random) on an HCI_CHANNEL_CONTROL socket, Device Found events until the deadline, then
+    /// Stop Discovery. The kernel runs the scan, so it pauses and restores the background scan
+    /// of its own pending connections. Discovery that the kernel ends early (LE discovery lasts
+    /// about 10 s) is started again; discovery already running (bluetoothd's: Busy) is listened
+    /// to. Needs CAP_NET_ADMIN. Blocking: run it on its own thread.
     public func scan(for duration: Duration,
                      stop: (BlueZScanResults) -> Bool = { _ in false }) throws(BlueZError) -> BlueZScanResults {
+        _ = try info()
         let descriptor = try hciSocket()
         defer { syscalls.close(descriptor) }
-        _ = try info(on: descriptor)
-        if case let .failure(error) = syscalls.bind(descriptor, address: HCISocketAddress(index: index).bytes) {
-            throw fail("bind", error)
+        let control = HCISocketAddress(index: MgmtCommand.noController, channel: BlueZConstants.hciChannelControl)
+        if case let .failure(error) = syscalls.bind(descriptor, address: control.bytes) {
+            throw fail("bind (management channel)", error)
         }
-        // A scan left running (by another tool) makes the parameters fail: stop it first.
-        _ = syscalls.leSetScanEnable(descriptor, enable: false, filterDuplicates: false, timeoutMilliseconds: 1000)
-        if case let .failure(error) = syscalls.leSetScanParameters(descriptor, active: true, interval: 0x0010,
-                                                                   window: 0x0010, timeoutMilliseconds: 1000) {
-            throw fail("LE Set Scan Parameters", error)
-        }
-        if case let .failure(error) = syscalls.setSocketOption(descriptor, level: BlueZConstants.solHCI,
-                                                               option: BlueZConstants.hciFilter,
-                                                               value: HCISocketFilter.leMetaEvents.bytes) {
-            throw fail("setsockopt HCI_FILTER", error)
-        }
-        if case let .failure(error) = syscalls.leSetScanEnable(descriptor, enable: true, filterDuplicates: false,
-                                                               timeoutMilliseconds: 1000) {
-            throw fail("LE Set Scan Enable", error)
-        }
-        defer { _ = syscalls.leSetScanEnable(descriptor, enable: false, filterDuplicates: false, timeoutMilliseconds: 1000) }
-
+        var discovery = MgmtDiscovery(index: index)
         var results = BlueZScanResults()
+        try send(discovery.start(), on: descriptor)
+        defer {
+            if let command = discovery.finish() { _ = syscalls.write(descriptor, bytes: command.bytes) }
+        }
         let clock = ContinuousClock()
         let deadline = clock.now + duration
-        while !stop(results) {
+        while !(discovery.isListening && stop(results)) {
             let remaining = clock.now.duration(to: deadline)
             guard remaining > .zero else { break }
             let milliseconds = Int32(clamping: remaining.components.seconds * 1000
@@ -94,13 +87,28 @@ public struct BlueZAdapter: Sendable {
             case .failure(.interrupted): continue
             case let .failure(error): throw fail("poll", error)
             }
-            switch syscalls.read(descriptor, maximumLength: 260) {
-            case let .success(packet):
-                results.add(hciPacket: packet)
+            let packet: [UInt8]
+            switch syscalls.read(descriptor, maximumLength: 1024) {
+            case let .success(read): packet = read
             case .failure(.interrupted), .failure(.wouldBlock): continue
-            case let .failure(error): throw fail("read", error)
+            case let .failure(error): throw fail("read (management channel)", error)
+            }
+            switch discovery.handle(MgmtEvent(bytes: packet)) {
+            case .none: results.add(mgmtPacket: packet, index: index)
+            case let .send(command): try send(command, on: descriptor)
+            case let .fail(status): throw BlueZError("mgmt Start Discovery", status: status, adapter: name)
             }
         }
         return results
+    }
+
+    private func send(_ command: MgmtCommand, on descriptor: Int32) throws(BlueZError) {
+        while true {
+            switch syscalls.write(descriptor, bytes: command.bytes) {
+            case .success: return
+            case .failure(.interrupted): continue
+            case let .failure(error): throw fail("write (management channel)", error)
+            }
+        }
     }
 }

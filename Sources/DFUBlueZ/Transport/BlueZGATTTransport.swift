@@ -3,13 +3,13 @@ import DFUGATT
 import Synchronization
 
 /// `bluez:hciN`: the Linux kernel's Bluetooth stack through an adapter, as a `GATTTransport`.
-/// Scanning uses a raw HCI socket on that adapter; each connection is a kernel L2CAP socket
+/// Scanning uses the kernel's management interface (discovery) on that adapter; each connection is a kernel L2CAP socket
 /// on the ATT channel (`BlueZL2CAPBearer`) with DFUKit's ATT client over it. Nothing is
 /// opened until the first scan or connect. Time is the wall clock since creation.
 ///
 /// Address types: each scanned address's type is remembered. A device not heard is looked
 /// for by a short scan first; a Nordic bootloader on the application's address + 1 gets the
-/// type of the address below it; with nothing known, public then random is tried.
+/// type of the address below it; with nothing known, both are tried, the likelier first.
 public final class BlueZGATTTransport: GATTTransport, Sendable {
     public let name: String
     public let adapter: BlueZAdapter
@@ -40,7 +40,7 @@ public final class BlueZGATTTransport: GATTTransport, Sendable {
 
     public func scan(timeout: Duration) async throws(GATTError) -> [Advertisement] {
         let found = try await gate.serialized { () throws(GATTError) in
-            try await scanResults(for: min(timeout, .seconds(2)))
+            try await scanResults(for: timeout)
         }
         return found.advertisements
     }
@@ -75,11 +75,11 @@ public final class BlueZGATTTransport: GATTTransport, Sendable {
             var types = heard.withLock { $0.addressType(of: address) }.map { [$0] }
             if types == nil {
                 // Look for it (a device that just rebooted may take a moment to advertise). Best
-                // effort: scanning needs CAP_NET_RAW, connecting does not.
+                // effort: scanning needs CAP_NET_ADMIN, connecting does not.
                 let found = try? await scanResults(for: min(timeout / 2, .seconds(5))) { $0.devices[address] != nil }
                 types = found?.addressType(of: address).map { [$0] }
             }
-            let candidates = types ?? addressTypes(for: address) ?? [.lePublic, .leRandom]
+            let candidates = types ?? addressTypes(for: address) ?? Self.likelyAddressTypes(of: address)
             var lastError: BlueZError?
             for (attempt, type) in candidates.enumerated() {
                 var options = self.options
@@ -111,6 +111,13 @@ public final class BlueZGATTTransport: GATTTransport, Sendable {
             }
             return nil
         }
+    }
+
+    /// With nothing heard about `address`: random first when its two most significant bits are
+    /// set, as a random static address's are (Core Vol 6, Part B, 1.3.2.1; what nRF5 SDK and
+    /// Zephyr peripherals use by default), else public first.
+    static func likelyAddressTypes(of address: DeviceAddress) -> [BlueZPeerAddressType] {
+        address.bytes[0] & 0xC0 == 0xC0 ? [.leRandom, .lePublic] : [.lePublic, .leRandom]
     }
 
     /// Forgets what scans heard (the links close themselves).

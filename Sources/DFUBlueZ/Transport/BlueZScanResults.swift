@@ -2,7 +2,7 @@ import DFUGATT
 import DFUHCI
 
 /// What a scan heard, one entry per address: advertising data merged with scan responses, and
-/// each address's type (needed to connect).
+/// each address's type (needed to connect), from management Device Found events.
 public struct BlueZScanResults: Sendable, Hashable {
     public private(set) var devices: [DeviceAddress: HCIAdvertisement] = [:]
     /// Addresses in the order first heard.
@@ -17,40 +17,33 @@ public struct BlueZScanResults: Sendable, Hashable {
         order.compactMap { devices[$0] }.filter(\.isConnectable).map(\.advertisement)
     }
 
-    /// One packet read from a raw HCI socket: packet type 0x04 (event), LE Meta (0x3E),
-    /// subevent LE Advertising Report (0x02).
-    public mutating func add(hciPacket packet: [UInt8]) {
-        guard packet.count >= 4, packet[0] == 0x04, packet[1] == 0x3E, Int(packet[2]) == packet.count - 3,
-              packet[3] == LEAdvertisingReportEvent.subeventCode,
-              let event = try? LEAdvertisingReportEvent(parameters: Array(packet[4...])) else {
+    /// One packet read from the management channel: Device Found events for adapter `index`
+    /// (LE addresses only) are added; anything else is counted as ignored.
+    public mutating func add(mgmtPacket packet: [UInt8], index: UInt16) {
+        guard case let .deviceFound(eventIndex, found)? = MgmtEvent(bytes: packet), eventIndex == index,
+              found.addressType == BlueZConstants.addressTypeLEPublic
+                || found.addressType == BlueZConstants.addressTypeLERandom else {
             ignoredPacketCount += 1
             return
         }
-        for report in event.reports { add(report) }
+        add(found)
     }
 
-    public mutating func add(_ report: LEAdvertisingReportEvent.Report) {
-        let isScanResponse = report.eventType == .scanResponse
-        let data = AdvertisingData(bytes: report.data)
-        let rssi = Int(report.rssi)
-        if var known = devices[report.address] {
-            if isScanResponse {
-                known.scanResponseData = data
-            } else {
-                known.advertisingData = data
-                known.isConnectable = report.eventType.isConnectable
-                known.addressType = report.addressType
-            }
-            if rssi != 127 { known.rssi = rssi }
-            devices[report.address] = known
-        } else {
-            order.append(report.address)
-            devices[report.address] = HCIAdvertisement(
-                address: report.address, addressType: report.addressType,
-                isConnectable: isScanResponse || report.eventType.isConnectable,
-                advertisingData: isScanResponse ? AdvertisingData(structures: []) : data,
-                scanResponseData: isScanResponse ? data : nil, rssi: rssi)
-        }
+    /// A Device Found event: its data holds the advertising data and scan response together.
+    public mutating func add(_ found: MgmtDeviceFound) {
+        let type: HCIAddressType = found.addressType == BlueZConstants.addressTypeLEPublic ? .publicDevice : .randomDevice
+        if devices[found.address] == nil { order.append(found.address) }
+        var known = devices[found.address]
+            ?? HCIAdvertisement(address: found.address, addressType: type, isConnectable: found.isConnectable,
+                                advertisingData: AdvertisingData(structures: []), rssi: Int(found.rssi))
+        let data = AdvertisingData(bytes: found.data)
+        // A later event without a name (an advertisement whose scan response did not arrive)
+        // keeps the name heard before.
+        if !found.data.isEmpty && (data.localName != nil || known.name == nil) { known.advertisingData = data }
+        known.addressType = type
+        known.isConnectable = found.isConnectable
+        if found.rssi != 127 { known.rssi = Int(found.rssi) }
+        devices[found.address] = known
     }
 
     /// The socket address type of a heard device.

@@ -1,4 +1,5 @@
 import DFUGATT
+import DFUBytes
 
 /// What a scan heard from one device: its advertising data merged with its scan response.
 public struct HCIAdvertisement: Sendable, Hashable {
@@ -25,8 +26,10 @@ public struct HCIAdvertisement: Sendable, Hashable {
 
     /// As the GATT layer sees it.
     public var advertisement: Advertisement {
-        var uuids = advertisingData.serviceUUIDs
-        for uuid in scanResponseData?.serviceUUIDs ?? [] where !uuids.contains(uuid) {
+        // Each once, in order: the scan response (or, from BlueZ, data holding both) often
+        // repeats the advertisement's.
+        var uuids: [BluetoothUUID] = []
+        for uuid in advertisingData.serviceUUIDs + (scanResponseData?.serviceUUIDs ?? []) where !uuids.contains(uuid) {
             uuids.append(uuid)
         }
         return Advertisement(address: address, name: name, serviceUUIDs: uuids, rssi: rssi)
