@@ -100,6 +100,30 @@ final class BatchCommandTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("line.yaml:2:1: error: unknown key 'concurency'"), result.transcript)
     }
 
+    /// Radio transports are batch sources too: a bad `hci:` address is a usage error, and
+    /// `bluez:` on a kernel without Bluetooth (this machine) says so with exit 69 before any
+    /// device is claimed. (Batches that flash over both run in `make test-bumble` and
+    /// `make test-kernel`.)
+    func testRadioTransportsAsBatchSources() throws {
+        let directory = try TemporaryDirectory()
+        let package = try PackageCommandTests.makePackage(in: directory, size: 1_000)
+        let ledger = directory.file("line.sqlite")
+        func run(_ device: String) throws -> ProcessResult {
+            try DFUKitBinary.run(["batch", "run", "--profile", DFUKitBinary.shippedProfile, "--package", package,
+                                  "--device", device, "--ledger", "sqlite:\(ledger)", "--count", "1"], in: directory.path)
+        }
+        let badHCI = try run("hci:carrier-pigeon:1")
+        XCTAssertEqual(badHCI.status, 64, badHCI.transcript)
+        XCTAssertTrue(badHCI.stderr.contains("carrier-pigeon"), badHCI.transcript)
+        let badAdapter = try run("bluez:usb0")
+        XCTAssertEqual(badAdapter.status, 64, badAdapter.transcript)
+        XCTAssertTrue(badAdapter.stderr.contains("'usb0' is not an adapter name like hci0"), badAdapter.transcript)
+        guard !FileManager.default.fileExists(atPath: "/sys/class/bluetooth") else { return }
+        let bluez = try run("bluez:hci0")
+        XCTAssertEqual(bluez.status, 69, bluez.transcript)
+        XCTAssertTrue(bluez.stderr.contains("bluez:hci0: socket: this kernel has no Bluetooth support"), bluez.transcript)
+    }
+
     /// Ctrl-C once: no new device is started, the running ones finish, the summary says the
     /// batch stopped early, and what finished is in the ledger.
     func testInterruptStopsStartingDevicesAndLetsRunningOnesFinish() throws {

@@ -66,7 +66,8 @@ nordic_sha=$(python3 -c 'import zipfile,hashlib,json,sys; z=zipfile.ZipFile(sys.
 
 # NAME KIND PEER PERIPHERAL-SCRIPT[:OPTION...] EXPECTED-SHA | client arguments (flash: after --device)
 # (the *-resume cases also check dfukit reported a resume; a scan case expects its own peer and
-# the other Nordic peers in the list, and no vendor peer: the profile filters them out)
+# the other Nordic peers in the list, and no vendor peer: the profile filters them out; a batch
+# case flashes exactly its PEERs, comma-separated, two links at once)
 cases=(
   "scan-nordic scan F0:DF:00:00:02:03 nordic_secure_dfu_device.py - | --profile nordic-secure-dfu --seconds 3"
   "att-mtu-vendor att-mtu F0:DF:00:00:01:01 vendor_ctrlpt_device.py - |"
@@ -74,6 +75,7 @@ cases=(
   "nordic-flash flash F0:DF:00:00:02:01 nordic_secure_dfu_device.py $nordic_sha | --profile nordic-secure-dfu $nordic_pkg --set prn=8"
   "vendor-resume flash F0:DF:00:00:01:03 vendor_ctrlpt_device.py:--disconnect-after=8000 $vendor_sha | --profile vendor-ctrlpt $work/app.zip"
   "nordic-resume flash F0:DF:00:00:02:02 nordic_secure_dfu_device.py:--disconnect-after=9000 $nordic_sha | --profile nordic-secure-dfu $nordic_pkg"
+  "batch-vendor batch F0:DF:00:00:01:04,F0:DF:00:00:01:05 vendor_ctrlpt_device.py $vendor_sha | --profile vendor-ctrlpt --package $work/app.zip --concurrency 2"
 )
 if [ -n "${KERNEL_CASES:-}" ]; then   # e.g. KERNEL_CASES="att-mtu-vendor nordic-flash"
     selected=(); for c in "${cases[@]}"; do [[ " $KERNEL_CASES " == *" ${c%% *} "* ]] && selected+=("$c"); done
@@ -94,19 +96,29 @@ trap cleanup EXIT
 sock=$vm/hci.sock; rm -f "$sock"
 port=$((7600 + RANDOM % 300))
 transports=("unix-server:$sock")
-for i in "${!cases[@]}"; do transports+=("tcp-server:127.0.0.1:$((port + i))"); done
+peripherals=0   # one controller (and tcp port) per peripheral; a case's PEER may list several
+for c in "${cases[@]}"; do
+    read -r _ _ peer _ <<< "${c%%|*}"
+    IFS=, read -r -a addresses <<< "$peer"
+    for _ in "${addresses[@]}"; do transports+=("tcp-server:127.0.0.1:$((port + peripherals))"); peripherals=$((peripherals + 1)); done
+done
 "$PY" "$here/bumble-bridge.py" "${transports[@]}" > "$results/bridge.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do grep -q ready "$results/bridge.log" && break; sleep 0.1; done
 grep -q ready "$results/bridge.log" || die "bumble-bridge.py did not start: $(tail -3 "$results/bridge.log")"
-for i in "${!cases[@]}"; do
-    read -r name kind peer script sha _ <<< "${cases[$i]%%|*}"
+next=0
+for c in "${cases[@]}"; do
+    read -r name kind peer script sha _ <<< "${c%%|*}"
     mkdir -p "$results/$name"
     IFS=: read -r -a options <<< "$script"; script=${options[0]}; options=("${options[@]:1}")
-    "$PY" "Tests/Bumble/$script" "${options[@]}" --transport "tcp-client:127.0.0.1:$((port + i))" --address "$peer" \
-        --state-file "$results/$name/state.json" > "$results/$name/peripheral.log" 2>&1 &
-    pids+=($!)
-    echo "$name $kind $peer ${cases[$i]#*|}" >> "$results/cases.txt"
+    IFS=, read -r -a addresses <<< "$peer"
+    for address in "${addresses[@]}"; do
+        "$PY" "Tests/Bumble/$script" "${options[@]}" --transport "tcp-client:127.0.0.1:$((port + next))" \
+            --address "$address" --state-file "$results/$name/state-$address.json" \
+            > "$results/$name/peripheral-$address.log" 2>&1 &
+        pids+=($!); next=$((next + 1))
+    done
+    echo "$name $kind $peer ${c#*|}" >> "$results/cases.txt"
 done
 sleep 1
 
@@ -121,6 +133,10 @@ echo "test-kernel: VM exited (rc $vm_rc, guest script rc $(cat "$results/guest-r
 cleanup; pids=()
 
 # 7. Verdicts.
+all_have() {   # SHA DIR PEERS: every peer's state file holds the sha256
+    local address; IFS=, read -r -a list <<< "$3"
+    for address in "${list[@]}"; do grep -q "$1" "$2/state-$address.json" 2>/dev/null || return 1; done
+}
 passed=0; failed=0
 for c in "${cases[@]}"; do
     read -r name kind peer script sha _ <<< "${c%%|*}"
@@ -135,9 +151,10 @@ for c in "${cases[@]}"; do
                    [[ $s2 == nordic_* ]] && echo "$p2"; done | sort | tr '\n' ' ' | sed 's/ $//')
         [ "$(cat "$d/rc")" = 0 ] && [ "$listed" = "$expected" ] && ok=1 ||
             why="scan listed '${listed:-nothing}', expected '$expected' (rc $(cat "$d/rc"))"
-    elif grep -q 'not part of this build' "$d/out.txt"; then why="dfukit has no bluez: transport in this build"
-    elif ! grep -q '"status" *: *"verified"' "$d/out.txt"; then why="dfukit did not end verified (rc $(cat "$d/rc"))"
-    elif ! grep -q "$sha" "$d/state.json" 2>/dev/null; then why="the peripheral's state file lacks the image's sha256"
+    elif [ "$kind" = batch ] && ! grep -q '"succeeded" *: *2' "$d/out.txt"; then why="the batch did not report 2 devices succeeded (rc $(cat "$d/rc"))"
+    elif [ "$kind" = batch ] && ! grep -q '"devices" *: *2' "$d/out.txt"; then why="the batch did not flash exactly its 2 devices"
+    elif [ "$kind" = flash ] && ! grep -q '"status" *: *"verified"' "$d/out.txt"; then why="dfukit did not end verified (rc $(cat "$d/rc"))"
+    elif ! all_have "$sha" "$d" "$peer"; then why="a peripheral's state file lacks the image's sha256"
     elif [[ $name == *-resume ]] && ! grep -q '"resumes" *: *[1-9]' "$d/out.txt"; then why="no resume reported"
     else ok=1; fi
     if [ $ok = 1 ]; then

@@ -19,7 +19,7 @@ struct BatchRunCommand: Command {
     static let options: [OptionSpec] = [
         OptionSpec("--profile", "-p", value: "NAME|FILE", help: "the devices' protocol"),
         OptionSpec("--package", value: "PKG", help: "the firmware package"),
-        OptionSpec("--device", "-d", value: "TRANSPORT", help: "e.g. sim:vendor-ctrlpt?fleet=64&fault-rate=0.1"),
+        OptionSpec("--device", "-d", value: "TRANSPORT", help: "hci:..., bluez:hciN or sim:NAME?fleet=N (e.g. sim:vendor-ctrlpt?fleet=64&fault-rate=0.1)"),
         OptionSpec("--count", value: "N", help: "stop once N devices are done (default: every matching device)"),
         OptionSpec("--min-rssi", value: "DBM", help: "only devices heard at least this strong (e.g. -60)"),
         OptionSpec("--concurrency", "-j", value: "K", help: "devices flashed at once (default 1)"),
@@ -101,7 +101,7 @@ struct BatchRunCommand: Command {
         }
         let source: any BatchDeviceSource
         do {
-            source = try Self.source(deviceText)
+            source = try Self.source(deviceText, security: profile.security)
         } catch let error as UsageError {
             console.error("error: \(error.message)")
             return ExitCode.usage
@@ -154,26 +154,24 @@ struct BatchRunCommand: Command {
         return summary.failed == 0 ? ExitCode.success : ExitCode.failure
     }
 
-    /// The device source a `--device` names. Only simulated fleets exist so far.
-    static func source(_ text: String) throws -> any BatchDeviceSource {
+    /// The device source a `--device` names: a simulated fleet, or one radio transport
+    /// (`hci:...`, `bluez:hciN` with the profile's link security) shared by all attempts.
+    static func source(_ text: String, security: String? = nil) throws -> any BatchDeviceSource {
         let specifier = try DeviceSpecifier(parsing: text)
-        switch specifier.transport {
-        case .sim:
+        if specifier.transport == .sim {
             do {
                 return SimulatedFleetSource(fleet: try SimulatedFleet(try SimulatorConfiguration(parsing: specifier.target)))
             } catch {
                 throw UsageError(error.description, command: "dfukit batch run")
             }
-        case .hci:
-            do {
-                _ = try HCITransportAddress(parsing: "hci:" + specifier.target)
-            } catch {
-                throw UsageError("\(error)", command: "dfukit batch run")
+        }
+        do {
+            return SharedTransportBatchSource(transport: try TransportFactory.openRadio(specifier, security: security))
+        } catch {
+            switch error {
+            case let .usage(message): throw UsageError(message, command: "dfukit batch run")
+            case let .unavailable(message): throw FlashError(kind: .transport, message: message)
             }
-            return HCIBatchSource(transport: HCIGATTTransport(address: specifier.target))
-        case .bluez:
-            throw FlashError(kind: .transport, message: "the bluez: transport is not part of this build yet; "
-                             + "use hci:... or sim:NAME?fleet=N")
         }
     }
 

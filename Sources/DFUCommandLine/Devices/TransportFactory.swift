@@ -14,13 +14,23 @@ enum TransportFactory {
     }
 
     static func open(_ specifier: DeviceSpecifier, traceFile: String? = nil, security: String? = nil) throws(Failure) -> any GATTTransport {
+        guard specifier.transport == .sim else {
+            return try openRadio(specifier, traceFile: traceFile, security: security)
+        }
+        do {
+            return try SimulatedDeviceCatalog.makeWorld(try SimulatorConfiguration(parsing: specifier.target))
+        } catch {
+            throw .usage(error.description)
+        }
+    }
+
+    /// `hci:...` or `bluez:hciN`: one transport that may hold several links at once (a batch
+    /// shares it between its attempts).
+    static func openRadio(_ specifier: DeviceSpecifier, traceFile: String? = nil,
+                          security: String? = nil) throws(Failure) -> any GATTTransport & Sendable {
         switch specifier.transport {
         case .sim:
-            do {
-                return try SimulatedDeviceCatalog.makeWorld(try SimulatorConfiguration(parsing: specifier.target))
-            } catch {
-                throw .usage(error.description)
-            }
+            throw .usage("sim: is not a radio transport")
         case .hci:
             do {
                 _ = try HCITransportAddress(parsing: "hci:" + specifier.target)

@@ -1,12 +1,13 @@
 import DFUBatch
 import DFUEngine
 import DFUGATT
-import DFUHCITransport
 
-/// `hci:...` as the device source of a batch: one controller holding a link per device being
-/// flashed, on the wall clock.
-struct HCIBatchSource: BatchDeviceSource {
-    let transport: HCIGATTTransport
+/// A radio transport as the device source of a batch: `hci:...` (DFUKit's HCI host on one
+/// controller) or `bluez:hciN` (the kernel's stack on one adapter). One transport holds a link
+/// per device being flashed; each holds its own connections apart, so every attempt shares it.
+/// Wall clock.
+struct SharedTransportBatchSource: BatchDeviceSource {
+    let transport: any GATTTransport & Sendable
 
     var usesVirtualTime: Bool { false }
 
