@@ -25,13 +25,19 @@ app_sha=$(sha256sum "$work/app.bin" | cut -d' ' -f1)
 nordic_pkg=firmware-samples/nordic/app-signed.zip
 nordic_sha=$(python3 -c 'import zipfile,hashlib,json,sys; z=zipfile.ZipFile(sys.argv[1]); m=json.loads(z.read("manifest.json")); print(hashlib.sha256(z.read(m["manifest"]["application"]["bin_file"])).hexdigest())' "$nordic_pkg")
 
-# start CASE PERIPHERAL [peripheral options...]: fresh controllers and the peripheral.
-start() {
+# controllers N: fresh virtual controllers on ports port..port+N, the last one dfukit's.
+controllers() {
     cleanup; pids=()
-    port=$((port + 2))
-    "$PY" scripts/bumble-controllers.py "tcp-server:127.0.0.1:$port" "tcp-server:127.0.0.1:$((port + 1))" > "$work/controllers.log" 2>&1 &
+    port=$((port + ${last_count:-1} + 1)); last_count=$1
+    local list=(); for i in $(seq 0 "$1"); do list+=("tcp-server:127.0.0.1:$((port + i))"); done
+    "$PY" scripts/bumble-controllers.py "${list[@]}" > "$work/controllers.log" 2>&1 &
     pids+=($!)
     for _ in $(seq 50); do grep -q ready "$work/controllers.log" && break; sleep 0.1; done
+}
+
+# start PERIPHERAL [peripheral options...]: fresh controllers and the peripheral.
+start() {
+    controllers 1
     local script=$1; shift
     rm -f "$work/state.json"
     "$PY" "Tests/Bumble/$script" --transport "tcp-client:127.0.0.1:$port" --state-file "$work/state.json" "$@" > "$work/peripheral.log" 2>&1 &
@@ -72,13 +78,22 @@ start nordic_secure_dfu_device.py --disconnect-after 9000
 "$bin" flash --profile nordic-secure-dfu --device "hci:tcp:127.0.0.1:$((port + 1))" "$nordic_pkg" --json > "$work/out.txt" 2>&1
 check "Nordic Secure DFU resumes after a disconnect" bash -c "grep -q '\"resumes\":[1-9]' '$work/out.txt' && grep -q '$nordic_sha' '$work/state.json'"
 
-# A provisioning line over one controller: two peripherals, two links at once.
-cleanup; pids=()
-port=$((port + 3))
-"$PY" scripts/bumble-controllers.py "tcp-server:127.0.0.1:$port" "tcp-server:127.0.0.1:$((port + 1))" \
-    "tcp-server:127.0.0.1:$((port + 2))" > "$work/controllers.log" 2>&1 &
+# Buttonless entry: an application on F0:DF:00:00:02:01 reboots into its bootloader, which
+# advertises on address + 1 from its own controller.
+controllers 2
+rm -f "$work/state.json"
+"$PY" Tests/Bumble/nordic_buttonless_device.py --transport "tcp-client:127.0.0.1:$port" \
+    --bootloader-transport "tcp-client:127.0.0.1:$((port + 1))" --address F0:DF:00:00:02:01 \
+    --state-file "$work/state.json" > "$work/peripheral.log" 2>&1 &
 pids+=($!)
-for _ in $(seq 50); do grep -q ready "$work/controllers.log" && break; sleep 0.1; done
+sleep 1
+"$bin" flash --profile nordic-secure-dfu --device "hci:tcp:127.0.0.1:$((port + 2))/F0:DF:00:00:02:01" "$nordic_pkg" \
+    --json > "$work/out.txt" 2>&1
+check "Nordic buttonless entry over hci:tcp: the bootloader on address + 1 ends verified" bash -c \
+    "grep -q '\"address\":\"F0:DF:00:00:02:02\"' '$work/out.txt' && grep -q '$nordic_sha' '$work/state.json'"
+
+# A provisioning line over one controller: two peripherals, two links at once.
+controllers 2
 for index in 1 2; do
     "$PY" Tests/Bumble/vendor_ctrlpt_device.py --transport "tcp-client:127.0.0.1:$((port + index - 1))" \
         --address "F0:DF:00:00:01:0$index" --state-file "$work/line-$index.json" > "$work/peripheral-$index.log" 2>&1 &

@@ -330,6 +330,12 @@ class SecureDFUPeripheral(Peripheral):
             PACKET_UUID, properties.WRITE_WITHOUT_RESPONSE | properties.WRITE, Characteristic.Permissions.WRITEABLE,
             CharacteristicValue(write=self.packet_written))
 
+    async def start(self) -> None:
+        """Runs the bootloader until its transport closes."""
+        if self.args.verbose:
+            log.setLevel(logging.DEBUG)
+        await self.run([Service(SERVICE_UUID, [self.control_point, self.packet])])
+
     def on_connected(self, connection):
         self.bootloader.connection_started()
 
@@ -364,17 +370,18 @@ class SecureDFUPeripheral(Peripheral):
             self.send(connection, self.control_point, [answer])
 
 
-async def main() -> None:
-    parser = argument_parser(__doc__.splitlines()[0], 'DfuTarg', 'F0:DF:00:00:02:01')
+def bootloader_arguments(description: str):
+    parser = argument_parser(description, 'DfuTarg', 'F0:DF:00:00:02:01')
     parser.add_argument('--resume-policy', choices=['ram', 'object', 'init'], default='ram',
                         help='what survives a disconnect: ram (SDK 15.0-15.2, all progress; default), '
                              'object (SDK 15.3+ progress in flash: up to the last executed object), '
                              'init (SDK 15.3+ default: the init packet only)')
-    args = parser.parse_args()
-    peripheral = SecureDFUPeripheral(args)
-    if args.verbose:
-        log.setLevel(logging.DEBUG)
-    await peripheral.run([Service(SERVICE_UUID, [peripheral.control_point, peripheral.packet])])
+    return parser
+
+
+async def main() -> None:
+    args = bootloader_arguments(__doc__.splitlines()[0]).parse_args()
+    await SecureDFUPeripheral(args).start()
 
 
 if __name__ == '__main__':

@@ -75,6 +75,7 @@ cases=(
   "nordic-flash flash F0:DF:00:00:02:01 nordic_secure_dfu_device.py $nordic_sha | --profile nordic-secure-dfu $nordic_pkg --set prn=8"
   "vendor-resume flash F0:DF:00:00:01:03 vendor_ctrlpt_device.py:--disconnect-after=8000 $vendor_sha | --profile vendor-ctrlpt $work/app.zip"
   "nordic-resume flash F0:DF:00:00:02:02 nordic_secure_dfu_device.py:--disconnect-after=9000 $nordic_sha | --profile nordic-secure-dfu $nordic_pkg"
+  "nordic-buttonless flash F0:DF:00:00:02:10 nordic_buttonless_device.py $nordic_sha | --profile nordic-secure-dfu $nordic_pkg"
   "batch-vendor batch F0:DF:00:00:01:04,F0:DF:00:00:01:05 vendor_ctrlpt_device.py $vendor_sha | --profile vendor-ctrlpt --package $work/app.zip --concurrency 2"
 )
 if [ -n "${KERNEL_CASES:-}" ]; then   # e.g. KERNEL_CASES="att-mtu-vendor nordic-flash"
@@ -96,11 +97,18 @@ trap cleanup EXIT
 sock=$vm/hci.sock; rm -f "$sock"
 port=$((7600 + RANDOM % 300))
 transports=("unix-server:$sock")
-peripherals=0   # one controller (and tcp port) per peripheral; a case's PEER may list several
+# One controller (and tcp port) per peripheral, two for a buttonless application (its
+# bootloader advertises from a second one); a case's PEER may list several peripherals.
+controllers() { [[ $1 == *buttonless* ]] && echo 2 || echo 1; }
+peripherals=0
 for c in "${cases[@]}"; do
-    read -r _ _ peer _ <<< "${c%%|*}"
+    read -r _ _ peer script _ <<< "${c%%|*}"
     IFS=, read -r -a addresses <<< "$peer"
-    for _ in "${addresses[@]}"; do transports+=("tcp-server:127.0.0.1:$((port + peripherals))"); peripherals=$((peripherals + 1)); done
+    for _ in "${addresses[@]}"; do
+        for _ in $(seq "$(controllers "$script")"); do
+            transports+=("tcp-server:127.0.0.1:$((port + peripherals))"); peripherals=$((peripherals + 1))
+        done
+    done
 done
 "$PY" "$here/bumble-bridge.py" "${transports[@]}" > "$results/bridge.log" 2>&1 &
 pids+=($!)
@@ -113,10 +121,12 @@ for c in "${cases[@]}"; do
     IFS=: read -r -a options <<< "$script"; script=${options[0]}; options=("${options[@]:1}")
     IFS=, read -r -a addresses <<< "$peer"
     for address in "${addresses[@]}"; do
-        "$PY" "Tests/Bumble/$script" "${options[@]}" --transport "tcp-client:127.0.0.1:$((port + next))" \
+        extra=()
+        [ "$(controllers "$script")" = 2 ] && extra=(--bootloader-transport "tcp-client:127.0.0.1:$((port + next + 1))")
+        "$PY" "Tests/Bumble/$script" "${options[@]}" "${extra[@]}" --transport "tcp-client:127.0.0.1:$((port + next))" \
             --address "$address" --state-file "$results/$name/state-$address.json" \
             > "$results/$name/peripheral-$address.log" 2>&1 &
-        pids+=($!); next=$((next + 1))
+        pids+=($!); next=$((next + $(controllers "$script")))
     done
     echo "$name $kind $peer ${c#*|}" >> "$results/cases.txt"
 done
