@@ -145,7 +145,8 @@ class VendorPeripheral(Peripheral):
         self.protocol = VendorControlPoint()
         self.control_point = Characteristic(
             CONTROL_POINT_UUID, Characteristic.Properties.WRITE | Characteristic.Properties.NOTIFY,
-            Characteristic.Permissions.WRITEABLE, CharacteristicValue(write=self.written))
+            Characteristic.Permissions.WRITE_REQUIRES_ENCRYPTION if args.require_encryption
+            else Characteristic.Permissions.WRITEABLE, CharacteristicValue(write=self.written))
 
     def on_disconnected(self, connection, reason):
         self.protocol.reset_framing()  # a half-received frame is lost; the session survives
@@ -168,7 +169,11 @@ class VendorPeripheral(Peripheral):
 
 
 async def main() -> None:
-    args = argument_parser(__doc__.splitlines()[0], 'DFU-BUMBLE', 'F0:DF:00:00:01:01').parse_args()
+    parser = argument_parser(__doc__.splitlines()[0], 'DFU-BUMBLE', 'F0:DF:00:00:01:01')
+    parser.add_argument('--require-encryption', action='store_true',
+                        help='the control point answers writes on an encrypted link only (ATT error 0x0F '
+                             'Insufficient Encryption otherwise); Just Works pairing is accepted')
+    args = parser.parse_args()
     peripheral = VendorPeripheral(args)
     if args.verbose:
         log.setLevel(logging.DEBUG)

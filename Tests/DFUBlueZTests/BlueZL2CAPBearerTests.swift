@@ -18,6 +18,11 @@ final class BlueZL2CAPBearerTests: XCTestCase {
             options: .init(security: .medium, mtu: 517, connectTimeout: .seconds(20)), syscalls: fake)
         XCTAssertEqual(fake.callsWithoutReads, [
             .socket(domain: 31, type: Self.seqpacket, protocol: 0),
+            // An encrypted link: the pairing agent's management socket (HCI_CHANNEL_CONTROL) and
+            // its wake-up pipe, before connect(2) (the kernel pairs while connecting).
+            .socket(domain: 31, type: Int32(3) | Int32(0o2000000), protocol: 1),
+            .bind(11, [31, 0, 0xFF, 0xFF, 3, 0]),
+            .pipe,
             // sockaddr_l2: family 31, psm 0, the adapter's address least significant byte first,
             // CID 4, BDADDR_LE_PUBLIC, padding.
             .bind(10, [31, 0, 0, 0, 0x13, 0x71, 0xDA, 0x7D, 0x1A, 0x00, 4, 0, 1, 0]),
@@ -27,6 +32,8 @@ final class BlueZL2CAPBearerTests: XCTestCase {
             .setSocketOption(10, level: 274, option: 4, [2, 0]),
             // The peer: BDADDR_LE_RANDOM.
             .connect(10, [31, 0, 0, 0, 0x01, 0x00, 0x00, 0xEE, 0xFF, 0xC0, 4, 0, 2, 0]),
+            // BT_SECURITY read back: the link's level (this kernel does not say: not waited for).
+            .getSocketOption(10, level: 274, option: 4),
             .getSocketOption(10, level: 274, option: 13),
             .pipe,
         ])
@@ -37,8 +44,75 @@ final class BlueZL2CAPBearerTests: XCTestCase {
             closed.fulfill()
         }
         wait(for: [closed], timeout: 2)
-        XCTAssertTrue(fake.waitForCalls { $0.contains(.close(10)) && $0.contains(.close(11)) && $0.contains(.close(12)) })
+        // The socket, the agent's socket and pipe, the reader's pipe: all closed.
+        XCTAssertTrue(fake.waitForCalls { calls in (10...15).allSatisfy { calls.contains(.close($0)) } })
         XCTAssertFalse(fake.isOpen(10))
+    }
+
+    /// An LE ATT socket may connect before pairing ends: `open` returns once BT_SECURITY reads
+    /// back the level asked for; a failed pairing and one never confirmed are errors that say so.
+    func testOpenWaitsForTheLinkToReachTheSecurityLevel() throws {
+        let fake = FakeBlueZSyscalls(options: [4: [1, 0], 13: [0xF7, 0x00]])
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.15) { fake.setOption(4, [2, 16]) }
+        let started = Date()
+        let bearer = try BlueZL2CAPBearer.open(adapter: Self.adapter, peer: Self.peer, peerType: .leRandom,
+                                               options: .init(security: .medium, connectTimeout: .seconds(5)), syscalls: fake)
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 0.1, "waited for encryption")
+        XCTAssertGreaterThan(fake.calls.filter { $0 == .getSocketOption(10, level: 274, option: 4) }.count, 1)
+        runClose(bearer)
+
+        let refused = FakeBlueZSyscalls(options: [4: [1, 0]])
+        refused.deliver(.success(FakeBlueZSyscalls.managementEvent(0x0011, [0x01, 0x00, 0x00, 0xEE, 0xFF, 0xC0, 2, 0x05])),
+                        to: 11)
+        XCTAssertThrowsError(try BlueZL2CAPBearer.open(adapter: Self.adapter, peer: Self.peer, peerType: .leRandom,
+                                                       options: .init(security: .medium), syscalls: refused)) { error in
+            XCTAssertTrue((error as! BlueZError).description.hasPrefix(
+                "bluez:hci0: pairing for security medium: pairing failed: Authentication Failed (0x05); "), "\(error)")
+        }
+        XCTAssertTrue(refused.waitForCalls { calls in (10...13).allSatisfy { calls.contains(.close($0)) } })
+
+        let unanswered = FakeBlueZSyscalls(options: [4: [1, 0]])
+        XCTAssertThrowsError(try BlueZL2CAPBearer.open(adapter: Self.adapter, peer: Self.peer, peerType: .leRandom,
+                                                       options: .init(security: .high, connectTimeout: .milliseconds(100)),
+                                                       syscalls: unanswered)) { error in
+            let error = error as! BlueZError
+            XCTAssertEqual(error.errno, .timedOut)
+            XCTAssertTrue(error.description.contains("the link stayed at security low for 0.1 s: pairing was not confirmed"),
+                          error.description)
+        }
+    }
+
+    /// The agent confirms Just Works pairing for the peer only, refuses a number it cannot
+    /// show, and names a failed pairing in the error of the link it broke.
+    func testPairingAgentAnswersTheKernel() throws {
+        let fake = FakeBlueZSyscalls(options: [13: [0xF7, 0x00]])
+        let bearer = try BlueZL2CAPBearer.open(adapter: Self.adapter, peer: Self.peer, peerType: .leRandom,
+                                               options: .init(security: .medium), syscalls: fake)
+        let peer: [UInt8] = [0x01, 0x00, 0x00, 0xEE, 0xFF, 0xC0]
+        func request(_ address: [UInt8], hint: UInt8) -> [UInt8] {
+            FakeBlueZSyscalls.managementEvent(0x000F, address + [2, hint, 0x40, 0xE2, 0x01, 0x00])
+        }
+        fake.deliver(.success(request([9, 9, 9, 9, 9, 9], hint: 1)), to: 11)   // another device: ignored
+        fake.deliver(.success(request(peer, hint: 1)), to: 11)                 // Just Works: accepted
+        fake.deliver(.success(request(peer, hint: 0)), to: 11)                 // compare 123456: refused
+        fake.deliver(.success(FakeBlueZSyscalls.managementEvent(0x0011, peer + [2, 0x05])), to: 11)
+        let replies: [FakeBlueZSyscalls.Call] = [.write(11, [0x1C, 0, 0, 0, 7, 0] + peer + [2]),
+                                                 .write(11, [0x1D, 0, 0, 0, 7, 0] + peer + [2])]
+        XCTAssertTrue(fake.waitForCalls { calls in replies.allSatisfy(calls.contains) }, "\(fake.calls)")
+        XCTAssertEqual(fake.calls.filter { if case .write(11, _) = $0 { return true } else { return false } }.count, 2)
+        fake.deliver(.failure(.connectionReset), to: 10)
+        let ended = expectation(description: "link ended")
+        Task {
+            do throws(GATTError) {
+                _ = try await bearer.receive()
+                XCTFail("received")
+            } catch {
+                XCTAssertTrue(error.detail.hasSuffix("(pairing failed: Authentication Failed (0x05))"), error.detail)
+            }
+            ended.fulfill()
+        }
+        wait(for: [ended], timeout: 2)
+        XCTAssertTrue(fake.waitForCalls { calls in (10...15).allSatisfy { calls.contains(.close($0)) } })
     }
 
     func testPublicPeerWithoutSecurityAndWithoutKernelMTU() throws {

@@ -74,6 +74,8 @@ final class FakeBlueZSyscalls: BlueZSyscalls, @unchecked Sendable {
         locked { inputs[descriptor, default: []].append(result) }
     }
 
+    /// What getsockopt(2) returns for `option` from now on.
+    func setOption(_ option: Int32, _ value: [UInt8]) { locked { options[option] = value } }
     func setAdvertisingPackets(_ packets: [[UInt8]]) { locked { advertisingPackets = packets } }
     func answerStartDiscovery(with statuses: MgmtStatus...) { locked { startDiscoveryStatuses += statuses } }
     func setResponder(_ responder: @escaping @Sendable ([UInt8]) -> [UInt8]?) { locked { self.responder = responder } }

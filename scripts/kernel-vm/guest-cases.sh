@@ -2,7 +2,8 @@
 # Guest side of `make test-kernel` (run by guest-init.sh as PID 1's child). The Bumble controller
 # for the kernel lives on the HOST (bumble-bridge.py), reached through ttyS1 (a qemu chardev on
 # the host's unix socket); btattach makes it hci0. Then, per line of /mnt/work/results/cases.txt
-#   NAME KIND PEER [ARGS...]      KIND: att-mtu (the libbluetooth stand-in), flash, scan or batch (dfukit)
+#   NAME KIND PEER [ARGS...]      KIND: att-mtu (the libbluetooth stand-in), flash, refused (a flash
+#                                 that must fail), scan or batch (dfukit)
 # it runs the case with btmon capturing to results/NAME/btmon.snoop, its output in
 # results/NAME/out.txt and exit status in results/NAME/rc. The host judges the results.
 R=/mnt/work/results
@@ -28,7 +29,7 @@ while read -r name kind peer args; do
     s=$(up)
     case $kind in
         att-mtu) timeout $CASE_TIMEOUT $ATT_CLIENT $peer random 517 > $d/out.txt 2>&1; rc=$? ;;
-        flash)   timeout $CASE_TIMEOUT $DFUKIT flash --device bluez:hci0/$peer $args --json > $d/out.txt 2>&1; rc=$? ;;
+        flash|refused) timeout $CASE_TIMEOUT $DFUKIT flash --device bluez:hci0/$peer $args --json > $d/out.txt 2>&1; rc=$? ;;
         scan)    timeout $CASE_TIMEOUT $DFUKIT scan --device bluez:hci0 $args --json > $d/out.txt 2>&1; rc=$? ;;
         batch)   echo "devices: [$peer]" > /tmp/$name-line.yaml   # PEER: the line's addresses, comma-separated
                  timeout $CASE_TIMEOUT $DFUKIT batch run /tmp/$name-line.yaml --device bluez:hci0 $args \

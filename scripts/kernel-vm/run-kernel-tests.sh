@@ -61,13 +61,17 @@ head -c "${VENDOR_IMAGE_BYTES:-60000}" /dev/urandom > "$work/app.bin"
 "$dfukit" package create --profile vendor-ctrlpt --version 1.0.0 --output "$work/app.zip" "$work/app.bin" >/dev/null ||
     die "dfukit package create failed"
 vendor_sha=$(sha256sum "$work/app.bin" | cut -d' ' -f1)
+# The vendor profile asking for an encrypted link (BT_SECURITY medium: the kernel pairs, Just Works).
+sed 's/^version: 1$/version: 1\nsecurity: medium/' profiles/vendor-ctrlpt.yaml > "$work/vendor-encrypted.yaml"
+grep -q '^security: medium' "$work/vendor-encrypted.yaml" || die "could not make the encrypted vendor profile"
 nordic_pkg=$PWD/firmware-samples/nordic/app-signed.zip
 nordic_sha=$(python3 -c 'import zipfile,hashlib,json,sys; z=zipfile.ZipFile(sys.argv[1]); m=json.loads(z.read("manifest.json")); print(hashlib.sha256(z.read(m["manifest"]["application"]["bin_file"])).hexdigest())' "$nordic_pkg")
 
 # NAME KIND PEER PERIPHERAL-SCRIPT[:OPTION...] EXPECTED-SHA | client arguments (flash: after --device)
 # (the *-resume cases also check dfukit reported a resume; a scan case expects its own peer and
 # the other Nordic peers in the list, and no vendor peer: the profile filters them out; a batch
-# case flashes exactly its PEERs, comma-separated, two links at once)
+# case flashes exactly its PEERs, comma-separated, two links at once; a refused case is a flash
+# that must fail, with the reason in its error, and leave the device without the image)
 cases=(
   "scan-nordic scan F0:DF:00:00:02:03 nordic_secure_dfu_device.py - | --profile nordic-secure-dfu --seconds 3"
   "att-mtu-vendor att-mtu F0:DF:00:00:01:01 vendor_ctrlpt_device.py - |"
@@ -76,6 +80,8 @@ cases=(
   "vendor-resume flash F0:DF:00:00:01:03 vendor_ctrlpt_device.py:--disconnect-after=8000 $vendor_sha | --profile vendor-ctrlpt $work/app.zip"
   "nordic-resume flash F0:DF:00:00:02:02 nordic_secure_dfu_device.py:--disconnect-after=9000 $nordic_sha | --profile nordic-secure-dfu $nordic_pkg"
   "nordic-buttonless flash F0:DF:00:00:02:10 nordic_buttonless_device.py $nordic_sha | --profile nordic-secure-dfu $nordic_pkg"
+  "vendor-encrypted flash F0:DF:00:00:01:06 vendor_ctrlpt_device.py:--require-encryption $vendor_sha | --profile $work/vendor-encrypted.yaml $work/app.zip"
+  "vendor-unencrypted refused F0:DF:00:00:01:07 vendor_ctrlpt_device.py:--require-encryption - | --profile vendor-ctrlpt $work/app.zip"
   "batch-vendor batch F0:DF:00:00:01:04,F0:DF:00:00:01:05 vendor_ctrlpt_device.py $vendor_sha | --profile vendor-ctrlpt --package $work/app.zip --concurrency 2"
 )
 if [ -n "${KERNEL_CASES:-}" ]; then   # e.g. KERNEL_CASES="att-mtu-vendor nordic-flash"
@@ -161,6 +167,9 @@ for c in "${cases[@]}"; do
                    [[ $s2 == nordic_* ]] && echo "$p2"; done | sort | tr '\n' ' ' | sed 's/ $//')
         [ "$(cat "$d/rc")" = 0 ] && [ "$listed" = "$expected" ] && ok=1 ||
             why="scan listed '${listed:-nothing}', expected '$expected' (rc $(cat "$d/rc"))"
+    elif [ "$kind" = refused ]; then
+        [ "$(cat "$d/rc")" != 0 ] && grep -q 'Insufficient Encryption' "$d/out.txt" && grep -q 'hint: .*security: medium' "$d/out.txt" && ! grep -q '"status" *: *"verified"' "$d/out.txt" &&
+            [ ! -f "$d/state-$peer.json" ] && ok=1 || why="the flash was not refused for want of encryption (rc $(cat "$d/rc"))"
     elif [ "$kind" = batch ] && ! grep -q '"succeeded" *: *2' "$d/out.txt"; then why="the batch did not report 2 devices succeeded (rc $(cat "$d/rc"))"
     elif [ "$kind" = batch ] && ! grep -q '"devices" *: *2' "$d/out.txt"; then why="the batch did not flash exactly its 2 devices"
     elif [ "$kind" = flash ] && ! grep -q '"status" *: *"verified"' "$d/out.txt"; then why="dfukit did not end verified (rc $(cat "$d/rc"))"

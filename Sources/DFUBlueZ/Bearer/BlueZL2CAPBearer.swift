@@ -23,6 +23,8 @@ public final class BlueZL2CAPBearer: ATTBearer {
     private let state: Mutex<State>
     private let wakeRead: Int32
     private let wakeWrite: Int32
+    /// Confirms Just Works pairing with the peer while the link is open (encrypted links only).
+    private let agent: BlueZPairingAgent?
 
     private struct State {
         var descriptor: Int32
@@ -66,6 +68,9 @@ public final class BlueZL2CAPBearer: ATTBearer {
         case let .success(opened): descriptor = opened
         case let .failure(error): throw fail("socket", error)
         }
+        // An encrypted link means pairing, which the kernel asks user space to confirm.
+        let agent = (options.security?.rawValue ?? 0) >= BlueZSecurityLevel.medium.rawValue
+            ? BlueZPairingAgent(adapter: adapter.index, peer: peer, syscalls: syscalls) : nil
         do throws(BlueZError) {
             let local = L2CAPSocketAddress(address: adapter.address, addressType: BlueZConstants.addressTypeLEPublic)
             if case let .failure(error) = syscalls.bind(descriptor, address: local.bytes) { throw fail("bind", error) }
@@ -89,8 +94,14 @@ public final class BlueZL2CAPBearer: ATTBearer {
                 case .failure(.inProgress):
                     // SO_SNDTIMEO ran out while the kernel was still connecting.
                     throw fail("connect (\(peerType) address, no answer within \(options.connectTimeout.secondsText))", .timedOut)
-                case let .failure(error): throw fail("connect (\(peerType) address)", error)
+                case let .failure(error):
+                    let pairing = agent?.failure.map { ", pairing failed: \($0)" } ?? ""
+                    throw fail("connect (\(peerType) address\(pairing))", error)
                 }
+            }
+            if let security = options.security, security.rawValue > BlueZSecurityLevel.low.rawValue {
+                try waitForSecurity(security, on: descriptor, within: options.connectTimeout, agent: agent,
+                                    syscalls: syscalls, fail: fail)
             }
             var mtu = min(max(options.mtu, 23), maximumMTU)
             if case let .success(value) = syscalls.getSocketOption(descriptor, level: BlueZConstants.solBluetooth,
@@ -105,10 +116,42 @@ public final class BlueZL2CAPBearer: ATTBearer {
             case let .failure(error): throw fail("pipe", error)
             }
             return BlueZL2CAPBearer(descriptor: descriptor, wake: wake, mtu: mtu, peer: peer, adapter: adapter.name,
-                                    syscalls: syscalls)
+                                    agent: agent, syscalls: syscalls)
         } catch {
             syscalls.close(descriptor)
+            agent?.stop()
             throw error
+        }
+    }
+
+    /// Waits until the link reaches `level`: the kernel may report an LE ATT socket connected
+    /// while it is still pairing, and a write before encryption would be refused (Insufficient
+    /// Encryption). Once connected, BT_SECURITY reads back the link's current level. A kernel
+    /// that does not report it is not waited for.
+    private static func waitForSecurity(_ level: BlueZSecurityLevel, on descriptor: Int32, within limit: Duration,
+                                        agent: BlueZPairingAgent?, syscalls: any BlueZSyscalls,
+                                        fail: (String, SystemErrno) -> BlueZError) throws(BlueZError) {
+        let clock = ContinuousClock()
+        let deadline = clock.now + limit
+        while true {
+            guard case let .success(value) = syscalls.getSocketOption(descriptor, level: BlueZConstants.solBluetooth,
+                                                                      option: BlueZConstants.btSecurity, length: 2),
+                  let current = value.first else { return }
+            if current >= level.rawValue { return }
+            if let failure = agent?.failure {
+                var error = fail("pairing for security \(level)", .connectionRefused)
+                error.note = "pairing failed: \(failure); does the device accept Just Works pairing, or does it "
+                    + "hold an old bond with this adapter (remove it on both sides)?"
+                throw error
+            }
+            guard clock.now < deadline else {
+                var error = fail("pairing for security \(level)", .timedOut)
+                error.note = "the link stayed at security \(BlueZSecurityLevel(rawValue: current)) for "
+                    + "\(limit.secondsText): pairing was not confirmed (DFUKit confirms Just Works only, and needs "
+                    + "CAP_NET_ADMIN for it; otherwise bluetoothd's agent must)"
+                throw error
+            }
+            usleep(20_000)
         }
     }
 
@@ -122,7 +165,8 @@ public final class BlueZL2CAPBearer: ATTBearer {
     }
 
     private init(descriptor: Int32, wake: (read: Int32, write: Int32), mtu: Int, peer: DeviceAddress, adapter: String,
-                 syscalls: any BlueZSyscalls) {
+                 agent: BlueZPairingAgent?, syscalls: any BlueZSyscalls) {
+        self.agent = agent
         self.mtu = mtu
         self.peer = peer
         self.adapter = adapter
@@ -217,6 +261,10 @@ public final class BlueZL2CAPBearer: ATTBearer {
             syscalls.close(state.descriptor)
             state.descriptor = -1
         }
+        if let failure = agent?.failure, let lost = end {
+            end = GATTError(lost.kind, address: lost.address, detail: lost.detail + " (pairing failed: \(failure))")
+        }
+        agent?.stop()
         inbox.finish(end ?? closedError)
         syscalls.close(wakeRead)
         syscalls.close(wakeWrite)

@@ -1,3 +1,5 @@
+import DFUGATT
+
 /// A command on the kernel's Bluetooth management channel (HCI_CHANNEL_CONTROL), as BlueZ's
 /// doc/mgmt-api.txt lays it out: Command Code, Controller Index, Parameter Length (each u16,
 /// little-endian), then the parameters.
@@ -29,6 +31,17 @@ public struct MgmtCommand: Sendable, Hashable {
     /// Start Discovery (0x0023) for the given address types.
     public static func startDiscovery(index: UInt16, addressTypes: MgmtAddressTypes = .le) -> MgmtCommand {
         MgmtCommand(code: startDiscoveryCode, index: index, parameters: [addressTypes.rawValue])
+    }
+
+    public static let userConfirmReplyCode: UInt16 = 0x001C
+    public static let userConfirmNegativeReplyCode: UInt16 = 0x001D
+
+    /// User Confirmation Reply (0x001C): accept the pairing with `address` (Address, LSB first,
+    /// and Address_Type: 1 LE public, 2 LE random).
+    public static func userConfirmReply(index: UInt16, address: DeviceAddress, addressType: UInt8,
+                                        accept: Bool = true) -> MgmtCommand {
+        MgmtCommand(code: accept ? userConfirmReplyCode : userConfirmNegativeReplyCode, index: index,
+                    parameters: address.bytes.reversed() + [addressType])
     }
 
     /// Stop Discovery (0x0024): the address types must be those discovery was started with.

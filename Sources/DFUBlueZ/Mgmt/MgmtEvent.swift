@@ -8,6 +8,11 @@ public enum MgmtEvent: Sendable, Hashable {
     case commandComplete(index: UInt16, command: UInt16, status: MgmtStatus, returnParameters: [UInt8])
     /// Command Status (0x0002): Command Opcode, Status.
     case commandStatus(index: UInt16, command: UInt16, status: MgmtStatus)
+    /// User Confirmation Request (0x000F): Address, Address_Type, Confirm_Hint (1: Just Works,
+    /// nothing to compare), Value (the number to compare otherwise).
+    case userConfirmRequest(index: UInt16, address: DeviceAddress, addressType: UInt8, justWorks: Bool, value: UInt32)
+    /// Authentication Failed (0x0011): Address, Address_Type, Status.
+    case authenticationFailed(index: UInt16, address: DeviceAddress, addressType: UInt8, status: MgmtStatus)
     /// Device Found (0x0012).
     case deviceFound(index: UInt16, MgmtDeviceFound)
     /// Discovering (0x0013): Address_Type, Discovering (0 stopped, 1 started).
@@ -29,6 +34,14 @@ public enum MgmtEvent: Sendable, Hashable {
         case 0x0002:
             guard length >= 3 else { return nil }
             self = .commandStatus(index: index, command: readU16(parameters, 0), status: MgmtStatus(rawValue: parameters[2]))
+        case 0x000F:
+            guard length == 12, let address = DeviceAddress(bytes: Array(parameters[0..<6].reversed())) else { return nil }
+            self = .userConfirmRequest(index: index, address: address, addressType: parameters[6],
+                                       justWorks: parameters[7] != 0, value: readU32(parameters, 8))
+        case 0x0011:
+            guard length == 8, let address = DeviceAddress(bytes: Array(parameters[0..<6].reversed())) else { return nil }
+            self = .authenticationFailed(index: index, address: address, addressType: parameters[6],
+                                         status: MgmtStatus(rawValue: parameters[7]))
         case 0x0012:
             guard let found = MgmtDeviceFound(parameters: parameters) else { return nil }
             self = .deviceFound(index: index, found)
@@ -81,8 +94,7 @@ public struct MgmtDeviceFound: Sendable, Hashable {
         self.address = address
         addressType = parameters[6]
         rssi = Int8(bitPattern: parameters[7])
-        flags = UInt32(parameters[8]) | UInt32(parameters[9]) << 8 | UInt32(parameters[10]) << 16
-            | UInt32(parameters[11]) << 24
+        flags = readU32(parameters, 8)
         data = Array(parameters[14...])
     }
 
@@ -95,4 +107,8 @@ public struct MgmtDeviceFound: Sendable, Hashable {
 
 private func readU16(_ bytes: [UInt8], _ offset: Int) -> UInt16 {
     UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
+}
+
+private func readU32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
+    UInt32(readU16(bytes, offset)) | UInt32(readU16(bytes, offset + 2)) << 16
 }

@@ -9,12 +9,16 @@ public struct BlueZError: Error, Sendable, CustomStringConvertible {
     /// "hci0".
     public var adapter: String
     public var address: DeviceAddress?
+    /// What happened and what to do, when the errno's usual explanation does not fit.
+    public var note: String?
 
-    public init(_ operation: String, errno: SystemErrno, adapter: String, address: DeviceAddress? = nil) {
+    public init(_ operation: String, errno: SystemErrno, adapter: String, address: DeviceAddress? = nil,
+                note: String? = nil) {
         self.operation = operation
         self.errno = errno
         self.adapter = adapter
         self.address = address
+        self.note = note
     }
 
     /// A management command refused with `status`: the operation names the status, the errno
@@ -35,6 +39,7 @@ public struct BlueZError: Error, Sendable, CustomStringConvertible {
 
     /// What the errno means here, and what to do.
     public var explanation: String {
+        if let note { return note }
         switch errno {
         case .addressFamilyNotSupported:
             return "this kernel has no Bluetooth support (no AF_BLUETOOTH); use a kernel with Bluetooth, "

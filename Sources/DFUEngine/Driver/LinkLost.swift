@@ -28,8 +28,18 @@ struct LinkLost: Error {
         default:
             let kind: FlashError.Kind = error.kind == .transportUnavailable ? .transport : .device
             fatal = FlashError(kind: kind, message: step.map { "\($0): \(detail)" } ?? detail,
-                               address: error.address, location: location)
+                               address: error.address, location: location, hint: Self.hint(for: error.kind))
         }
+    }
+
+    /// What to do about an ATT error that asks for link security (Core Vol 3, Part F, 3.4.1.1:
+    /// Insufficient Authentication 0x05, Encryption Key Size Too Short 0x0C, Insufficient
+    /// Encryption 0x0F).
+    static func hint(for kind: GATTError.Kind) -> String? {
+        guard case let .attError(code, _) = kind, [0x05, 0x0C, 0x0F].contains(code) else { return nil }
+        return "the device wants an encrypted link: give the profile `security: medium` (`high` for an "
+            + "authenticated one); bluez: pairs through the kernel, confirming Just Works itself; hci: and sim: "
+            + "links are not encrypted"
     }
 
     /// "send 'data': link lost: ..." for messages.
