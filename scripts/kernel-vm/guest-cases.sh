@@ -3,7 +3,7 @@
 # for the kernel lives on the HOST (bumble-bridge.py), reached through ttyS1 (a qemu chardev on
 # the host's unix socket); btattach makes it hci0. Then, per line of /mnt/work/results/cases.txt
 #   NAME KIND PEER [ARGS...]      KIND: att-mtu (the libbluetooth stand-in), flash, refused (a flash
-#                                 that must fail), scan or batch (dfukit)
+#                                 that must fail), scan, batch or adapter-errors (dfukit)
 # it runs the case with btmon capturing to results/NAME/btmon.snoop, its output in
 # results/NAME/out.txt and exit status in results/NAME/rc. The host judges the results.
 R=/mnt/work/results
@@ -31,6 +31,15 @@ while read -r name kind peer args; do
         att-mtu) timeout $CASE_TIMEOUT $ATT_CLIENT $peer random 517 > $d/out.txt 2>&1; rc=$? ;;
         flash|refused) timeout $CASE_TIMEOUT $DFUKIT flash --device bluez:hci0/$peer $args --json > $d/out.txt 2>&1; rc=$? ;;
         scan)    timeout $CASE_TIMEOUT $DFUKIT scan --device bluez:hci0 $args --json > $d/out.txt 2>&1; rc=$? ;;
+        adapter-errors)   # the errors of issue 6 from the real kernel: no such adapter, no
+                          # CAP_NET_ADMIN (user nobody), adapter powered off (then on again)
+                 { echo "## missing"; timeout 20 $DFUKIT scan --device bluez:hci7 --seconds 1; echo "rc=$?"
+                   echo "## unprivileged"
+                   timeout 20 setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+                       $DFUKIT scan --device bluez:hci0 --seconds 1; echo "rc=$?"
+                   echo "## down"; timeout 20 btmgmt -i hci0 power off > /dev/null
+                   timeout 20 $DFUKIT scan --device bluez:hci0 --seconds 1; echo "rc=$?"
+                   timeout 20 btmgmt -i hci0 power on > /dev/null; } > $d/out.txt 2>&1; rc=0 ;;
         batch)   echo "devices: [$peer]" > /tmp/$name-line.yaml   # PEER: the line's addresses, comma-separated
                  timeout $CASE_TIMEOUT $DFUKIT batch run /tmp/$name-line.yaml --device bluez:hci0 $args \
                      --ledger sqlite:/tmp/$name.sqlite --json > $d/out.txt 2>&1; rc=$? ;;

@@ -83,6 +83,7 @@ cases=(
   "vendor-encrypted flash F0:DF:00:00:01:06 vendor_ctrlpt_device.py:--require-encryption $vendor_sha | --profile $work/vendor-encrypted.yaml $work/app.zip"
   "vendor-unencrypted refused F0:DF:00:00:01:07 vendor_ctrlpt_device.py:--require-encryption - | --profile vendor-ctrlpt $work/app.zip"
   "batch-vendor batch F0:DF:00:00:01:04,F0:DF:00:00:01:05 vendor_ctrlpt_device.py $vendor_sha | --profile vendor-ctrlpt --package $work/app.zip --concurrency 2"
+  "adapter-errors adapter-errors - - - |"
 )
 if [ -n "${KERNEL_CASES:-}" ]; then   # e.g. KERNEL_CASES="att-mtu-vendor nordic-flash"
     selected=(); for c in "${cases[@]}"; do [[ " $KERNEL_CASES " == *" ${c%% *} "* ]] && selected+=("$c"); done
@@ -109,7 +110,7 @@ controllers() { [[ $1 == *buttonless* ]] && echo 2 || echo 1; }
 peripherals=0
 for c in "${cases[@]}"; do
     read -r _ _ peer script _ <<< "${c%%|*}"
-    IFS=, read -r -a addresses <<< "$peer"
+    addresses=(); [ "$peer" = - ] || IFS=, read -r -a addresses <<< "$peer"   # -: no peripheral
     for _ in "${addresses[@]}"; do
         for _ in $(seq "$(controllers "$script")"); do
             transports+=("tcp-server:127.0.0.1:$((port + peripherals))"); peripherals=$((peripherals + 1))
@@ -125,7 +126,7 @@ for c in "${cases[@]}"; do
     read -r name kind peer script sha _ <<< "${c%%|*}"
     mkdir -p "$results/$name"
     IFS=: read -r -a options <<< "$script"; script=${options[0]}; options=("${options[@]:1}")
-    IFS=, read -r -a addresses <<< "$peer"
+    addresses=(); [ "$peer" = - ] || IFS=, read -r -a addresses <<< "$peer"
     for address in "${addresses[@]}"; do
         extra=()
         [ "$(controllers "$script")" = 2 ] && extra=(--bootloader-transport "tcp-client:127.0.0.1:$((port + next + 1))")
@@ -167,6 +168,14 @@ for c in "${cases[@]}"; do
                    [[ $s2 == nordic_* ]] && echo "$p2"; done | sort | tr '\n' ' ' | sed 's/ $//')
         [ "$(cat "$d/rc")" = 0 ] && [ "$listed" = "$expected" ] && ok=1 ||
             why="scan listed '${listed:-nothing}', expected '$expected' (rc $(cat "$d/rc"))"
+    elif [ "$kind" = adapter-errors ]; then
+        # each section: the message and exit status 69 (transport unavailable)
+        section() { sed -n "/^## $1\$/,/^rc=/p" "$d/out.txt"; }
+        section missing | grep -q 'bluez:hci7: HCIGETDEVINFO: no adapter hci7 (ENODEV)' && section missing | grep -q '^rc=69$' &&
+        section unprivileged | grep -q 'mgmt Start Discovery: Permission Denied (0x14): not permitted: needs CAP_NET_ADMIN' &&
+        section unprivileged | grep -q '^rc=69$' &&
+        section down | grep -q 'adapter hci0 is down; run `btmgmt -i hci0 power on` (ENETDOWN)' && section down | grep -q '^rc=69$' &&
+            ok=1 || why="an adapter error was not the one expected (see out.txt)"
     elif [ "$kind" = refused ]; then
         [ "$(cat "$d/rc")" != 0 ] && grep -q 'Insufficient Encryption' "$d/out.txt" && grep -q 'hint: .*security: medium' "$d/out.txt" && ! grep -q '"status" *: *"verified"' "$d/out.txt" &&
             [ ! -f "$d/state-$peer.json" ] && ok=1 || why="the flash was not refused for want of encryption (rc $(cat "$d/rc"))"
