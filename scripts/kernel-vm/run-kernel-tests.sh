@@ -143,7 +143,7 @@ sleep 1
 echo "test-kernel: booting the VM for ${#cases[@]} cases (set-up took $(( $(date +%s) - start ))s)"
 vm_start=$(date +%s)
 QEMU_EXTRA="-chardev socket,id=bt,path=$sock -serial chardev:bt" \
-    "$here/run-vm.sh" "$here/guest-cases.sh" "${VM_TIMEOUT:-210}" > "$results/console.log" 2>&1
+    "$here/run-vm.sh" "$here/guest-cases.sh" "${VM_TIMEOUT:-360}" > "$results/console.log" 2>&1
 vm_rc=$?
 grep -a '^\[guest\]' "$results/console.log"
 echo "test-kernel: VM exited (rc $vm_rc, guest script rc $(cat "$results/guest-rc" 2>/dev/null || echo none)) after $(( $(date +%s) - vm_start ))s"
