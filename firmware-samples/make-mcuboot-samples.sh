@@ -8,6 +8,10 @@
 #   app-protected-tlvs.bin  -k ecdsa-p256 with a protected TLV area: SEC_CNT (--security-counter),
 #                           BOOT_RECORD (--boot-record) and a vendor TLV 0x01a0 (--custom-tlv,
 #                           the one TLV whose 16-bit type imgtool writes as such); ROM_FIXED flag
+#   app-ecdsa-p384.bin      -k ecdsa-p384: SHA384 (imgtool pairs P-384 with SHA-384), KEYHASH
+#                           (SHA-384 of the key), ECDSASIG TLVs
+#   app-rsa-2048.bin        -k rsa-2048:   SHA256, KEYHASH (of the PKCS#1 key), RSA2048 (PSS) TLVs
+#   app-rsa-3072.bin        -k rsa-3072:   SHA256, KEYHASH, RSA3072 (PSS) TLVs
 #   dfu_application.zip     app-ecdsa-p256.bin as app_update.bin with a manifest.json in the
 #                           layout of nRF Connect SDK's scripts/bootloader/generate_zip.py
 #   imgtool-dumpinfo.txt    what `imgtool dumpinfo` reads back (the tests' expected values)
@@ -36,7 +40,8 @@ import random, sys
 work = sys.argv[1]
 rng = random.Random(20250301)
 for name, size in [("unsigned", 30 * 1024 + 12), ("ecdsa", 40 * 1024), ("ed25519", 36 * 1024 + 100),
-                   ("protected", 33 * 1024 + 4)]:
+                   ("protected", 33 * 1024 + 4), ("p384", 20 * 1024 + 8), ("rsa2048", 24 * 1024 + 40),
+                   ("rsa3072", 22 * 1024)]:
     open(f"{work}/{name}.bin", "wb").write(bytes(rng.getrandbits(8) for _ in range(size)))
 PY
 
@@ -50,11 +55,18 @@ for key in ed25519 wrong-ed25519; do
     "$IMGTOOL" keygen -k "$key-THROWAWAY.pem" -t ed25519
     "$IMGTOOL" getpub -k "$key-THROWAWAY.pem" -e pem > "$key-THROWAWAY.pub.pem"
 done
+for key in ecdsa-p384 rsa-2048 rsa-3072; do
+    "$IMGTOOL" keygen -k "$key-THROWAWAY.pem" -t "$key"
+    "$IMGTOOL" getpub -k "$key-THROWAWAY.pem" -e pem > "$key-THROWAWAY.pub.pem"
+done
 
 COMMON=(--header-size 0x200 --pad-header --align 4 --slot-size 0x40000 --version 1.2.3+4)
 "$IMGTOOL" sign "${COMMON[@]}" "$WORK/unsigned.bin" app-unsigned.bin
 "$IMGTOOL" sign "${COMMON[@]}" -k ecdsa-p256-THROWAWAY.pem "$WORK/ecdsa.bin" app-ecdsa-p256.bin
 "$IMGTOOL" sign "${COMMON[@]}" -k ed25519-THROWAWAY.pem "$WORK/ed25519.bin" app-ed25519.bin
+"$IMGTOOL" sign "${COMMON[@]}" -k ecdsa-p384-THROWAWAY.pem "$WORK/p384.bin" app-ecdsa-p384.bin
+"$IMGTOOL" sign "${COMMON[@]}" -k rsa-2048-THROWAWAY.pem "$WORK/rsa2048.bin" app-rsa-2048.bin
+"$IMGTOOL" sign "${COMMON[@]}" -k rsa-3072-THROWAWAY.pem "$WORK/rsa3072.bin" app-rsa-3072.bin
 "$IMGTOOL" sign --header-size 0x200 --pad-header --align 4 --slot-size 0x40000 --version 2.0.1+77 \
     --rom-fixed 0x10000 --security-counter 7 --boot-record app --custom-tlv 0x1a0 0xcafe0001 \
     -k ecdsa-p256-THROWAWAY.pem "$WORK/protected.bin" app-protected-tlvs.bin
@@ -90,11 +102,13 @@ PY
 
 {
     "$IMGTOOL" version
-    for image in app-unsigned.bin app-ecdsa-p256.bin app-ed25519.bin app-protected-tlvs.bin; do
+    for image in app-unsigned.bin app-ecdsa-p256.bin app-ed25519.bin app-protected-tlvs.bin app-ecdsa-p384.bin \
+                 app-rsa-2048.bin app-rsa-3072.bin; do
         echo "== imgtool dumpinfo $image"
         "$IMGTOOL" dumpinfo "$image"
     done
-    for pair in "app-ecdsa-p256.bin ecdsa-p256" "app-ed25519.bin ed25519" "app-protected-tlvs.bin ecdsa-p256"; do
+    for pair in "app-ecdsa-p256.bin ecdsa-p256" "app-ed25519.bin ed25519" "app-protected-tlvs.bin ecdsa-p256" \
+                "app-ecdsa-p384.bin ecdsa-p384" "app-rsa-2048.bin rsa-2048" "app-rsa-3072.bin rsa-3072"; do
         set -- $pair
         echo "== imgtool verify -k $2-THROWAWAY.pem $1"
         "$IMGTOOL" verify -k "$2-THROWAWAY.pem" "$1"

@@ -7,62 +7,84 @@
 #include <cryptopp/dsa.h>
 #include <cryptopp/queue.h>
 #include <cryptopp/xed25519.h>
+#include <cryptopp/rsa.h>
+#include <cryptopp/pssr.h>
 
 #include <cstring>
+#include <memory>
 #include <new>
 
-struct dfukit_sha256 {
-    CryptoPP::SHA256 hash;
+struct dfukit_digest {
+    std::unique_ptr<CryptoPP::HashTransformation> hash;
 };
 
-extern "C" dfukit_sha256 *dfukit_sha256_new(void) {
+extern "C" dfukit_digest *dfukit_digest_new(int algorithm) {
     try {
-        return new (std::nothrow) dfukit_sha256();
+        std::unique_ptr<CryptoPP::HashTransformation> hash;
+        switch (algorithm) {
+        case DFUKIT_SHA256: hash.reset(new CryptoPP::SHA256()); break;
+        case DFUKIT_SHA384: hash.reset(new CryptoPP::SHA384()); break;
+        case DFUKIT_SHA512: hash.reset(new CryptoPP::SHA512()); break;
+        default: return nullptr;
+        }
+        dfukit_digest *ctx = new (std::nothrow) dfukit_digest();
+        if (ctx != nullptr) ctx->hash = std::move(hash);
+        return ctx;
     } catch (...) {
         return nullptr;
     }
 }
 
-extern "C" int dfukit_sha256_update(dfukit_sha256 *ctx, const uint8_t *bytes, size_t count) {
+extern "C" size_t dfukit_digest_size(const dfukit_digest *ctx) {
+    return ctx == nullptr ? 0 : ctx->hash->DigestSize();
+}
+
+extern "C" int dfukit_digest_update(dfukit_digest *ctx, const uint8_t *bytes, size_t count) {
     if (ctx == nullptr) return DFUKIT_CRYPTO_ERROR;
     try {
-        if (count > 0) ctx->hash.Update(bytes, count);
+        if (count > 0) ctx->hash->Update(bytes, count);
         return DFUKIT_CRYPTO_OK;
     } catch (...) {
         return DFUKIT_CRYPTO_ERROR;
     }
 }
 
-extern "C" int dfukit_sha256_final(dfukit_sha256 *ctx, uint8_t digest[32]) {
+extern "C" int dfukit_digest_final(dfukit_digest *ctx, uint8_t *digest, size_t digest_count) {
     if (ctx == nullptr) return DFUKIT_CRYPTO_ERROR;
+    if (digest_count < ctx->hash->DigestSize()) return DFUKIT_CRYPTO_SHORT_BUFFER;
     try {
-        ctx->hash.Final(digest);
+        ctx->hash->Final(digest);
         return DFUKIT_CRYPTO_OK;
     } catch (...) {
         return DFUKIT_CRYPTO_ERROR;
     }
 }
 
-extern "C" void dfukit_sha256_free(dfukit_sha256 *ctx) { delete ctx; }
+extern "C" void dfukit_digest_free(dfukit_digest *ctx) { delete ctx; }
 
-extern "C" int dfukit_ecdsa_p256_verify(const uint8_t *public_key_der, size_t key_count,
-                                        const uint8_t *message, size_t message_count,
-                                        const uint8_t *signature, size_t signature_count,
-                                        int signature_is_der) {
+namespace {
+
+CryptoPP::ByteQueue queueOf(const uint8_t *bytes, size_t count) {
+    CryptoPP::ByteQueue queue;
+    queue.Put(bytes, count);
+    queue.MessageEnd();
+    return queue;
+}
+
+/// ECDSA with the hash MCUboot pairs with the curve. The key names its own curve: a
+/// field-size check alone would accept secp256k1 or brainpool keys, so the curve (and base
+/// point) must be exactly `curve`, and the public point must lie on it (Load does not check).
+template <class Hash>
+int ecdsaVerify(const CryptoPP::OID &curve, const uint8_t *public_key_der, size_t key_count,
+                const uint8_t *message, size_t message_count,
+                const uint8_t *signature, size_t signature_count, int signature_is_der) {
     using namespace CryptoPP;
-    ECDSA<ECP, SHA256>::PublicKey key;
+    typename ECDSA<ECP, Hash>::PublicKey key;
     try {
-        ByteQueue queue;
-        queue.Put(public_key_der, key_count);
-        queue.MessageEnd();
+        ByteQueue queue = queueOf(public_key_der, key_count);
         key.Load(queue);
-        // The key names its own curve: a field-size check alone would accept secp256k1 or
-        // brainpool256 keys as "P-256". Require exactly secp256r1 (curve and base point), and a
-        // public point that lies on it (Load does not check this).
-        const DL_GroupParameters_EC<ECP> p256(ASN1::secp256r1());
-        if (!(key.GetGroupParameters() == p256)) {
-            return DFUKIT_CRYPTO_BAD_KEY;
-        }
+        const DL_GroupParameters_EC<ECP> expected(curve);
+        if (!(key.GetGroupParameters() == expected)) return DFUKIT_CRYPTO_BAD_KEY;
         if (!key.GetGroupParameters().ValidateElement(1, key.GetPublicElement(), nullptr)) {
             return DFUKIT_CRYPTO_BAD_KEY;
         }
@@ -70,7 +92,7 @@ extern "C" int dfukit_ecdsa_p256_verify(const uint8_t *public_key_der, size_t ke
         return DFUKIT_CRYPTO_BAD_KEY;
     }
     try {
-        ECDSA<ECP, SHA256>::Verifier verifier(key);
+        typename ECDSA<ECP, Hash>::Verifier verifier(key);
         SecByteBlock p1363(verifier.SignatureLength());
         size_t p1363_length = p1363.size();
         if (signature_is_der) {
@@ -87,6 +109,46 @@ extern "C" int dfukit_ecdsa_p256_verify(const uint8_t *public_key_der, size_t ke
     }
 }
 
+/// Loads an RSA public key from a SubjectPublicKeyInfo, or failing that a PKCS#1 RSAPublicKey.
+bool loadRSA(CryptoPP::RSA::PublicKey &key, const uint8_t *der, size_t count) {
+    try {
+        CryptoPP::ByteQueue queue = queueOf(der, count);
+        key.Load(queue);
+        return true;
+    } catch (...) {
+    }
+    try {
+        CryptoPP::ByteQueue queue = queueOf(der, count);
+        key.BERDecodePublicKey(queue, false, count);
+        return true;
+    } catch (...) {
+        return false;
+    }
+}
+
+}  // namespace
+
+extern "C" int dfukit_ecdsa_verify(int curve_bits, const uint8_t *public_key_der, size_t key_count,
+                                   const uint8_t *message, size_t message_count,
+                                   const uint8_t *signature, size_t signature_count,
+                                   int signature_is_der) {
+    using namespace CryptoPP;
+    try {
+        switch (curve_bits) {
+        case 256:
+            return ecdsaVerify<SHA256>(ASN1::secp256r1(), public_key_der, key_count, message, message_count,
+                                       signature, signature_count, signature_is_der);
+        case 384:
+            return ecdsaVerify<SHA384>(ASN1::secp384r1(), public_key_der, key_count, message, message_count,
+                                       signature, signature_count, signature_is_der);
+        default:
+            return DFUKIT_CRYPTO_BAD_KEY;
+        }
+    } catch (...) {
+        return DFUKIT_CRYPTO_ERROR;
+    }
+}
+
 extern "C" int dfukit_ed25519_verify(const uint8_t *public_key, size_t key_count,
                                      const uint8_t *message, size_t message_count,
                                      const uint8_t *signature, size_t signature_count) {
@@ -97,9 +159,7 @@ extern "C" int dfukit_ed25519_verify(const uint8_t *public_key, size_t key_count
         if (key_count == 32) {
             verifier = ed25519Verifier(public_key);
         } else {
-            ByteQueue queue;
-            queue.Put(public_key, key_count);
-            queue.MessageEnd();
+            ByteQueue queue = queueOf(public_key, key_count);
             verifier = ed25519Verifier(queue);
         }
         bool ok = verifier.VerifyMessage(message, message_count, signature, signature_count);
@@ -107,4 +167,45 @@ extern "C" int dfukit_ed25519_verify(const uint8_t *public_key, size_t key_count
     } catch (...) {
         return DFUKIT_CRYPTO_BAD_KEY;
     }
+}
+
+extern "C" int dfukit_rsa_pss_sha256_verify(const uint8_t *public_key_der, size_t key_count,
+                                            const uint8_t *message, size_t message_count,
+                                            const uint8_t *signature, size_t signature_count) {
+    using namespace CryptoPP;
+    RSA::PublicKey key;
+    if (!loadRSA(key, public_key_der, key_count)) return DFUKIT_CRYPTO_BAD_KEY;
+    try {
+        // PSS in Crypto++ uses MGF1 with the same hash and a salt as long as the digest (32).
+        RSASS<PSS, SHA256>::Verifier verifier(key);
+        if (signature_count != verifier.SignatureLength()) return DFUKIT_CRYPTO_BAD_SIGNATURE;
+        bool ok = verifier.VerifyMessage(message, message_count, signature, signature_count);
+        return ok ? DFUKIT_CRYPTO_OK : DFUKIT_CRYPTO_BAD_SIGNATURE;
+    } catch (...) {
+        return DFUKIT_CRYPTO_BAD_SIGNATURE;
+    }
+}
+
+extern "C" int dfukit_rsa_public_key_pkcs1(const uint8_t *public_key_der, size_t key_count,
+                                           uint8_t *out, size_t capacity, size_t *written) {
+    using namespace CryptoPP;
+    RSA::PublicKey key;
+    if (!loadRSA(key, public_key_der, key_count)) return DFUKIT_CRYPTO_BAD_KEY;
+    try {
+        ByteQueue queue;
+        key.DEREncodePublicKey(queue);
+        size_t size = static_cast<size_t>(queue.MaxRetrievable());
+        if (written != nullptr) *written = size;
+        if (size > capacity) return DFUKIT_CRYPTO_SHORT_BUFFER;
+        queue.Get(out, size);
+        return DFUKIT_CRYPTO_OK;
+    } catch (...) {
+        return DFUKIT_CRYPTO_ERROR;
+    }
+}
+
+extern "C" int dfukit_rsa_modulus_bits(const uint8_t *public_key_der, size_t key_count) {
+    CryptoPP::RSA::PublicKey key;
+    if (!loadRSA(key, public_key_der, key_count)) return DFUKIT_CRYPTO_BAD_KEY;
+    return static_cast<int>(key.GetModulus().BitCount());
 }

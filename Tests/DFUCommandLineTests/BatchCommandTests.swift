@@ -60,13 +60,16 @@ final class BatchCommandTests: XCTestCase {
     /// A station killed with SIGKILL mid-batch, then run again: every device ends up done
     /// exactly once in the ledger.
     func testKilledBatchRerunsToEveryDeviceDoneExactlyOnce() throws {
+        // Simulated devices are fast (40 take 0.2 s of CPU): a fleet large enough that the
+        // ledger poll below sees the first devices done long before the last.
+        let fleet = 300
         let directory = try TemporaryDirectory()
         let package = try PackageCommandTests.makePackage(in: directory, size: 120_000)
         let ledger = directory.file("line.sqlite")
         let process = Process()
         process.executableURL = try DFUKitBinary.located.get()
         process.arguments = ["batch", "run", "--profile", DFUKitBinary.shippedProfile, "--package", package,
-                             "--device", "sim:vendor-ctrlpt?fleet=40", "--ledger", "sqlite:\(ledger)",
+                             "--device", "sim:vendor-ctrlpt?fleet=\(fleet)", "--ledger", "sqlite:\(ledger)",
                              "--station", "line-1", "--concurrency", "2"]
         process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
         process.standardError = FileHandle.nullDevice
@@ -81,15 +84,15 @@ final class BatchCommandTests: XCTestCase {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         let before = (try? successesPerDevice(ledger)) ?? [:]
-        XCTAssertLessThan(before.count, 40, "the batch was killed before it finished")
+        XCTAssertLessThan(before.count, fleet, "the batch was killed before it finished")
 
-        let rerun = try batch(package, fleet: "fleet=40", ledger: ledger, in: directory, extra: ["--concurrency", "2"])
+        let rerun = try batch(package, fleet: "fleet=\(fleet)", ledger: ledger, in: directory, extra: ["--concurrency", "2"])
         XCTAssertEqual(rerun.status, 0, rerun.transcript)
         let successes = try successesPerDevice(ledger)
-        XCTAssertEqual(successes.count, 40, "every device is done")
+        XCTAssertEqual(successes.count, fleet, "every device is done")
         XCTAssertTrue(successes.values.allSatisfy { $0 == 1 }, "no device is done twice: \(successes)")
         let summary = try jsonObject(rerun.stdout)
-        XCTAssertEqual((summary["skipped"] as? Int ?? 0) + (summary["succeeded"] as? Int ?? 0), 40)
+        XCTAssertEqual((summary["skipped"] as? Int ?? 0) + (summary["succeeded"] as? Int ?? 0), fleet)
     }
 
     func testLineFileErrorsAreUsageErrorsWithTheirLocation() throws {

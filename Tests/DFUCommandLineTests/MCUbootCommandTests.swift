@@ -56,7 +56,8 @@ final class MCUbootCommandTests: XCTestCase {
         XCTAssertEqual(image["matches_manifest"] as? Bool, true)
         let mcuboot = try XCTUnwrap(image["mcuboot"] as? [String: Any])
         XCTAssertEqual(mcuboot["image_index"] as? Int, 0)
-        XCTAssertEqual(mcuboot["sha256_tlv"] as? String, "dbe392348d6d5e8f734aad4e53dad630d6d242734f87ab296cb03bc5e6340f81")
+        XCTAssertEqual(mcuboot["hash_tlv"] as? String, "dbe392348d6d5e8f734aad4e53dad630d6d242734f87ab296cb03bc5e6340f81")
+        XCTAssertEqual(mcuboot["hash_algorithm"] as? String, "SHA-256")
         let header = try XCTUnwrap(mcuboot["header"] as? [String: Any])
         XCTAssertEqual(header["hdr_size"] as? Int, 512)
         XCTAssertEqual(header["img_size"] as? Int, 40960)
@@ -109,7 +110,7 @@ final class MCUbootCommandTests: XCTestCase {
                                           in: Self.samples)
         XCTAssertEqual(result.status, 65, result.transcript)
         XCTAssertEqual(result.stderr, "error: app-unsigned.bin, image 'image-0': check 'signature' failed: signature missing: "
-                       + "the image has no signature TLV (ECDSASIG or ED25519). Do not flash this package; rebuild it, "
+                       + "the image has no signature TLV (ECDSASIG, ED25519, RSA2048 or RSA3072). Do not flash this package; rebuild it, "
                        + "or verify it with the key it was signed with.\n")
         let object = try jsonObject(result.stdout)
         XCTAssertEqual(object["format"] as? String, "mcuboot")

@@ -19,7 +19,7 @@ final class SMPFlashTests: XCTestCase {
         try opened.requireIntact()
         let image = opened.images[0]
         return FlashImage(name: image.name, version: image.version, data: image.data,
-                          imageHash: try XCTUnwrap(image.mcubootImage?.sha256TLV))
+                          imageHash: try XCTUnwrap(image.mcubootImage?.imageHash))
     }
 
     private func flash(_ image: FlashImage, device: String = "mcumgr-smp",

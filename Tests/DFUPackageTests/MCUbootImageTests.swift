@@ -45,8 +45,8 @@ final class MCUbootImageTests: XCTestCase {
         XCTAssertEqual(image.tlvArea.magic, 0x6907)
         XCTAssertEqual(image.tlvArea.totalSize, 0x28)                // area size: 0x28
         XCTAssertEqual(summary(image.tlvs), ["0x10 32"])             // SHA256 (0x10), len 0x20
-        XCTAssertEqual(image.sha256TLV?.hexString, "f282cf744f2e78f3bb8cdcbfd7d79db79c46b0bf733a30d81d17e1ca3543a6e4")
-        XCTAssertTrue(image.sha256TLVMatches)
+        XCTAssertEqual(image.imageHash?.hexString, "f282cf744f2e78f3bb8cdcbfd7d79db79c46b0bf733a30d81d17e1ca3543a6e4")
+        XCTAssertTrue(image.imageHashMatches)
         XCTAssertEqual(image.hashedByteCount, 0x7A0C)
         XCTAssertEqual(image.payload.count, 0x780C)
         XCTAssertEqual(image.trailingByteCount, 0)
@@ -61,13 +61,13 @@ final class MCUbootImageTests: XCTestCase {
         XCTAssertEqual(image.tlvArea.offset, 0xA200)                 // TLV area (offset: 0xa200)
         XCTAssertEqual(image.tlvArea.totalSize, 0x97)                // area size: 0x97
         XCTAssertEqual(summary(image.tlvs), ["0x10 32", "0x1 32", "0x22 71"])
-        XCTAssertEqual(image.sha256TLV?.hexString, "dbe392348d6d5e8f734aad4e53dad630d6d242734f87ab296cb03bc5e6340f81")
+        XCTAssertEqual(image.imageHash?.hexString, "dbe392348d6d5e8f734aad4e53dad630d6d242734f87ab296cb03bc5e6340f81")
         XCTAssertEqual(image.tlv(.keyHash)?.value.hexString,
                        "ebc568638d3d495dfb21cee2438d0626a0373e2c528253fe0e86f0ba1f92a92d")
         XCTAssertEqual(image.tlv(.ecdsaSignature)?.value.hexString,
                        "3045022100ac91d44b4132143252947f7c5dd9fc68ff83f138e0ce0f465d8f2356b859bf4c02205d79fe493ff"
                        + "445d8b08aed8208a613e8788c681b1490a30df16e838aff490fbb")
-        XCTAssertTrue(image.sha256TLVMatches)
+        XCTAssertTrue(image.imageHashMatches)
         XCTAssertEqual(image.signatureTLV?.type, .ecdsaSignature)
 
         let key = try MCUbootSamples.keyDER("ecdsa-p256")
@@ -89,14 +89,14 @@ final class MCUbootImageTests: XCTestCase {
         XCTAssertEqual(image.tlvArea.offset, 0x9264)
         XCTAssertEqual(image.tlvArea.totalSize, 0x90)
         XCTAssertEqual(summary(image.tlvs), ["0x10 32", "0x1 32", "0x24 64"])
-        XCTAssertEqual(image.sha256TLV?.hexString, "4119db9d676f72cbe5f1ff352b060321298d53a26099242655b8c02766faf82f")
+        XCTAssertEqual(image.imageHash?.hexString, "4119db9d676f72cbe5f1ff352b060321298d53a26099242655b8c02766faf82f")
         XCTAssertEqual(image.tlv(.keyHash)?.value.hexString,
                        "277dc2fe99ee6bd5d488c2ebfd038f180ebcf0ccd3e87804caa1025d395bd5ec")
         XCTAssertEqual(image.tlv(.ed25519)?.value.hexString,
                        "0edc6d5567425d0d312771258f7c8d30b9051e9afe11d8b26815cc4edeeec6a8c0fc731b15a108aa7b3e66ef"
                        + "fcbc38048e59c94632a3723415c6f2e34bb03a06")
-        XCTAssertTrue(image.sha256TLVMatches)
-        XCTAssertTrue(image.signedMessage(for: .ed25519) == image.computedSHA256)
+        XCTAssertTrue(image.imageHashMatches)
+        XCTAssertTrue(image.signedMessage(for: .ed25519) == image.computedHash)
 
         let key = try MCUbootSamples.keyDER("ed25519")
         XCTAssertEqual(MCUbootImage.keyHash(publicKeyDER: key).hexString,
@@ -106,6 +106,65 @@ final class MCUbootImageTests: XCTestCase {
         // Ed25519 over the whole range (rather than its digest) does not verify: imgtool signs the digest.
         XCTAssertEqual(try SignatureVerifier.verifyEd25519(publicKey: key, message: Array(image.bytes[0..<image.hashedByteCount]),
                                                            signature: try XCTUnwrap(image.tlv(.ed25519)?.value)), false)
+    }
+
+    /// imgtool pairs a P-384 key with SHA-384: the SHA384 TLV, a 48-byte KEYHASH (SHA-384 of the
+    /// key) and an ECDSA P-384 signature over the hashed range with SHA-384.
+    func testECDSAP384ImageUsesSHA384Throughout() throws {
+        let image = try image(MCUbootSamples.ecdsaP384)
+        XCTAssertEqual(image.header.imageSize, 0x5008)               // img_size: 0x5008
+        XCTAssertEqual(image.tlvArea.offset, 0x5208)                 // TLV area (offset: 0x5208)
+        XCTAssertEqual(summary(image.tlvArea.tlvs), ["0x11 48", "0x1 48", "0x22 102"])
+        XCTAssertEqual(image.hashAlgorithm, .sha384)
+        // imgtool verify: "Image digest: b36892d8..."
+        XCTAssertEqual(image.imageHash?.hexString,
+                       "b36892d8f165cd915a01d0420846da03e1929e72d1737adc93c8e20982c51dacef5a52f2db47077ed96c2a3e3357a72a")
+        XCTAssertTrue(image.imageHashMatches)
+        let key = try MCUbootSamples.keyDER("ecdsa-p384")
+        XCTAssertEqual(MCUbootImage.keyHash(publicKeyDER: key, algorithm: .sha384).hexString,
+                       "a5060506b3c34749c811a6cf64475e1faba4810f017706cd7611e19df18e260ceeccd0fe6820e8fb2fde5a4f236300b3")
+        XCTAssertEqual(image.namesKey(publicKeyDER: key), true)
+        XCTAssertEqual(image.signatureAlgorithm(.ecdsaSignature), "ECDSA P-384")
+        XCTAssertEqual(try image.checkSignature(publicKeyDER: key), true)
+        // A P-256 key cannot check it, and the signature does not verify over SHA-256.
+        XCTAssertThrowsError(try image.checkSignature(publicKeyDER: try MCUbootSamples.keyDER("ecdsa-p256")))
+        XCTAssertFalse(try SignatureVerifier.verifyECDSAP384(
+            publicKeyDER: key, message: Array(image.bytes[0..<image.hashedByteCount].dropLast()),
+            signature: try XCTUnwrap(image.signatureTLV?.value), format: .der))
+    }
+
+    /// RSA-PSS (MGF1 SHA-256, 32-byte salt) over the hashed range; KEYHASH is the SHA-256 of the
+    /// PKCS#1 key (`imgtool getpubhash`), not of the PEM's SubjectPublicKeyInfo.
+    func testRSAImagesVerifyWithTheirKeysOnly() throws {
+        let cases: [(String, String, MCUbootTLVType, Int, String, String)] = [
+            (MCUbootSamples.rsa2048, "rsa-2048", .rsa2048, 256,
+             "6fa679adad1497c7a84fa2ea6a7803476b4520d72a54d899e340890ae8e9a772",
+             "6cbf0eaa9f043002005b8805a7a5d0515ea8f74168815851d7c0f21cfee7f50c"),
+            (MCUbootSamples.rsa3072, "rsa-3072", .rsa3072, 384,
+             "d4d3a200e14580d06f810e4e0d153d4b5482dec0f0948323efedd29940844a92",
+             "4255c9ec1b99f145b3c699a41fdb93f325f8f382e0cd627586a5fc7c58167f8d"),
+        ]
+        for (path, keyName, type, signatureLength, digest, keyHash) in cases {
+            let image = try image(path)
+            XCTAssertEqual(image.signatureTLV?.type, type)
+            XCTAssertEqual(image.signatureTLV?.value.count, signatureLength)
+            XCTAssertEqual(image.imageHash?.hexString, digest)
+            XCTAssertTrue(image.imageHashMatches)
+            let key = try MCUbootSamples.keyDER(keyName)
+            XCTAssertEqual(MCUbootImage.keyHash(publicKeyDER: key).hexString, keyHash, keyName)
+            XCTAssertEqual(image.namesKey(publicKeyDER: key), true)
+            XCTAssertEqual(try image.checkSignature(publicKeyDER: key), true, keyName)
+            // The other RSA size and an ECDSA key are refused as keys for this signature.
+            XCTAssertThrowsError(try image.checkSignature(
+                publicKeyDER: try MCUbootSamples.keyDER(keyName == "rsa-2048" ? "rsa-3072" : "rsa-2048")))
+            XCTAssertThrowsError(try image.checkSignature(publicKeyDER: try MCUbootSamples.keyDER("ecdsa-p256")))
+            // One payload byte changed: the hash and the signature both fail.
+            var bytes = image.bytes
+            bytes[0x300] ^= 0x01
+            let tampered = try MCUbootImage(bytes: bytes)
+            XCTAssertFalse(tampered.imageHashMatches)
+            XCTAssertEqual(try tampered.checkSignature(publicKeyDER: key), false, keyName)
+        }
     }
 
     func testProtectedTLVAreaIsHashedAndSigned() throws {
@@ -137,8 +196,8 @@ final class MCUbootImageTests: XCTestCase {
         XCTAssertEqual(image.tlvArea.totalSize, 0x96)
         XCTAssertEqual(summary(image.tlvArea.tlvs), ["0x10 32", "0x1 32", "0x22 70"])
         XCTAssertEqual(image.hashedByteCount, 0x8677)
-        XCTAssertEqual(image.sha256TLV?.hexString, "744301cfe02cd4fc3c33fdd3df9d7acda9202d6ac75993f3888aed06af5a53d2")
-        XCTAssertTrue(image.sha256TLVMatches)
+        XCTAssertEqual(image.imageHash?.hexString, "744301cfe02cd4fc3c33fdd3df9d7acda9202d6ac75993f3888aed06af5a53d2")
+        XCTAssertTrue(image.imageHashMatches)
         XCTAssertEqual(try image.checkSignature(publicKeyDER: try MCUbootSamples.keyDER("ecdsa-p256")), true)
         XCTAssertEqual(image.trailingByteCount, 0)
     }
@@ -147,7 +206,7 @@ final class MCUbootImageTests: XCTestCase {
         var bytes = try MCUbootSamples.bytes(MCUbootSamples.ecdsa)
         bytes[0x300] ^= 0x01
         let image = try MCUbootImage(bytes: bytes)
-        XCTAssertFalse(image.sha256TLVMatches)
+        XCTAssertFalse(image.imageHashMatches)
         XCTAssertEqual(try image.checkSignature(publicKeyDER: try MCUbootSamples.keyDER("ecdsa-p256")), false)
 
         // A protected TLV is covered too.
@@ -155,7 +214,7 @@ final class MCUbootImageTests: XCTestCase {
         protected[0x860C] ^= 0x01                                    // SEC_CNT 7 -> 6
         let changed = try MCUbootImage(bytes: protected)
         XCTAssertEqual(changed.tlv(.securityCounter)?.value, [6, 0, 0, 0])
-        XCTAssertFalse(changed.sha256TLVMatches)
+        XCTAssertFalse(changed.imageHashMatches)
         XCTAssertEqual(try changed.checkSignature(publicKeyDER: try MCUbootSamples.keyDER("ecdsa-p256")), false)
     }
 

@@ -31,9 +31,9 @@ final class MCUbootPackageTests: XCTestCase {
         XCTAssertTrue(image.data == (try MCUbootSamples.bytes(MCUbootSamples.ecdsa)))
         XCTAssertEqual(image.size, 41623)
         XCTAssertEqual(image.sha256, SHA256.digest(image.data).hexString)
-        XCTAssertEqual(image.mcubootImage?.sha256TLV?.hexString,
+        XCTAssertEqual(image.mcubootImage?.imageHash?.hexString,
                        "dbe392348d6d5e8f734aad4e53dad630d6d242734f87ab296cb03bc5e6340f81")
-        XCTAssertNotEqual(image.sha256, image.mcubootImage?.sha256TLV?.hexString)
+        XCTAssertNotEqual(image.sha256, image.mcubootImage?.imageHash?.hexString)
         XCTAssertEqual(image.integrityChecks.map(\.check), [.mcubootImage, .imageHash])
         XCTAssertTrue(image.integrityChecks.allSatisfy(\.passed), "\(image.integrityChecks)")
         XCTAssertEqual(image.integrityChecks[1].detail,
@@ -100,7 +100,7 @@ final class MCUbootPackageTests: XCTestCase {
         XCTAssertEqual(checkNames(withKey), ["mcuboot_image", "image_hash", "signature"])
         XCTAssertEqual(withKey.failures.map(\.check.name), ["signature"])
         XCTAssertEqual(withKey.images[0].check(.signature)?.detail,
-                       "signature missing: the image has no signature TLV (ECDSASIG or ED25519)")
+                       "signature missing: the image has no signature TLV (ECDSASIG, ED25519, RSA2048 or RSA3072)")
     }
 
     func testTamperedPayloadFailsTheHashCheck() throws {

@@ -14,29 +14,56 @@ extern "C" {
 #define DFUKIT_CRYPTO_ERROR (-1)
 #define DFUKIT_CRYPTO_BAD_KEY (-2)
 #define DFUKIT_CRYPTO_BAD_SIGNATURE (-3)
+#define DFUKIT_CRYPTO_SHORT_BUFFER (-4)
 
-typedef struct dfukit_sha256 dfukit_sha256;
+/// SHA-2 variants, named by digest size in bits.
+#define DFUKIT_SHA256 256
+#define DFUKIT_SHA384 384
+#define DFUKIT_SHA512 512
 
-/// Creates a streaming SHA-256 context; NULL when out of memory.
-dfukit_sha256 *dfukit_sha256_new(void);
-int dfukit_sha256_update(dfukit_sha256 *ctx, const uint8_t *bytes, size_t count);
-/// Writes the 32-byte digest and resets the context for reuse.
-int dfukit_sha256_final(dfukit_sha256 *ctx, uint8_t digest[32]);
-void dfukit_sha256_free(dfukit_sha256 *ctx);
+typedef struct dfukit_digest dfukit_digest;
 
-/// Verifies an ECDSA P-256 signature over SHA-256(message).
-/// `public_key_der` is a DER SubjectPublicKeyInfo; `signature` is r||s (64 bytes, big-endian
-/// each) when `signature_is_der` is 0, else an ASN.1 DER SEQUENCE{r, s}.
-/// Returns 0 when valid, DFUKIT_CRYPTO_BAD_SIGNATURE when not, DFUKIT_CRYPTO_BAD_KEY for a bad key.
-int dfukit_ecdsa_p256_verify(const uint8_t *public_key_der, size_t key_count,
-                             const uint8_t *message, size_t message_count,
-                             const uint8_t *signature, size_t signature_count,
-                             int signature_is_der);
+/// Creates a streaming SHA-2 context (DFUKIT_SHA256, _SHA384 or _SHA512); NULL when out of
+/// memory or for another algorithm.
+dfukit_digest *dfukit_digest_new(int algorithm);
+/// The digest size in bytes (32, 48 or 64).
+size_t dfukit_digest_size(const dfukit_digest *ctx);
+int dfukit_digest_update(dfukit_digest *ctx, const uint8_t *bytes, size_t count);
+/// Writes the digest (`dfukit_digest_size` bytes) and resets the context for reuse.
+int dfukit_digest_final(dfukit_digest *ctx, uint8_t *digest, size_t digest_count);
+void dfukit_digest_free(dfukit_digest *ctx);
+
+/// Verifies an ECDSA signature on NIST P-256 over SHA-256(message) (`curve_bits` 256) or on
+/// P-384 over SHA-384(message) (384), the pairs MCUboot and Nordic use.
+/// `public_key_der` is a DER SubjectPublicKeyInfo on exactly that curve; `signature` is r||s
+/// (big-endian, each the curve's size) when `signature_is_der` is 0, else an ASN.1 DER
+/// SEQUENCE{r, s}. Returns 0 when valid, DFUKIT_CRYPTO_BAD_SIGNATURE when not,
+/// DFUKIT_CRYPTO_BAD_KEY for a bad key or another curve.
+int dfukit_ecdsa_verify(int curve_bits, const uint8_t *public_key_der, size_t key_count,
+                        const uint8_t *message, size_t message_count,
+                        const uint8_t *signature, size_t signature_count,
+                        int signature_is_der);
 
 /// Verifies an Ed25519 signature (64 bytes) with a DER SubjectPublicKeyInfo or a raw 32-byte key.
 int dfukit_ed25519_verify(const uint8_t *public_key, size_t key_count,
                           const uint8_t *message, size_t message_count,
                           const uint8_t *signature, size_t signature_count);
+
+/// Verifies an RSASSA-PSS signature over SHA-256(message) with MGF1(SHA-256) and a 32-byte
+/// salt (what MCUboot's RSA2048/RSA3072 TLVs hold). `public_key_der` is a DER
+/// SubjectPublicKeyInfo or a PKCS#1 RSAPublicKey.
+int dfukit_rsa_pss_sha256_verify(const uint8_t *public_key_der, size_t key_count,
+                                 const uint8_t *message, size_t message_count,
+                                 const uint8_t *signature, size_t signature_count);
+
+/// The PKCS#1 RSAPublicKey DER of an RSA key given as SubjectPublicKeyInfo or PKCS#1 (what
+/// imgtool hashes into KEYHASH for RSA keys). Writes at most `capacity` bytes to `out` and the
+/// length to `*written`; DFUKIT_CRYPTO_SHORT_BUFFER when it does not fit.
+int dfukit_rsa_public_key_pkcs1(const uint8_t *public_key_der, size_t key_count,
+                                uint8_t *out, size_t capacity, size_t *written);
+
+/// The size in bits of an RSA key's modulus (SubjectPublicKeyInfo or PKCS#1), or a negative code.
+int dfukit_rsa_modulus_bits(const uint8_t *public_key_der, size_t key_count);
 
 #ifdef __cplusplus
 }

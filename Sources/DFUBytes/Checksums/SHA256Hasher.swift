@@ -1,29 +1,49 @@
 import CCryptoShim
 
-/// Streaming SHA-256 over Crypto++ (through CCryptoShim; SHA-NI accelerated where available).
+/// The SHA-2 variants DFUKit checks: SHA-256 everywhere, SHA-384 and SHA-512 where MCUboot
+/// images use them (P-384 keys, `imgtool sign --sha 384|512`).
+public enum SHA2Algorithm: Int32, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case sha256 = 256
+    case sha384 = 384
+    case sha512 = 512
+
+    /// Digest size in bytes.
+    public var digestSize: Int { Int(rawValue) / 8 }
+
+    /// "SHA-256".
+    public var description: String { "SHA-\(rawValue)" }
+
+    /// The one-shot digest of `bytes`.
+    public func digest(_ bytes: [UInt8]) -> [UInt8] {
+        let hasher = SHA2Hasher(self)
+        hasher.update(bytes)
+        return hasher.finalize()
+    }
+}
+
+/// Streaming SHA-2 over Crypto++ (through CCryptoShim; SHA-NI accelerated where available).
 /// Owns its C context, freed in `deinit`. A class rather than a struct because the context
 /// cannot be copied; not `Sendable`: confine one hasher to one task.
-public final class SHA256Hasher {
-    /// Digest size in bytes.
-    public static let digestSize = 32
-
+public class SHA2Hasher {
+    public let algorithm: SHA2Algorithm
     private let context: OpaquePointer
 
-    public init() {
-        guard let context = dfukit_sha256_new() else {
-            fatalError("SHA256Hasher: out of memory allocating the SHA-256 context")
+    public init(_ algorithm: SHA2Algorithm) {
+        guard let context = dfukit_digest_new(algorithm.rawValue) else {
+            fatalError("SHA2Hasher: out of memory allocating the \(algorithm) context")
         }
+        self.algorithm = algorithm
         self.context = context
     }
 
     deinit {
-        dfukit_sha256_free(context)
+        dfukit_digest_free(context)
     }
 
     public func update(_ buffer: UnsafeRawBufferPointer) {
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return }
-        let status = dfukit_sha256_update(context, base.assumingMemoryBound(to: UInt8.self), buffer.count)
-        precondition(status == DFUKIT_CRYPTO_OK, "SHA256Hasher: Crypto++ update failed (\(status))")
+        let status = dfukit_digest_update(context, base.assumingMemoryBound(to: UInt8.self), buffer.count)
+        precondition(status == DFUKIT_CRYPTO_OK, "SHA2Hasher: Crypto++ update failed (\(status))")
     }
 
     public func update(_ bytes: [UInt8]) {
@@ -34,11 +54,21 @@ public final class SHA256Hasher {
         bytes.withUnsafeBytes { update($0) }
     }
 
-    /// The 32-byte digest of everything passed to `update`; the hasher then starts over empty.
+    /// The digest of everything passed to `update`; the hasher then starts over empty.
     public func finalize() -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: Self.digestSize)
-        let status = digest.withUnsafeMutableBufferPointer { dfukit_sha256_final(context, $0.baseAddress) }
-        precondition(status == DFUKIT_CRYPTO_OK, "SHA256Hasher: Crypto++ final failed (\(status))")
+        var digest = [UInt8](repeating: 0, count: algorithm.digestSize)
+        let status = digest.withUnsafeMutableBufferPointer { dfukit_digest_final(context, $0.baseAddress, $0.count) }
+        precondition(status == DFUKIT_CRYPTO_OK, "SHA2Hasher: Crypto++ final failed (\(status))")
         return digest
+    }
+}
+
+/// Streaming SHA-256, the hash almost everything uses.
+public final class SHA256Hasher: SHA2Hasher {
+    /// Digest size in bytes.
+    public static let digestSize = 32
+
+    public init() {
+        super.init(.sha256)
     }
 }

@@ -7,7 +7,7 @@ enum PackageImages {
         package.images.map {
             FlashImage(name: $0.name, version: $0.version, data: $0.data, initPacket: $0.initPacket ?? [],
                        softDeviceSize: $0.softDeviceSize, bootloaderSize: $0.bootloaderSize,
-                       applicationSize: $0.applicationSize, imageHash: $0.mcubootImage?.sha256TLV ?? [])
+                       applicationSize: $0.applicationSize, imageHash: $0.mcubootImage?.imageHash ?? [])
         }
     }
 }

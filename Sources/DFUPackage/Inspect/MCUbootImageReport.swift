@@ -73,7 +73,8 @@ public struct MCUbootImageReport: Sendable, Equatable {
             lines.append("  trailer: \(image.trailingByteCount) bytes after the TLV area")
         }
         if let hashPassed = passed(.imageHash) {
-            lines.append("  image_hash: " + (hashPassed ? "the SHA256 TLV matches the image" : "DOES NOT MATCH the image"))
+            let tlv = image.imageHashTLV?.type.name ?? "hash"
+            lines.append("  image_hash: " + (hashPassed ? "the \(tlv) TLV matches the image" : "DOES NOT MATCH the image"))
         }
         return lines
     }
@@ -101,8 +102,9 @@ public struct MCUbootImageReport: Sendable, Equatable {
             ])))
             mcuboot.append(("version", .string(image.version.description)))
             mcuboot.append(("hashed_size", .integer(Int64(image.hashedByteCount))))
-            mcuboot.append(("sha256_tlv", image.sha256TLV.map { .string($0.hexString) } ?? .null))
-            mcuboot.append(("sha256_computed", .string(image.computedSHA256.hexString)))
+            mcuboot.append(("hash_algorithm", .string(image.hashAlgorithm.description)))
+            mcuboot.append(("hash_tlv", image.imageHash.map { .string($0.hexString) } ?? .null))
+            mcuboot.append(("hash_computed", .string(image.computedHash.hexString)))
             mcuboot.append(("tlvs", .array(image.tlvs.map(Self.tlvJSON))))
             mcuboot.append(("trailing_bytes", .integer(Int64(image.trailingByteCount))))
         } else {

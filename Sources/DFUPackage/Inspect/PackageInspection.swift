@@ -108,7 +108,7 @@ public struct PackageInspection: Sendable, Equatable {
     /// `problems`; Nordic images add `softdevice_size`, `bootloader_size`, `application_size`,
     /// `init_packet_file`, `init_packet` with every decoded field, `hash_matches` or
     /// `crc16_matches`, and `checks`; MCUboot images add `mcuboot` with `image_index`, `manifest`,
-    /// `header`, `version`, `hashed_size`, `sha256_tlv`, `sha256_computed`, `tlvs` (each `type`,
+    /// `header`, `version`, `hashed_size`, `hash_algorithm`, `hash_tlv`, `hash_computed`, `tlvs` (each `type`,
     /// `type_name`, `protected`, `offset`, `length`, `value` in hex) and `trailing_bytes` (or
     /// `error`), then `hash_matches` and `checks`), ending with a newline.
     public func renderJSON() -> String {

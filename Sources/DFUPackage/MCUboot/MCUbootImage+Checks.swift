@@ -3,28 +3,28 @@ import DFUBytes
 /// The `VerificationCheck`s of an MCUboot image, for `FirmwareImage.integrityChecks` and
 /// `PackageVerifier`.
 extension MCUbootImage {
-    /// `image_hash`: the SHA256 TLV against the SHA-256 of the hashed range.
+    /// `image_hash`: the image hash TLV (SHA256, SHA384 or SHA512) against that hash of the
+    /// hashed range.
     func imageHashCheck(fileName: String) -> VerificationCheck {
-        let computed = computedSHA256.hexString
+        let computed = computedHash.hexString
         guard !header.flags.isEncrypted else {
             return VerificationCheck(
                 check: .imageHash, passed: false,
                 detail: "cannot be checked: \(fileName) is encrypted (\(header.flags.names.joined(separator: ", "))) "
-                    + "and its SHA256 TLV covers the plaintext")
+                    + "and its hash TLV covers the plaintext")
         }
-        guard let stored = sha256TLV else {
-            let others = tlvArea.tlvs.filter { $0.type == .sha384 || $0.type == .sha512 }.map(\.type.description)
-            return VerificationCheck(
-                check: .imageHash, passed: false,
-                detail: others.isEmpty ? "\(fileName) has no SHA256 TLV"
-                    : "\(fileName) has no SHA256 TLV (only \(others.joined(separator: ", ")), which DFUKit does not check)")
+        guard let tlv = imageHashTLV else {
+            return VerificationCheck(check: .imageHash, passed: false,
+                                     detail: "\(fileName) has no image hash TLV (SHA256, SHA384 or SHA512)")
         }
-        let passed = stored == computedSHA256
+        let stored = tlv.value
+        let passed = stored == computedHash
+        let name = tlv.type.name ?? "hash"
         let range = "header, payload\(protectedTLVArea == nil ? "" : " and protected TLVs") (\(hashedByteCount) bytes)"
         return VerificationCheck(
             check: .imageHash, passed: passed,
-            detail: passed ? "SHA256 TLV \(computed) is the SHA-256 of \(range)"
-                : "SHA256 TLV says \(stored.hexString), the SHA-256 of \(range) of \(fileName) is \(computed)",
+            detail: passed ? "\(name) TLV \(computed) is the \(hashAlgorithm) of \(range)"
+                : "\(name) TLV says \(stored.hexString), the \(hashAlgorithm) of \(range) of \(fileName) is \(computed)",
             declared: stored.hexString, actual: computed)
     }
 
@@ -34,20 +34,17 @@ extension MCUbootImage {
             VerificationCheck(check: check, passed: false, detail: detail)
         }
         guard let signature = signatureTLV else {
-            return [fail(.signature, "signature missing: the image has no signature TLV (ECDSASIG or ED25519)")]
+            return [fail(.signature, "signature missing: the image has no signature TLV (ECDSASIG, ED25519, RSA2048 or RSA3072)")]
         }
-        let algorithm: String
-        switch signature.type {
-        case .ecdsaSignature: algorithm = "ECDSA P-256"
-        case .ed25519: algorithm = "Ed25519"
-        default:
-            return [fail(.signature, "signature invalid: \(signature.type) signatures are not supported by DFUKit")]
+        guard let algorithm = signatureAlgorithm(signature.type) else {
+            return [fail(.signature, "signature invalid: a \(signature.type) signature with a \(hashAlgorithm) image hash "
+                         + "is not a pairing MCUboot builds")]
         }
         let signatureCheck: VerificationCheck
         do {
             if try checkSignature(publicKeyDER: publicKeyDER) {
-                let over = signature.type == .ecdsaSignature || signedMessage(for: .ed25519).count != 32
-                    ? "the hashed range" : "the image's SHA-256 digest"
+                let over = signedMessage(for: signature.type) == computedHash
+                    ? "the image's \(hashAlgorithm) digest" : "the hashed range"
                 signatureCheck = VerificationCheck(
                     check: .signature, passed: true,
                     detail: "\(algorithm) signature (\(signature.type)) over \(over) verifies with the given key")
@@ -61,17 +58,18 @@ extension MCUbootImage {
     }
 
     private func keyHashCheck(publicKeyDER: [UInt8]) -> VerificationCheck {
-        let keyHash = Self.keyHash(publicKeyDER: publicKeyDER).hexString
+        let keyHash = Self.keyHash(publicKeyDER: publicKeyDER, algorithm: hashAlgorithm).hexString
         switch namesKey(publicKeyDER: publicKeyDER) {
         case true?:
-            let what = tlvArea.tlvs.contains { $0.type == .keyHash } ? "KEYHASH TLV \(keyHash) is the SHA-256 of the given key"
+            let what = tlvArea.tlvs.contains { $0.type == .keyHash } ? "KEYHASH TLV \(keyHash) is the \(hashAlgorithm) of the given key"
                 : "PUBKEY TLV is the given key"
             return VerificationCheck(check: .keyHash, passed: true, detail: what, declared: keyHash, actual: keyHash)
         case false?:
             if let stored = tlvArea.tlvs.first(where: { $0.type == .keyHash })?.value {
                 return VerificationCheck(
                     check: .keyHash, passed: false,
-                    detail: "KEYHASH TLV says \(stored.hexString), the given key's SHA-256 is \(keyHash): signed for another key",
+                    detail: "KEYHASH TLV says \(stored.hexString), the given key's \(hashAlgorithm) is \(keyHash): "
+                        + "signed for another key",
                     declared: stored.hexString, actual: keyHash)
             }
             return VerificationCheck(check: .keyHash, passed: false,

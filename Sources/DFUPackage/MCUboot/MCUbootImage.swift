@@ -3,8 +3,9 @@ import DFUBytes
 /// An MCUboot image as `imgtool sign` writes it: header, payload, optional protected TLV area
 /// and the TLV area, then possibly padding or a trailer (`--pad`).
 ///
-/// The whole file is what an SMP upload sends; the SHA256 TLV (`sha256TLV`) is the hash MCUmgr
-/// reports in its image list and takes for test / confirm.
+/// The whole file is what an SMP upload sends; the image hash TLV (`imageHash`: SHA256, or
+/// SHA384 / SHA512 in images built for them) is the hash MCUmgr reports in its image list and
+/// takes for test / confirm.
 public struct MCUbootImage: Sendable, Equatable {
     public let header: MCUbootImageHeader
     /// The protected TLV area (magic 0x6908), present when `header.protectedTLVSize` is not 0.
@@ -13,8 +14,11 @@ public struct MCUbootImage: Sendable, Equatable {
     public let tlvArea: MCUbootTLVArea
     /// The whole file.
     public let bytes: [UInt8]
-    /// SHA-256 over the hashed range (header, payload, protected TLV area), computed from `bytes`.
-    public let computedSHA256: [UInt8]
+    /// The hash the image declares: SHA-256, or SHA-384 / SHA-512 when its hash TLV is one of
+    /// those (`imgtool sign` with a P-384 key or `--sha`).
+    public let hashAlgorithm: SHA2Algorithm
+    /// `hashAlgorithm` over the hashed range (header, payload, protected TLV area), computed from `bytes`.
+    public let computedHash: [UInt8]
 
     /// Parses `bytes` (a whole image file).
     /// - Throws: `MCUbootImageError` with the byte offset of the first field that is wrong or of
@@ -34,13 +38,15 @@ public struct MCUbootImage: Sendable, Equatable {
         let mainOffset = payloadEnd + header.protectedTLVSize
         let mainArea = try MCUbootTLVArea.parse(bytes, at: mainOffset, magic: MCUbootTLVArea.mainMagic, expectedSize: nil)
 
-        let hasher = SHA256Hasher()
+        let algorithm = Self.hashAlgorithm(of: mainArea.tlvs.first { Self.hashTypes.contains($0.type) }?.type)
+        let hasher = SHA2Hasher(algorithm)
         hasher.update(bytes[0..<mainOffset])
         self.header = header
         self.protectedTLVArea = protectedArea
         self.tlvArea = mainArea
         self.bytes = bytes
-        self.computedSHA256 = hasher.finalize()
+        self.hashAlgorithm = algorithm
+        self.computedHash = hasher.finalize()
     }
 
     /// The name DFUKit gives the image with MCUboot image number `index` in reports: `image-0`.
@@ -57,8 +63,22 @@ public struct MCUbootImage: Sendable, Equatable {
         tlvs.first { $0.type == type }
     }
 
-    /// The SHA256 TLV's value (32 bytes as stored): the image hash MCUmgr lists and confirms.
-    public var sha256TLV: [UInt8]? { tlvArea.tlvs.first { $0.type == .sha256 }?.value }
+    /// The TLV types that hold the image hash, and the algorithm each names.
+    static let hashTypes: [MCUbootTLVType] = [.sha256, .sha384, .sha512]
+
+    static func hashAlgorithm(of type: MCUbootTLVType?) -> SHA2Algorithm {
+        switch type {
+        case .sha384?: return .sha384
+        case .sha512?: return .sha512
+        default: return .sha256
+        }
+    }
+
+    /// The image hash TLV (SHA256, SHA384 or SHA512), if any.
+    public var imageHashTLV: MCUbootTLV? { tlvArea.tlvs.first { Self.hashTypes.contains($0.type) } }
+
+    /// The image hash TLV's value as stored: the hash MCUmgr lists and confirms.
+    public var imageHash: [UInt8]? { imageHashTLV?.value }
 
     /// Bytes covered by the hash and signatures: header, payload and protected TLV area.
     public var hashedByteCount: Int { header.payloadEndOffset + header.protectedTLVSize }
@@ -69,8 +89,8 @@ public struct MCUbootImage: Sendable, Equatable {
     /// Bytes after the TLV area (padding and trailer of `imgtool sign --pad`); usually 0.
     public var trailingByteCount: Int { bytes.count - tlvArea.endOffset }
 
-    /// Whether the SHA256 TLV equals the SHA-256 of the hashed range. False without a SHA256 TLV.
-    public var sha256TLVMatches: Bool { sha256TLV == computedSHA256 }
+    /// Whether the image hash TLV equals the hash of the hashed range. False without one.
+    public var imageHashMatches: Bool { imageHash == computedHash }
 
     /// The signature TLV MCUboot would check (ECDSASIG, ED25519, RSA2048 or RSA3072), if any.
     public var signatureTLV: MCUbootTLV? { tlvArea.tlvs.first { $0.type.isSignature } }

@@ -17,6 +17,9 @@ enum MCUbootSamples {
     static let ecdsa = path("app-ecdsa-p256.bin")
     static let ed25519 = path("app-ed25519.bin")
     static let protectedTLVs = path("app-protected-tlvs.bin")
+    static let ecdsaP384 = path("app-ecdsa-p384.bin")
+    static let rsa2048 = path("app-rsa-2048.bin")
+    static let rsa3072 = path("app-rsa-3072.bin")
     static let nrfConnectZip = path("dfu_application.zip")
 
     static func path(_ name: String) -> String { directory + "/" + name }

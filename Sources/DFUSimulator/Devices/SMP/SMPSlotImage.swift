@@ -14,12 +14,12 @@ public struct SMPSlotImage: Sendable, Equatable {
     public let isIntact: Bool
 
     public init?(bytes: [UInt8]) {
-        guard let image = try? MCUbootImage(bytes: bytes), let hash = image.sha256TLV else { return nil }
+        guard let image = try? MCUbootImage(bytes: bytes), let hash = image.imageHash else { return nil }
         self.bytes = bytes
         self.version = image.version
         self.hash = hash
         self.bootable = !image.header.flags.contains(.nonBootable)
-        self.isIntact = image.sha256TLVMatches
+        self.isIntact = image.imageHashMatches
     }
 
     /// Zephyr's `img_mgmt_ver_str`: `major.minor.revision`, then `.build` when build is not 0.
