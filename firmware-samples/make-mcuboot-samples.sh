@@ -12,6 +12,10 @@
 #                           (SHA-384 of the key), ECDSASIG TLVs
 #   app-rsa-2048.bin        -k rsa-2048:   SHA256, KEYHASH (of the PKCS#1 key), RSA2048 (PSS) TLVs
 #   app-rsa-3072.bin        -k rsa-3072:   SHA256, KEYHASH, RSA3072 (PSS) TLVs
+#   app-encrypted-ecdsa-p256.bin  -k ecdsa-p256 -E (an EC P-256 key): ENCRYPTED_AES128 flag, ENCEC256
+#                           TLV; hash and signature cover the plaintext
+#   app-encrypted-ed25519.bin     -k ed25519 -E (an X25519 key): ENCX25519 TLV; Ed25519 signs the
+#                           (plaintext) digest, so the signature is checkable against the TLV
 #   dfu_application.zip     app-ecdsa-p256.bin as app_update.bin with a manifest.json in the
 #                           layout of nRF Connect SDK's scripts/bootloader/generate_zip.py
 #   imgtool-dumpinfo.txt    what `imgtool dumpinfo` reads back (the tests' expected values)
@@ -41,7 +45,7 @@ work = sys.argv[1]
 rng = random.Random(20250301)
 for name, size in [("unsigned", 30 * 1024 + 12), ("ecdsa", 40 * 1024), ("ed25519", 36 * 1024 + 100),
                    ("protected", 33 * 1024 + 4), ("p384", 20 * 1024 + 8), ("rsa2048", 24 * 1024 + 40),
-                   ("rsa3072", 22 * 1024)]:
+                   ("rsa3072", 22 * 1024), ("encrypted-ecdsa", 12 * 1024 + 16), ("encrypted-ed25519", 10 * 1024)]:
     open(f"{work}/{name}.bin", "wb").write(bytes(rng.getrandbits(8) for _ in range(size)))
 PY
 
@@ -67,6 +71,13 @@ COMMON=(--header-size 0x200 --pad-header --align 4 --slot-size 0x40000 --version
 "$IMGTOOL" sign "${COMMON[@]}" -k ecdsa-p384-THROWAWAY.pem "$WORK/p384.bin" app-ecdsa-p384.bin
 "$IMGTOOL" sign "${COMMON[@]}" -k rsa-2048-THROWAWAY.pem "$WORK/rsa2048.bin" app-rsa-2048.bin
 "$IMGTOOL" sign "${COMMON[@]}" -k rsa-3072-THROWAWAY.pem "$WORK/rsa3072.bin" app-rsa-3072.bin
+# Encryption keys are the device's; these throwaway ones are not kept.
+"$IMGTOOL" keygen -k "$WORK/enc-ec256.pem" -t ecdsa-p256
+"$IMGTOOL" keygen -k "$WORK/enc-x25519.pem" -t x25519
+"$IMGTOOL" sign "${COMMON[@]}" -k ecdsa-p256-THROWAWAY.pem -E "$WORK/enc-ec256.pem" "$WORK/encrypted-ecdsa.bin" \
+    app-encrypted-ecdsa-p256.bin
+"$IMGTOOL" sign "${COMMON[@]}" -k ed25519-THROWAWAY.pem -E "$WORK/enc-x25519.pem" "$WORK/encrypted-ed25519.bin" \
+    app-encrypted-ed25519.bin
 "$IMGTOOL" sign --header-size 0x200 --pad-header --align 4 --slot-size 0x40000 --version 2.0.1+77 \
     --rom-fixed 0x10000 --security-counter 7 --boot-record app --custom-tlv 0x1a0 0xcafe0001 \
     -k ecdsa-p256-THROWAWAY.pem "$WORK/protected.bin" app-protected-tlvs.bin
@@ -103,7 +114,7 @@ PY
 {
     "$IMGTOOL" version
     for image in app-unsigned.bin app-ecdsa-p256.bin app-ed25519.bin app-protected-tlvs.bin app-ecdsa-p384.bin \
-                 app-rsa-2048.bin app-rsa-3072.bin; do
+                 app-rsa-2048.bin app-rsa-3072.bin app-encrypted-ecdsa-p256.bin app-encrypted-ed25519.bin; do
         echo "== imgtool dumpinfo $image"
         "$IMGTOOL" dumpinfo "$image"
     done

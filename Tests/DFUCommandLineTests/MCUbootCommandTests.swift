@@ -119,6 +119,41 @@ final class MCUbootCommandTests: XCTestCase {
         XCTAssertEqual(checks.compactMap { $0["passed"] as? Bool }, [true, true, false])
     }
 
+    /// Encrypted images: the hash (and an ECDSA signature) cover the plaintext, which only the
+    /// device sees: reported as not checked, never as passed or failed; an Ed25519 signature over
+    /// the digest still verifies; a flash goes ahead with a note.
+    func testEncryptedImagesSayWhatCannotBeChecked() throws {
+        let ecdsa = try DFUKitBinary.run(["package", "verify", "app-encrypted-ecdsa-p256.bin", "--key", Self.key("ecdsa-p256"),
+                                          "--json"], in: Self.samples)
+        XCTAssertEqual(ecdsa.status, 0, ecdsa.transcript)
+        let checks = try XCTUnwrap(((try jsonObject(ecdsa.stdout)["images"] as? [[String: Any]])?.first)?["checks"]
+                                   as? [[String: Any]])
+        XCTAssertEqual(checks.compactMap { $0["name"] as? String }, ["mcuboot_image", "image_hash", "signature", "key_hash"])
+        XCTAssertEqual(checks.compactMap { $0["checked"] as? Bool }, [true, false, false, true])
+
+        let ed25519 = try DFUKitBinary.run(["package", "verify", "app-encrypted-ed25519.bin", "--key", Self.key("ed25519")],
+                                           in: Self.samples)
+        XCTAssertEqual(ed25519.status, 0, ed25519.transcript)
+        XCTAssertTrue(ed25519.stdout.contains("  skip image_hash: app-encrypted-ed25519.bin is encrypted (ENCRYPTED_AES128): "
+                                              + "its SHA256 TLV covers the plaintext"), ed25519.stdout)
+        XCTAssertTrue(ed25519.stdout.contains("  ok   signature: Ed25519 signature (ED25519 (0x24)) over the image's SHA-256 "
+                                              + "digest verifies"), ed25519.stdout)
+        XCTAssertTrue(ed25519.stdout.contains("result:  verified (not checked: image-0 image_hash)"), ed25519.stdout)
+        let wrongKey = try DFUKitBinary.run(["package", "verify", "app-encrypted-ed25519.bin", "--key", Self.key("wrong-ed25519")],
+                                            in: Self.samples)
+        XCTAssertEqual(wrongKey.status, 65, wrongKey.transcript)
+
+        let inspect = try DFUKitBinary.run(["package", "inspect", "app-encrypted-ecdsa-p256.bin"], in: Self.samples)
+        XCTAssertEqual(inspect.status, 0, inspect.transcript)
+        XCTAssertTrue(inspect.stdout.contains("  image_hash: not checked: app-encrypted-ecdsa-p256.bin is encrypted"),
+                      inspect.stdout)
+
+        let flash = try DFUKitBinary.run(["flash", "--profile", "mcumgr-smp", "--device", "sim:mcumgr-smp",
+                                          "app-encrypted-ecdsa-p256.bin", "--json"], in: Self.samples)
+        XCTAssertEqual(flash.status, 0, flash.transcript)
+        XCTAssertTrue(flash.stderr.hasPrefix("note: image 'image-0': image_hash not checked before sending: "), flash.stderr)
+    }
+
     func testTamperedImageFailsTheHashCheck() throws {
         let directory = try TemporaryDirectory()
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.sample("app-ed25519.bin"))))

@@ -109,6 +109,11 @@ struct FlashCommand: Command {
             printEarlyFailure(console, kind: "package", message: "\(error)")
             return ExitCode.dataError
         }
+        for image in package.images {
+            for check in image.integrityChecks where !check.checked {
+                console.error("note: image '\(image.name)': \(check.name) not checked before sending: \(check.detail)")
+            }
+        }
         for image in package.images where !image.profile.isEmpty && image.profile != profile.name {
             console.error("warning: image '\(image.name)' was packaged for profile '\(image.profile)', flashing with '\(profile.name)'")
         }

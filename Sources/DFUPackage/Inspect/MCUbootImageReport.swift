@@ -25,9 +25,9 @@ public struct MCUbootImageReport: Sendable, Equatable {
         checks = image.integrityChecks
     }
 
-    /// Whether the check ran and passed; `nil` when it did not run.
+    /// Whether the check ran and passed; `nil` when it did not run or could not be made.
     public func passed(_ check: ImageCheck) -> Bool? {
-        checks.first { $0.check == check }?.passed
+        checks.first { $0.check == check && $0.checked }?.passed
     }
 
     func textLines() -> [String] {
@@ -72,7 +72,9 @@ public struct MCUbootImageReport: Sendable, Equatable {
         if image.trailingByteCount > 0 {
             lines.append("  trailer: \(image.trailingByteCount) bytes after the TLV area")
         }
-        if let hashPassed = passed(.imageHash) {
+        if let unchecked = checks.first(where: { $0.check == .imageHash && !$0.checked }) {
+            lines.append("  image_hash: not checked: \(unchecked.detail)")
+        } else if let hashPassed = passed(.imageHash) {
             let tlv = image.imageHashTLV?.type.name ?? "hash"
             lines.append("  image_hash: " + (hashPassed ? "the \(tlv) TLV matches the image" : "DOES NOT MATCH the image"))
         }

@@ -8,10 +8,9 @@ extension MCUbootImage {
     func imageHashCheck(fileName: String) -> VerificationCheck {
         let computed = computedHash.hexString
         guard !header.flags.isEncrypted else {
-            return VerificationCheck(
-                check: .imageHash, passed: false,
-                detail: "cannot be checked: \(fileName) is encrypted (\(header.flags.names.joined(separator: ", "))) "
-                    + "and its hash TLV covers the plaintext")
+            return .notCheckable(.imageHash, because: "\(fileName) is encrypted (\(header.flags.names.joined(separator: ", "))): "
+                + "its \(imageHashTLV?.type.name ?? "hash") TLV covers the plaintext, which only the device sees "
+                + "(MCUboot decrypts the image while it validates it)")
         }
         guard let tlv = imageHashTLV else {
             return VerificationCheck(check: .imageHash, passed: false,
@@ -40,11 +39,17 @@ extension MCUbootImage {
             return [fail(.signature, "signature invalid: a \(signature.type) signature with a \(hashAlgorithm) image hash "
                          + "is not a pairing MCUboot builds")]
         }
+        // Ed25519 signs the digest (unless SIG_PURE); the rest sign the hashed range itself.
+        let overDigest = signature.type == .ed25519 && tlv(.signaturePure) == nil
+        if header.flags.isEncrypted, !overDigest {
+            return [.notCheckable(.signature, because: "the \(algorithm) signature of an encrypted image covers its "
+                                      + "plaintext, which only the device sees"),
+                    keyHashCheck(publicKeyDER: publicKeyDER)]
+        }
         let signatureCheck: VerificationCheck
         do {
             if try checkSignature(publicKeyDER: publicKeyDER) {
-                let over = signedMessage(for: signature.type) == computedHash
-                    ? "the image's \(hashAlgorithm) digest" : "the hashed range"
+                let over = overDigest ? "the image's \(hashAlgorithm) digest" : "the hashed range"
                 signatureCheck = VerificationCheck(
                     check: .signature, passed: true,
                     detail: "\(algorithm) signature (\(signature.type)) over \(over) verifies with the given key")

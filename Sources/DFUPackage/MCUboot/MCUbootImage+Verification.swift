@@ -29,9 +29,10 @@ extension MCUbootImage {
     /// The bytes the signature covers, as imgtool signs them: ECDSA and RSA-PSS sign the hashed
     /// range (header, payload, protected TLVs) with their hash themselves; Ed25519 signs the
     /// image's hash digest, or the range itself when a SIG_PURE TLV is present.
+    /// An encrypted image's digest is the hash TLV itself: the plaintext it covers is not here.
     public func signedMessage(for type: MCUbootTLVType) -> [UInt8] {
         if type == .ed25519, tlvArea.tlvs.first(where: { $0.type == .signaturePure }) == nil {
-            return computedHash
+            return header.flags.isEncrypted ? (imageHash ?? computedHash) : computedHash
         }
         return Array(bytes[0..<hashedByteCount])
     }

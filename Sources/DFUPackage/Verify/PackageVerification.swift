@@ -37,6 +37,11 @@ public struct PackageVerification: Sendable, Equatable {
     /// Whether every check on every image passed.
     public var passed: Bool { images.allSatisfy(\.passed) }
 
+    /// Every check that could not be made, with its image, in order.
+    public var unchecked: [(image: String, check: VerificationCheck)] {
+        images.flatMap { image in image.checks.filter { !$0.checked }.map { (image.name, $0) } }
+    }
+
     /// Every failed check with its image, in order.
     public var failures: [(image: String, check: VerificationCheck)] {
         images.flatMap { image in image.checks.filter { !$0.passed }.map { (image.name, $0) } }
@@ -62,12 +67,12 @@ public struct PackageVerification: Sendable, Equatable {
         for image in images {
             lines.append("image \(image.name):")
             for check in image.checks {
-                let mark = check.passed ? "ok  " : "FAIL"
-                lines.append("  \(mark) \(check.name): \(check.detail)")
+                lines.append("  \(check.mark) \(check.name): \(check.detail)")
             }
         }
         if passed {
-            lines.append("result:  verified")
+            let skipped = unchecked.map { "\($0.image) \($0.check.name)" }
+            lines.append("result:  verified" + (skipped.isEmpty ? "" : " (not checked: \(skipped.joined(separator: ", ")))"))
         } else {
             let failed = failures.map { "\($0.image) \($0.check.name)" }.joined(separator: ", ")
             lines.append("result:  FAILED (\(failed)); do not flash this package")
@@ -76,7 +81,7 @@ public struct PackageVerification: Sendable, Equatable {
     }
 
     /// The report as JSON: `package`, `format`, `key_given`, `passed`, `images` (each with `name`,
-    /// `passed`, `checks`: `name`, `passed`, `detail`), ending with a newline.
+    /// `passed`, `checks`: `name`, `passed`, `checked`, `detail`), ending with a newline.
     public func renderJSON() -> String {
         JSONValue.object([
             ("package", .string(packagePath)),
@@ -91,6 +96,7 @@ public struct PackageVerification: Sendable, Equatable {
                         .object([
                             ("name", .string(check.name)),
                             ("passed", .bool(check.passed)),
+                            ("checked", .bool(check.checked)),
                             ("detail", .string(check.detail)),
                         ])
                     })),

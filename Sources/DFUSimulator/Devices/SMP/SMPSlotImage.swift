@@ -2,15 +2,17 @@ import DFUBytes
 import DFUPackage
 
 /// An image in an MCUboot slot, as the SMP image group sees it: read with DFUPackage's MCUboot
-/// parser. Only images that parse and carry a SHA256 TLV are listed, as in Zephyr's
+/// parser. Only images that parse and carry an image hash TLV are listed, as in Zephyr's
 /// `img_mgmt_read_info`.
 public struct SMPSlotImage: Sendable, Equatable {
     public let bytes: [UInt8]
     public let version: MCUbootImageVersion
-    /// The SHA256 TLV: the hash SMP lists and takes for test / confirm.
+    /// The image hash TLV: the hash SMP lists and takes for test / confirm.
     public let hash: [UInt8]
     public let bootable: Bool
-    /// Whether the SHA256 TLV matches the image (MCUboot refuses to boot it otherwise).
+    /// Whether the image hash TLV matches the image (MCUboot refuses to boot it otherwise). An
+    /// encrypted image's hash covers its plaintext, which MCUboot checks while decrypting with
+    /// its private key; the simulated device holds no key and takes it as intact.
     public let isIntact: Bool
 
     public init?(bytes: [UInt8]) {
@@ -19,7 +21,7 @@ public struct SMPSlotImage: Sendable, Equatable {
         self.version = image.version
         self.hash = hash
         self.bootable = !image.header.flags.contains(.nonBootable)
-        self.isIntact = image.imageHashMatches
+        self.isIntact = image.header.flags.isEncrypted || image.imageHashMatches
     }
 
     /// Zephyr's `img_mgmt_ver_str`: `major.minor.revision`, then `.build` when build is not 0.
