@@ -16,6 +16,8 @@
 #                           TLV; hash and signature cover the plaintext
 #   app-encrypted-ed25519.bin     -k ed25519 -E (an X25519 key): ENCX25519 TLV; Ed25519 signs the
 #                           (plaintext) digest, so the signature is checkable against the TLV
+#   app-ecdsa-p256.hex      the ecdsa payload signed again as Intel HEX at 0xC000 (--hex-addr), as
+#                           Zephyr's zephyr.signed.hex
 #   dfu_application.zip     app-ecdsa-p256.bin as app_update.bin with a manifest.json in the
 #                           layout of nRF Connect SDK's scripts/bootloader/generate_zip.py
 #   imgtool-dumpinfo.txt    what `imgtool dumpinfo` reads back (the tests' expected values)
@@ -49,7 +51,7 @@ for name, size in [("unsigned", 30 * 1024 + 12), ("ecdsa", 40 * 1024), ("ed25519
     open(f"{work}/{name}.bin", "wb").write(bytes(rng.getrandbits(8) for _ in range(size)))
 PY
 
-rm -f ./*.bin ./*.pem ./*.zip ./*.txt
+rm -f ./*.bin ./*.hex ./*.pem ./*.zip ./*.txt
 # Throwaway test keys: never use them for real devices.
 for key in ecdsa-p256 wrong-ecdsa-p256; do
     "$IMGTOOL" keygen -k "$key-THROWAWAY.pem" -t ecdsa-p256
@@ -71,6 +73,7 @@ COMMON=(--header-size 0x200 --pad-header --align 4 --slot-size 0x40000 --version
 "$IMGTOOL" sign "${COMMON[@]}" -k ecdsa-p384-THROWAWAY.pem "$WORK/p384.bin" app-ecdsa-p384.bin
 "$IMGTOOL" sign "${COMMON[@]}" -k rsa-2048-THROWAWAY.pem "$WORK/rsa2048.bin" app-rsa-2048.bin
 "$IMGTOOL" sign "${COMMON[@]}" -k rsa-3072-THROWAWAY.pem "$WORK/rsa3072.bin" app-rsa-3072.bin
+"$IMGTOOL" sign "${COMMON[@]}" --hex-addr 0xC000 -k ecdsa-p256-THROWAWAY.pem "$WORK/ecdsa.bin" app-ecdsa-p256.hex
 # Encryption keys are the device's; these throwaway ones are not kept.
 "$IMGTOOL" keygen -k "$WORK/enc-ec256.pem" -t ecdsa-p256
 "$IMGTOOL" keygen -k "$WORK/enc-x25519.pem" -t x25519

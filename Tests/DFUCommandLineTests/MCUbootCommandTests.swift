@@ -154,6 +154,27 @@ final class MCUbootCommandTests: XCTestCase {
         XCTAssertTrue(flash.stderr.hasPrefix("note: image 'image-0': image_hash not checked before sending: "), flash.stderr)
     }
 
+    /// An image as Intel HEX (imgtool --hex-addr, Zephyr's zephyr.signed.hex) is read as the
+    /// image at its lowest address; a HEX file that holds no image is refused with what to do.
+    func testIntelHexImages() throws {
+        let verify = try DFUKitBinary.run(["package", "verify", "app-ecdsa-p256.hex", "--key", Self.key("ecdsa-p256")],
+                                          in: Self.samples)
+        XCTAssertEqual(verify.status, 0, verify.transcript)
+        XCTAssertTrue(verify.stdout.contains("format:  mcuboot"), verify.stdout)
+        XCTAssertTrue(verify.stdout.contains("  ok   signature: ECDSA P-256 signature"), verify.stdout)
+        let flash = try DFUKitBinary.run(["flash", "--profile", "mcumgr-smp", "--device", "sim:mcumgr-smp",
+                                          "app-ecdsa-p256.hex", "--json"], in: Self.samples)
+        XCTAssertEqual(flash.status, 0, flash.transcript)
+        XCTAssertEqual(try jsonObject(flash.stdout)["status"] as? String, "verified")
+
+        let notAnImage = try DFUKitBinary.run(["package", "inspect", "demo-app.hex"],
+                                              in: DFUKitBinary.repositoryRoot.appendingPathComponent("firmware-samples").path)
+        XCTAssertEqual(notAnImage.status, 65, notAnImage.transcript)
+        XCTAssertEqual(notAnImage.stderr, "error: demo-app.hex: an Intel HEX file with no MCUboot image at its lowest address "
+                       + "(0x27000) is not a package. Make one of it with `dfukit package create --profile P --version V "
+                       + "--output OUT.zip demo-app.hex`.\n")
+    }
+
     func testTamperedImageFailsTheHashCheck() throws {
         let directory = try TemporaryDirectory()
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.sample("app-ed25519.bin"))))

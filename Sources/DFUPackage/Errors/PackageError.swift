@@ -1,3 +1,4 @@
+import Foundation
 /// Everything that can go wrong while reading, checking or building a firmware package.
 ///
 /// Each case carries where it happened (the package path, the entry or image, the line) and its
@@ -30,6 +31,8 @@ public enum PackageError: Error, Sendable, Equatable, CustomStringConvertible {
     case verificationFailed(path: String, image: String, check: String, detail: String)
     /// An Intel HEX file is malformed; `line` is 1-based.
     case badIntelHex(file: String, line: Int, problem: String)
+    /// An Intel HEX file given as a package whose data does not start with an MCUboot image.
+    case hexWithoutImage(path: String, baseAddress: UInt32)
     /// Input given to `PackageBuilder` cannot make a valid package.
     case invalidBuildInput(reason: String)
     /// A file given as a bare MCUboot image (it starts with the MCUboot magic) does not parse;
@@ -76,6 +79,10 @@ public enum PackageError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .verificationFailed(path, image, check, detail):
             return "\(path), image '\(image)': check '\(check)' failed: \(detail). "
                 + "Do not flash this package; rebuild it, or verify it with the key it was signed with."
+        case let .hexWithoutImage(path, baseAddress):
+            return "\(path): an Intel HEX file with no MCUboot image at its lowest address (0x\(String(baseAddress, radix: 16))) "
+                + "is not a package. Make one of it with `dfukit package create --profile P --version V --output OUT.zip "
+                + "\((path as NSString).lastPathComponent)`."
         case let .badIntelHex(file, line, problem):
             return "\(file):\(line): invalid Intel HEX: \(problem). Regenerate the file with your toolchain."
         case let .invalidBuildInput(reason):

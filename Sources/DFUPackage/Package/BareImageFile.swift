@@ -16,6 +16,19 @@ enum BareImageFile {
         return magics.contains([UInt8](first))
     }
 
+    static func startsWithMCUbootMagic(_ bytes: [UInt8]) -> Bool {
+        magics.contains(Array(bytes.prefix(4)))
+    }
+
+    /// Whether the file at `path` starts like an Intel HEX file: a ':' record mark then hex digits.
+    static func startsWithIntelHexRecord(path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let first = try? handle.read(upToCount: 9).map({ [UInt8]($0) }), first.count == 9,
+              first[0] == UInt8(ascii: ":") else { return false }
+        return first.dropFirst().allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }
+    }
+
     /// The whole file, refusing more than `limit` bytes without reading them.
     static func read(path: String, limit: Int) throws(PackageError) -> [UInt8] {
         guard let handle = FileHandle(forReadingAtPath: path) else {

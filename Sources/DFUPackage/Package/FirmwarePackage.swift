@@ -28,6 +28,9 @@ public struct FirmwarePackage: Sendable, Equatable {
         if try BareImageFile.startsWithMCUbootMagic(path: path) {
             return try openBareMCUbootImage(path: path)
         }
+        if BareImageFile.startsWithIntelHexRecord(path: path) {
+            return try openIntelHexMCUbootImage(path: path)
+        }
         let archive = try ZipArchive(path: path)
         guard let manifestBytes = try archive.read(named: PackageManifest.entryName,
                                                    expectedSize: PackageManifest.maximumSize) else {
@@ -78,6 +81,18 @@ public struct FirmwarePackage: Sendable, Equatable {
     private static func openBareMCUbootImage(path: String) throws(PackageError) -> FirmwarePackage {
         let data = try BareImageFile.read(path: path, limit: NRFConnectManifest.maximumImageSize)
         let image = FirmwareImage(mcubootFile: BareImageFile.lastPathComponent(path), data: data)
+        if let error = image.mcubootError { throw .badMCUbootImage(path: path, error: error) }
+        return FirmwarePackage(path: path, format: .mcuboot, manifest: .bareMCUbootImage, images: [image])
+    }
+
+    /// An MCUboot image as Intel HEX (`imgtool sign --hex-addr`, or Zephyr's `zephyr.signed.hex`):
+    /// the data from its lowest address on is the image. Any other HEX file is not a package.
+    private static func openIntelHexMCUbootImage(path: String) throws(PackageError) -> FirmwarePackage {
+        let hex = try IntelHexReader.read(path: path)
+        guard BareImageFile.startsWithMCUbootMagic(hex.bytes) else {
+            throw .hexWithoutImage(path: path, baseAddress: hex.baseAddress)
+        }
+        let image = FirmwareImage(mcubootFile: BareImageFile.lastPathComponent(path), data: hex.bytes)
         if let error = image.mcubootError { throw .badMCUbootImage(path: path, error: error) }
         return FirmwarePackage(path: path, format: .mcuboot, manifest: .bareMCUbootImage, images: [image])
     }
