@@ -19,7 +19,7 @@ fi
 hci=()
 if [ -z "${DFUKIT_BENCH_NO_BUMBLE:-}" ]; then
     venv=.build/bumble-venv
-    if [ -x "$venv/bin/python" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install --quiet bumble; }; then
+    if scripts/bumble-venv.sh >/dev/null; then
         bumble_pids=()
         trap 'for pid in "${bumble_pids[@]}"; do kill "$pid" 2>/dev/null; done; scripts/stop-postgres.sh "${server:-/nonexistent}" >/dev/null 2>&1 || true' EXIT
         port=7500

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The userspace HCI host (DFUHCI) against Bumble's virtual controllers, at the XCTest level.
-# Sets up .build/bumble-venv (pip install bumble) when missing, starts two fresh virtual
+# Sets up .build/bumble-venv (scripts/bumble-venv.sh) when missing, starts two fresh virtual
 # controllers on one virtual link (scripts/bumble-controllers.py) and the echo peripheral
 # (Tests/Bumble/vendor_peripheral.py) on the first, then runs DFUHCITests.BumbleIntegrationTests
 # on the second with DFUKIT_BUMBLE_HCI set and a btsnoop trace. Each run has its own directory
@@ -12,13 +12,7 @@ venv=.build/bumble-venv
 mkdir -p .build/bumble
 work=$(mktemp -d .build/bumble/hci-run.XXXXXX)
 
-if ! "$venv/bin/python" -c 'import bumble' 2>/dev/null; then
-    echo "Setting up $venv (pip install bumble)..."
-    python3 -m venv "$venv" && "$venv/bin/pip" install --quiet bumble || {
-        echo "error: could not install bumble into $venv (needs python3-venv and access to PyPI)" >&2
-        exit 1
-    }
-fi
+scripts/bumble-venv.sh >/dev/null || exit 1
 python="$venv/bin/python"
 
 # Two free TCP ports on the loopback interface.

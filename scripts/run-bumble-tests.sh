@@ -6,9 +6,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 venv=.build/bumble-venv
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import bumble' 2>/dev/null; then
-    python3 -m venv "$venv" && "$venv/bin/pip" install --quiet bumble || { echo "0 passed, 1 failed (bumble did not install)"; exit 1; }
-fi
+scripts/bumble-venv.sh >/dev/null || { echo "0 passed, 1 failed (bumble did not install)"; exit 1; }
 swift build --product dfukit "$@" || { echo "0 passed, 1 failed (build)"; exit 1; }
 bin=$(swift build --product dfukit --show-bin-path "$@")/dfukit
 PY="$venv/bin/python"
@@ -77,6 +75,19 @@ check "Nordic Secure DFU over hci:tcp ends verified" flashed "$nordic_sha"
 start nordic_secure_dfu_device.py --disconnect-after 9000
 "$bin" flash --profile nordic-secure-dfu --device "hci:tcp:127.0.0.1:$((port + 1))" "$nordic_pkg" --json > "$work/out.txt" 2>&1
 check "Nordic Secure DFU resumes after a disconnect" bash -c "grep -q '\"resumes\":[1-9]' '$work/out.txt' && grep -q '$nordic_sha' '$work/state.json'"
+
+# MCUmgr SMP against a Zephyr smp_svr + MCUboot peer (messages encoded by PyPI smp).
+smp_image=firmware-samples/mcuboot/app-ecdsa-p256.bin
+smp_sha=$(sha256sum "$smp_image" | cut -d' ' -f1)
+start mcumgr_smp_device.py
+"$bin" flash --profile mcumgr-smp --device "hci:tcp:127.0.0.1:$((port + 1))" "$smp_image" --json > "$work/out.txt" 2>&1
+check "MCUmgr SMP over hci:tcp: test, reset, confirm, verified" bash -c \
+    "grep -q '\"status\":\"verified\"' '$work/out.txt' && grep -q '$smp_sha' '$work/state.json' && grep -q '\"confirmed\": *true' '$work/state.json'"
+
+start mcumgr_smp_device.py --disconnect-after 20000
+"$bin" flash --profile mcumgr-smp --device "hci:tcp:127.0.0.1:$((port + 1))" "$smp_image" --json > "$work/out.txt" 2>&1
+check "MCUmgr SMP resumes the upload after a disconnect" bash -c \
+    "grep -q '\"resumes\":[1-9]' '$work/out.txt' && grep -q '$smp_sha' '$work/state.json'"
 
 # Buttonless entry: an application on F0:DF:00:00:02:01 reboots into its bootloader, which
 # advertises on address + 1 from its own controller.

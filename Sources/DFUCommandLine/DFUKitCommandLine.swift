@@ -87,10 +87,12 @@ public enum DFUKitCommandLine {
     static var overview: String {
         var lines = ["dfukit \(version): update the firmware of Bluetooth Low Energy devices, driven by profiles.", "",
                      "usage: dfukit COMMAND [OPTIONS]", "", "commands:"]
+        // The widest name, and two spaces, sets the column (`smp image confirm` is 17 wide).
+        let column = (commands.map(\.name.count).max() ?? 0) + 2
         for command in commands {
-            lines.append("  " + command.name.padding(toLength: 17, withPad: " ", startingAt: 0) + command.summary)
+            lines.append("  " + command.name.padding(toLength: column, withPad: " ", startingAt: 0) + command.summary)
         }
-        lines += ["", "  --version        print the version", "",
+        lines += ["", "  " + "--version".padding(toLength: column, withPad: " ", startingAt: 0) + "print the version", "",
                   "Run 'dfukit COMMAND --help' for a command's options."]
         return lines.joined(separator: "\n")
     }

@@ -7,9 +7,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 PYTHON=${PYTHON:-.build/bumble-venv/bin/python}
-if [ ! -x "$PYTHON" ]; then
-    python3 -m venv .build/bumble-venv && .build/bumble-venv/bin/pip install --quiet bumble || exit 1
-fi
+if [ "$PYTHON" = .build/bumble-venv/bin/python ]; then scripts/bumble-venv.sh >/dev/null || exit 1; fi
 LOGS=$(mktemp -d)
 PASSED=0 FAILED=0
 

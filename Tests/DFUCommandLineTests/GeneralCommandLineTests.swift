@@ -22,6 +22,14 @@ final class GeneralCommandLineTests: XCTestCase {
             for command in ["flash", "package create", "package inspect", "package verify", "profile check", "--version"] {
                 XCTAssertTrue(result.stdout.contains("\n  \(command) "), "'\(command)' missing from:\n\(result.stdout)")
             }
+            // Every command line has its name, two spaces at least, then its summary, all in one column.
+            let listed = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).drop { $0 != "commands:" }.dropFirst().prefix { !$0.isEmpty }
+            XCTAssertGreaterThan(listed.count, 10)
+            let columns = Set(listed.map { line in line.dropFirst(2).range(of: "  ").map { line.distance(from: line.startIndex, to: $0.lowerBound) } })
+            XCTAssertFalse(columns.contains(nil), "a name runs into its summary:\n\(result.stdout)")
+            let starts = Set(listed.compactMap { line in line.dropFirst(2).range(of: "  ").map { range in
+                line[range.upperBound...].firstIndex { $0 != " " }.map { line.distance(from: line.startIndex, to: $0) } } ?? nil })
+            XCTAssertEqual(starts.count, 1, "summaries start in different columns:\n\(result.stdout)")
         }
     }
 

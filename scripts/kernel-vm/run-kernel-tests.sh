@@ -39,9 +39,7 @@ fi
 
 # 3. Bumble, dfukit, the libbluetooth stand-in client.
 venv=.build/bumble-venv; PY=$venv/bin/python
-if [ ! -x "$PY" ] || ! "$PY" -c 'import bumble' 2>/dev/null; then
-    python3 -m venv "$venv" && "$venv/bin/pip" install --quiet bumble || die "bumble did not install"
-fi
+scripts/bumble-venv.sh >/dev/null || die "bumble did not install"
 if [ -n "${DFUKIT:-}" ]; then   # a prebuilt binary instead of building (must be on the host root)
     dfukit=$(realpath "$DFUKIT")
 else
@@ -64,6 +62,8 @@ vendor_sha=$(sha256sum "$work/app.bin" | cut -d' ' -f1)
 # The vendor profile asking for an encrypted link (BT_SECURITY medium: the kernel pairs, Just Works).
 sed 's/^version: 1$/version: 1\nsecurity: medium/' profiles/vendor-ctrlpt.yaml > "$work/vendor-encrypted.yaml"
 grep -q '^security: medium' "$work/vendor-encrypted.yaml" || die "could not make the encrypted vendor profile"
+smp_image=$PWD/firmware-samples/mcuboot/app-ecdsa-p256.bin
+smp_sha=$(sha256sum "$smp_image" | cut -d' ' -f1)
 nordic_pkg=$PWD/firmware-samples/nordic/app-signed.zip
 nordic_sha=$(python3 -c 'import zipfile,hashlib,json,sys; z=zipfile.ZipFile(sys.argv[1]); m=json.loads(z.read("manifest.json")); print(hashlib.sha256(z.read(m["manifest"]["application"]["bin_file"])).hexdigest())' "$nordic_pkg")
 
@@ -79,6 +79,8 @@ cases=(
   "nordic-flash flash F0:DF:00:00:02:01 nordic_secure_dfu_device.py $nordic_sha | --profile nordic-secure-dfu $nordic_pkg --set prn=8"
   "vendor-resume flash F0:DF:00:00:01:03 vendor_ctrlpt_device.py:--disconnect-after=8000 $vendor_sha | --profile vendor-ctrlpt $work/app.zip"
   "nordic-resume flash F0:DF:00:00:02:02 nordic_secure_dfu_device.py:--disconnect-after=9000 $nordic_sha | --profile nordic-secure-dfu $nordic_pkg"
+  "smp-flash flash F0:DF:00:00:03:01 mcumgr_smp_device.py $smp_sha | --profile mcumgr-smp $smp_image"
+  "smp-resume flash F0:DF:00:00:03:02 mcumgr_smp_device.py:--disconnect-after=20000 $smp_sha | --profile mcumgr-smp $smp_image"
   "nordic-buttonless flash F0:DF:00:00:02:10 nordic_buttonless_device.py $nordic_sha | --profile nordic-secure-dfu $nordic_pkg"
   "vendor-encrypted flash F0:DF:00:00:01:06 vendor_ctrlpt_device.py:--require-encryption $vendor_sha | --profile $work/vendor-encrypted.yaml $work/app.zip"
   "vendor-unencrypted refused F0:DF:00:00:01:07 vendor_ctrlpt_device.py:--require-encryption - | --profile vendor-ctrlpt $work/app.zip"

@@ -66,7 +66,7 @@ struct SMPImageListCommand: SMPShortcutCommand {
 
 struct SMPImageTestCommand: SMPShortcutCommand {
     static let name = "smp image test"
-    static let summary = "Mark the image with this hash (its SHA256 TLV, hex) to boot once after the next reset."
+    static let summary = "Mark the image with this hash (its image hash TLV, hex) to boot once after the next reset."
     static let usage = "dfukit smp image test --device DEVICE HASH [--json]"
     static let profileCommand = "image_test_hash"
     static let parameterNames: [String] = ["hash"]

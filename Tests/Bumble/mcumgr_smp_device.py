@@ -1,0 +1,444 @@
+#!/usr/bin/env python3
+"""A Zephyr application with an MCUmgr SMP server (the smp_svr sample) booted by MCUboot in swap
+mode, on a Bumble virtual controller, behaving as Sources/DFUSimulator/Devices/SMP/.
+
+Service 8D53DC1D with one characteristic, DA2E7828 (write without response, write, notify).
+A request is an 8-byte header (big-endian body length at byte 2) and a CBOR map; it may span
+several writes (SMP reassembly, up to --buf-size bytes) and several may arrive back to back.
+Each answer leaves as one frame cut into (ATT_MTU - 3)-byte notifications, in the request's SMP
+version with its sequence number. Headers and messages are encoded and decoded with PyPI `smp`
+(4.2.0) and cbor2. Groups: os (0 echo, 5 reset, 6 mcumgr params) and image (0 state read/write,
+1 upload into slot 1, 5 erase). The upload survives disconnects and resumes by its `sha`; a
+reset answers, drops the link (reason 0x08) and "boots": MCUboot swaps a slot marked for test
+(unconfirmed, reverted at the next reset unless confirmed) or for good, and the state file gets
+the image that now runs.
+
+    mcumgr_smp_device.py --transport tcp-client:127.0.0.1:PORT [--disconnect-after BYTES]
+                         [--state-file PATH] [--buf-size N] [--buf-count N]
+"""
+import asyncio
+import dataclasses
+import hashlib
+import logging
+import struct
+
+import cbor2
+import pydantic
+from bumble.gatt import Characteristic, CharacteristicValue, Service
+from smp import header as smpheader
+from smp import image_management, os_management
+
+from peripheral_common import REBOOT_REASON, Peripheral, argument_parser, write_state_file
+
+SERVICE_UUID = '8D53DC1D-1DB7-4CD3-868B-8A527460AA84'
+CHARACTERISTIC_UUID = 'DA2E7828-FBCE-4E01-AE9E-261174997C48'
+HEADER_SIZE = smpheader.Header.SIZE
+SLOT_SIZE = 1 << 20
+OS_GROUP, IMAGE_GROUP = 0, 1
+
+# MGMT_ERR_* (sent as {rc} in both versions) and IMG_MGMT_ERR_* (v2 {err: {group: 1, rc}}).
+EINVAL, EMSGSIZE, ENOTSUP, UNSUPPORTED_TOO_NEW = 3, 7, 8, 13
+IMG = image_management.IMG_MGMT_ERR
+# Zephyr's img_mgmt_translate_error_code: what a v1 request gets instead of an image error.
+LEGACY_CODES = {IMG.NO_IMAGE: 5, IMG.NO_FREE_SLOT: 6, IMG.CURRENT_VERSION_IS_NEWER: 6, IMG.INVALID_OFFSET: 3,
+                IMG.INVALID_LENGTH: 3, IMG.INVALID_IMAGE_HEADER: 3, IMG.INVALID_HASH: 3}
+
+# MCUboot (bootutil/image.h)
+IMAGE_MAGIC, TLV_INFO_MAGIC, TLV_PROTECTED_INFO_MAGIC, TLV_SHA256 = 0x96F3B83D, 0x6907, 0x6908, 0x10
+IMAGE_F_ENCRYPTED, IMAGE_F_NON_BOOTABLE = 0x04 | 0x08, 0x10
+
+log = logging.getLogger('smp')
+
+
+class ImageError(Exception):
+    """An IMG_MGMT_ERR answer (Zephyr forgets an upload on any of them)."""
+
+    def __init__(self, code: IMG):
+        super().__init__(code.name)
+        self.code = code
+
+
+# --- MCUboot images in the slots ---
+
+@dataclasses.dataclass(frozen=True)
+class SlotImage:
+    data: bytes
+    version: tuple[int, int, int, int]
+    hash: bytes  # the SHA256 TLV: what SMP lists and takes for test / confirm
+    bootable: bool
+    intact: bool  # the SHA256 TLV matches (MCUboot does not boot it otherwise)
+
+    @property
+    def version_string(self) -> str:
+        """img_mgmt_ver_str: major.minor.revision, then .build when it is not 0."""
+        major, minor, revision, build = self.version
+        return f'{major}.{minor}.{revision}' + (f'.{build}' if build else '')
+
+    @staticmethod
+    def parse(data: bytes) -> 'SlotImage | None':
+        """An MCUboot image with a SHA256 TLV, as img_mgmt_read_info lists it; None otherwise."""
+        if len(data) < 32:
+            return None
+        magic, _load, header_size, protected_size, image_size, flags = struct.unpack_from('<IIHHII', data)
+        if magic != IMAGE_MAGIC:
+            return None
+        at = header_size + image_size
+        hashed_end = at + protected_size  # header, image and protected TLVs
+        if protected_size:
+            if at + 4 > len(data) or struct.unpack_from('<HH', data, at) != (TLV_PROTECTED_INFO_MAGIC, protected_size):
+                return None
+            at = hashed_end
+        if at + 4 > len(data):
+            return None
+        info_magic, total = struct.unpack_from('<HH', data, at)
+        if info_magic != TLV_INFO_MAGIC:
+            return None
+        end, at, sha256 = min(at + total, len(data)), at + 4, None
+        while at + 4 <= end:
+            kind, length = data[at], int.from_bytes(data[at + 2:at + 4], 'little')
+            if kind == TLV_SHA256 and length == 32:
+                sha256 = data[at + 4:at + 36]
+            at += 4 + length
+        if sha256 is None or len(sha256) != 32:
+            return None
+        intact = bool(flags & IMAGE_F_ENCRYPTED) or hashlib.sha256(data[:hashed_end]).digest() == sha256
+        return SlotImage(bytes(data), struct.unpack_from('<BBHI', data, 20), sha256,
+                         not flags & IMAGE_F_NON_BOOTABLE, intact)
+
+    @staticmethod
+    def make(payload: bytes, version: tuple[int, int, int, int]) -> 'SlotImage':
+        """A minimal `imgtool sign`: 32-byte header, payload, TLV area with the SHA256 TLV."""
+        header = struct.pack('<IIHHII', IMAGE_MAGIC, 0, 32, 0, len(payload), 0) + struct.pack('<BBHII', *version, 0)
+        hashed = header + payload
+        tlvs = struct.pack('<HHBBH', TLV_INFO_MAGIC, 4 + 4 + 32, TLV_SHA256, 0, 32) + hashlib.sha256(hashed).digest()
+        return SlotImage.parse(hashed + tlvs)
+
+
+# The image running when the device leaves the factory: version 0.0.0.
+FACTORY_IMAGE = SlotImage.make(bytes((i * 31 + 7) & 0xFF for i in range(1024)), (0, 0, 0, 0))
+
+
+class MCUbootSlots:
+    """Slot 0 runs, slot 1 takes uploads; `boot()` is MCUboot's swap at reset (img_mgmt_state.c)."""
+
+    def __init__(self, primary: SlotImage):
+        self.primary, self.secondary = primary, None
+        self.pending_swap = None  # 'test' | 'permanent': slot 1 is marked for the next boot
+        self.primary_confirmed = True  # image_ok of slot 0: false after a test swap
+
+    @property
+    def swap_type(self) -> str:
+        return self.pending_swap or ('none' if self.primary_confirmed else 'revert')
+
+    def in_use(self) -> bool:
+        """Slot 1 holds what the next boot needs: uploads and erases must not touch it."""
+        return self.swap_type != 'none'
+
+    def clear_secondary(self, image: SlotImage | None = None) -> None:
+        self.secondary, self.pending_swap = image, None
+
+    def image_list(self) -> list:
+        swap = self.swap_type
+        entries = [image_management.ImageState(
+            slot=0, version=self.primary.version_string, hash=self.primary.hash, bootable=self.primary.bootable,
+            pending=False, confirmed=swap != 'revert', active=True, permanent=False)]
+        if self.secondary:
+            entries.append(image_management.ImageState(
+                slot=1, version=self.secondary.version_string, hash=self.secondary.hash,
+                bootable=self.secondary.bootable, pending=swap in ('test', 'permanent'), confirmed=swap == 'revert',
+                active=False, permanent=swap == 'permanent'))
+        return entries
+
+    def boot(self) -> bool:
+        """Swaps as the trailers ask; True when the running image changed."""
+        swap = self.swap_type
+        if swap in ('test', 'permanent'):
+            candidate = self.secondary
+            if candidate is None or not candidate.intact or not candidate.bootable:
+                self.clear_secondary()  # MCUboot erases an image it cannot boot
+                return False
+            self.primary, self.secondary = candidate, self.primary
+            self.pending_swap, self.primary_confirmed = None, swap == 'permanent'
+            return True
+        if swap == 'revert':
+            self.primary_confirmed = True
+            if self.secondary is None:
+                return False
+            self.primary, self.secondary = self.secondary, self.primary
+            return True
+        return False
+
+
+@dataclasses.dataclass
+class Upload:
+    """g_img_mgmt_state: survives disconnects; a first chunk with the same `sha` resumes it."""
+    size: int
+    sha: bytes
+    received: bytearray = dataclasses.field(default_factory=bytearray)
+
+
+# --- The SMP server ---
+
+def load(message_class, request: smpheader.Header, body: dict):
+    """A request message from its header and CBOR map, in the header's SMP version."""
+    return message_class.load(request, {**body, 'version': request.version})
+
+
+def raw_header(frame: bytes) -> tuple:
+    """op, version, flags, length, group, sequence, command of a header smp cannot load."""
+    first, flags, length, group, sequence, command = struct.unpack_from('!BBHHBB', frame)
+    return first & 7, (first >> 3) & 3, flags, length, group, sequence, command
+
+
+class SMPServer:
+    """Complete request frames in, (response frame, reboot) out."""
+
+    def __init__(self, buf_size: int, buf_count: int):
+        self.buf_size, self.buf_count = buf_size, buf_count
+        self.slots = MCUbootSlots(FACTORY_IMAGE)
+        self.upload: Upload | None = None
+
+    def handle(self, frame: bytes) -> tuple[bytes, bool] | None:
+        try:
+            request = smpheader.Header.loads(frame[:HEADER_SIZE])
+        except ValueError:  # an SMP version or command smp does not know: answered by hand
+            op, version, _, _, group, sequence, command = raw_header(frame)
+            if op not in (smpheader.OP.READ, smpheader.OP.WRITE):
+                return None
+            body = cbor2.dumps({'rc': UNSUPPORTED_TOO_NEW if version > 1 else ENOTSUP})
+            answer = struct.pack('!BBHHBB', min(version, 1) << 3 | op | 1, 0, len(body), group, sequence, command)
+            return answer + body, False
+        if request.op not in (smpheader.OP.READ, smpheader.OP.WRITE):
+            return None  # Zephyr drops responses
+        reboot = False
+        if len(frame) > self.buf_size:
+            body = {'rc': EMSGSIZE}
+        else:
+            try:
+                decoded = cbor2.loads(frame[HEADER_SIZE:])
+                if not isinstance(decoded, dict):
+                    raise ValueError('not a map')
+                answer, reboot = self.dispatch(request, decoded)
+            except (ValueError, cbor2.CBORDecodeError, pydantic.ValidationError) as error:
+                log.debug('invalid request: %s', str(error).splitlines()[0])
+                body = {'rc': EINVAL}
+            except ImageError as error:
+                self.upload = None
+                body = ({'rc': LEGACY_CODES.get(error.code, 1)} if request.version == smpheader.Version.V1
+                        else {'err': {'group': IMAGE_GROUP, 'rc': int(error.code)}})
+            else:
+                if isinstance(answer, bytes):
+                    return answer, reboot  # built by an smp message class
+                body = answer
+        return self.frame(request, body), reboot
+
+    @staticmethod
+    def frame(request: smpheader.Header, body: dict) -> bytes:
+        """An answer smp has no class for (errors, the state write): smp's Header + cbor2."""
+        data = cbor2.dumps(body)
+        header = smpheader.Header(op=smpheader.OP(request.op | 1), version=request.version, flags=smpheader.Flag(0),
+                                  length=len(data), group_id=request.group_id, sequence=request.sequence,
+                                  command_id=request.command_id)
+        return header.BYTES + data
+
+    def dispatch(self, request: smpheader.Header, body: dict) -> tuple[bytes | dict, bool]:
+        reply = {'version': request.version, 'sequence': request.sequence}
+        write = request.op == smpheader.OP.WRITE
+        key = (request.group_id, request.command_id, write)
+        if key[:2] == (OS_GROUP, 0):
+            echo = load(os_management.EchoWriteRequest, request, body)
+            return os_management.EchoWriteResponse(**reply, r=echo.d).BYTES, False
+        if key == (OS_GROUP, 5, True):
+            return os_management.ResetWriteResponse(**reply).BYTES, True
+        if key == (OS_GROUP, 6, False):
+            return os_management.MCUMgrParametersReadResponse(
+                **reply, buf_size=self.buf_size, buf_count=self.buf_count).BYTES, False
+        if key == (IMAGE_GROUP, 0, False):
+            return self.state(reply), False
+        if key == (IMAGE_GROUP, 0, True):
+            self.write_state(load(image_management.ImageStatesWriteRequest, request, body))
+            # ImageStatesWriteResponse derives from the read response (op 1): build op 3 ourselves.
+            return self.frame(request, cbor2.loads(self.state(reply)[HEADER_SIZE:])), False
+        if key == (IMAGE_GROUP, 1, True):
+            if 'off' not in body:
+                raise ImageError(IMG.INVALID_OFFSET)
+            offset, match = self.upload_chunk(load(image_management.ImageUploadWriteRequest, request, body))
+            return image_management.ImageUploadWriteResponse(**reply, rc=0, off=offset, match=match).BYTES, False
+        if key == (IMAGE_GROUP, 5, True):
+            if self.slots.in_use():
+                raise ImageError(IMG.NO_FREE_SLOT)
+            self.upload = None
+            self.slots.clear_secondary()
+            return self.frame(request, {'rc': 0}), False
+        return {'rc': ENOTSUP}, False
+
+    def state(self, reply: dict) -> bytes:
+        return image_management.ImageStatesReadResponse(**reply, images=self.slots.image_list(), splitStatus=0).BYTES
+
+    def write_state(self, request) -> None:
+        """{hash, confirm: false} tests slot 1, {hash, confirm: true} makes it permanent,
+        {confirm: true} (or the running image's hash) confirms the running image."""
+        if request.hash:
+            if len(request.hash) != 32:
+                raise ImageError(IMG.INVALID_HASH)
+            slots = self.slots
+            slot = 0 if request.hash == slots.primary.hash else 1 if slots.secondary and \
+                request.hash == slots.secondary.hash else None
+            if slot is None:
+                raise ImageError(IMG.HASH_NOT_FOUND)
+        elif request.confirm:
+            slot = 0
+        else:
+            raise ImageError(IMG.INVALID_HASH)  # a test needs a hash
+        if slot == 0:
+            if not request.confirm:
+                raise ImageError(IMG.IMAGE_SETTING_TEST_TO_ACTIVE_DENIED)
+            self.slots.primary_confirmed = True
+        else:
+            self.slots.pending_swap = 'permanent' if request.confirm else 'test'
+
+    def upload_chunk(self, request) -> tuple[int, bool | None]:
+        """img_mgmt_upload_inspect: the offset to answer (where the device wants the next
+        chunk) and, after the last byte with a `sha`, whether the file's SHA-256 matches it."""
+        if request.off == 0:
+            return self.first_chunk(request)
+        current = self.upload
+        if current is None or request.off != len(current.received):
+            return (len(current.received) if current else 0), None  # drop it, say where to go on
+        if request.off + len(request.data) > current.size:
+            raise ImageError(IMG.INVALID_IMAGE_DATA_OVERRUN)
+        return self.write(request.data)
+
+    def first_chunk(self, request) -> tuple[int, bool | None]:
+        if (request.image or 0) != 0:
+            raise ImageError(IMG.NO_FREE_SLOT)
+        if len(request.data) < 32:
+            raise ImageError(IMG.INVALID_IMAGE_HEADER)
+        if request.len is None or request.len < 0:
+            raise ImageError(IMG.INVALID_LENGTH)
+        if int.from_bytes(request.data[:4], 'little') != IMAGE_MAGIC:
+            raise ImageError(IMG.INVALID_IMAGE_HEADER_MAGIC)
+        sha = request.sha or b''
+        if len(sha) > 32:
+            raise ImageError(IMG.INVALID_HASH)
+        if sha and self.upload and self.upload.sha == sha:
+            log.info('resuming the upload at %d', len(self.upload.received))
+            return len(self.upload.received), None
+        if self.slots.in_use():
+            raise ImageError(IMG.NO_FREE_SLOT)
+        if request.len > SLOT_SIZE:
+            raise ImageError(IMG.INVALID_IMAGE_TOO_LARGE)
+        if request.upgrade and struct.unpack_from('<BBH', request.data, 20) <= self.slots.primary.version[:3]:
+            raise ImageError(IMG.CURRENT_VERSION_IS_NEWER)
+        if len(request.data) > request.len:
+            raise ImageError(IMG.INVALID_IMAGE_DATA_OVERRUN)
+        self.upload = Upload(request.len, sha)
+        self.slots.clear_secondary()
+        log.info('upload of %d bytes started', request.len)
+        return self.write(request.data)
+
+    def write(self, data: bytes) -> tuple[int, bool | None]:
+        current = self.upload
+        current.received += data
+        offset = len(current.received)
+        if offset < current.size:
+            return offset, None
+        image = bytes(current.received)
+        self.upload = None
+        match = hashlib.sha256(image).digest() == current.sha if current.sha else None
+        self.slots.clear_secondary(SlotImage.parse(image))
+        log.info('upload complete: %d bytes, sha %s, slot 1 %s', offset,
+                 'not sent' if match is None else 'matches' if match else 'MISMATCH',
+                 'holds an MCUboot image' if self.slots.secondary else 'holds no MCUboot image')
+        return offset, match
+
+    def boot(self) -> bool:
+        """MCUboot runs at reset. An upload into slot 1 survives a reset that swaps nothing."""
+        swapped = self.slots.boot()
+        if swapped:
+            self.upload = None
+        return swapped
+
+
+class SMPPeripheral(Peripheral):
+    def __init__(self, args):
+        super().__init__(args, SERVICE_UUID)
+        self.server = SMPServer(args.buf_size, args.buf_count)
+        self.buffer = bytearray()  # SMP reassembly
+        self.rebooting = False
+        properties = Characteristic.Properties
+        self.characteristic = Characteristic(
+            CHARACTERISTIC_UUID, properties.WRITE_WITHOUT_RESPONSE | properties.WRITE | properties.NOTIFY,
+            Characteristic.Permissions.WRITEABLE, CharacteristicValue(write=self.written))
+
+    def on_disconnected(self, connection, reason):
+        self.buffer.clear()  # a half-received request is lost; the slots and the upload are not
+        if self.rebooting:
+            self.rebooting = False
+            if self.server.boot():
+                self.installed()
+            log.info('booted %s (%s)', self.server.slots.primary.version_string,
+                     'confirmed' if self.server.slots.primary_confirmed else 'under test')
+
+    def installed(self) -> None:
+        primary = self.server.slots.primary
+        write_state_file(self.args.state_file, primary.data, version=primary.version_string,
+                         confirmed=self.server.slots.primary_confirmed)
+
+    def frames(self, value: bytes) -> list[bytes]:
+        self.buffer += value
+        frames = []
+        while len(self.buffer) >= HEADER_SIZE:
+            end = HEADER_SIZE + int.from_bytes(self.buffer[2:4], 'big')
+            if len(self.buffer) < end:
+                break
+            frames.append(bytes(self.buffer[:end]))
+            del self.buffer[:end]
+        return frames
+
+    async def written(self, connection, value: bytes) -> None:
+        if not self.received(connection, value) or self.rebooting:
+            return
+        answers = []
+        for frame in self.frames(bytes(value)):
+            was_confirmed = self.server.slots.primary_confirmed
+            outcome = self.server.handle(frame)
+            log.debug('request %s (%d bytes) -> %s', frame[:HEADER_SIZE].hex(), len(frame),
+                      outcome and cbor2.loads(outcome[0][HEADER_SIZE:]))
+            if outcome is None:
+                continue
+            if self.server.slots.primary_confirmed and not was_confirmed:
+                self.installed()  # the image under test was confirmed
+            answers.append(outcome)
+            if outcome[1]:
+                log.info('reset requested')
+                self.rebooting = True
+                self.buffer.clear()
+                break
+        if await self.drop_if_due(connection):
+            return  # processed, but no answer leaves
+        segment = connection.att_mtu - 3
+        for answer, reboot in answers:
+            self.send(connection, self.characteristic,
+                      [answer[i:i + segment] for i in range(0, len(answer), segment)],
+                      then_disconnect=REBOOT_REASON if reboot else None)
+
+
+async def main() -> None:
+    parser = argument_parser(__doc__.splitlines()[0], 'SMP-BUMBLE', 'F0:DF:00:00:03:01')
+    parser.add_argument('--buf-size', type=int, default=2475,
+                        help='largest request, header included (mcumgr params buf_size; default 2475, '
+                             'NCS with SMP reassembly)')
+    parser.add_argument('--buf-count', type=int, default=4, help='mcumgr params buf_count (default 4)')
+    args = parser.parse_args()
+    peripheral = SMPPeripheral(args)
+    if args.verbose:
+        log.setLevel(logging.DEBUG)
+    await peripheral.run([Service(SERVICE_UUID, [peripheral.characteristic])])
+
+
+if __name__ == '__main__':
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass
