@@ -9,6 +9,7 @@
 #include <cryptopp/xed25519.h>
 #include <cryptopp/rsa.h>
 #include <cryptopp/pssr.h>
+#include <cryptopp/aes.h>
 
 #include <cstring>
 #include <memory>
@@ -208,4 +209,14 @@ extern "C" int dfukit_rsa_modulus_bits(const uint8_t *public_key_der, size_t key
     CryptoPP::RSA::PublicKey key;
     if (!loadRSA(key, public_key_der, key_count)) return DFUKIT_CRYPTO_BAD_KEY;
     return static_cast<int>(key.GetModulus().BitCount());
+}
+
+extern "C" int dfukit_aes128_encrypt(const uint8_t key[16], const uint8_t plaintext[16], uint8_t ciphertext[16]) {
+    try {
+        CryptoPP::AES::Encryption aes(key, 16);
+        aes.ProcessBlock(plaintext, ciphertext);
+        return DFUKIT_CRYPTO_OK;
+    } catch (...) {
+        return DFUKIT_CRYPTO_ERROR;
+    }
 }

@@ -65,6 +65,10 @@ int dfukit_rsa_public_key_pkcs1(const uint8_t *public_key_der, size_t key_count,
 /// The size in bits of an RSA key's modulus (SubjectPublicKeyInfo or PKCS#1), or a negative code.
 int dfukit_rsa_modulus_bits(const uint8_t *public_key_der, size_t key_count);
 
+/// AES-128 of one 16-byte block (the Bluetooth security function `e`, Core Vol 3, Part H, 2.2.1:
+/// key and blocks most significant byte first).
+int dfukit_aes128_encrypt(const uint8_t key[16], const uint8_t plaintext[16], uint8_t ciphertext[16]);
+
 #ifdef __cplusplus
 }
 #endif

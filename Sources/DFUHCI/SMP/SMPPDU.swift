@@ -1,0 +1,109 @@
+/// A Security Manager protocol PDU on L2CAP CID 0x0006 (Core Vol 3, Part H, 3.3): a code and
+/// its parameters. Only what LE legacy Just Works pairing as central needs is decoded.
+public enum SMPPDU: Sendable, Hashable {
+    case pairingRequest(SMPPairingParameters)
+    case pairingResponse(SMPPairingParameters)
+    /// Mconfirm / Sconfirm, 16 bytes least significant first.
+    case pairingConfirm([UInt8])
+    /// Mrand / Srand, 16 bytes least significant first.
+    case pairingRandom([UInt8])
+    case pairingFailed(SMPFailureReason)
+    /// A peripheral asking the central to pair (AuthReq).
+    case securityRequest(authReq: UInt8)
+    case other(code: UInt8, parameters: [UInt8])
+
+    /// Decodes one PDU; nil when it is shorter than its code needs.
+    public init?(bytes: [UInt8]) {
+        guard let code = bytes.first else { return nil }
+        let parameters = Array(bytes.dropFirst())
+        switch code {
+        case 0x01, 0x02:
+            guard let values = SMPPairingParameters(bytes: parameters) else { return nil }
+            self = code == 0x01 ? .pairingRequest(values) : .pairingResponse(values)
+        case 0x03, 0x04:
+            guard parameters.count == 16 else { return nil }
+            self = code == 0x03 ? .pairingConfirm(parameters) : .pairingRandom(parameters)
+        case 0x05:
+            guard parameters.count == 1 else { return nil }
+            self = .pairingFailed(SMPFailureReason(rawValue: parameters[0]))
+        case 0x0B:
+            guard parameters.count == 1 else { return nil }
+            self = .securityRequest(authReq: parameters[0])
+        default:
+            self = .other(code: code, parameters: parameters)
+        }
+    }
+
+    public var bytes: [UInt8] {
+        switch self {
+        case let .pairingRequest(values): return [0x01] + values.bytes
+        case let .pairingResponse(values): return [0x02] + values.bytes
+        case let .pairingConfirm(value): return [0x03] + value
+        case let .pairingRandom(value): return [0x04] + value
+        case let .pairingFailed(reason): return [0x05, reason.rawValue]
+        case let .securityRequest(authReq): return [0x0B, authReq]
+        case let .other(code, parameters): return [code] + parameters
+        }
+    }
+}
+
+/// The six parameter bytes of Pairing Request and Pairing Response.
+public struct SMPPairingParameters: Sendable, Hashable {
+    /// 0x03: NoInputNoOutput (what a station without a screen or keyboard is).
+    public var ioCapability: UInt8
+    public var oobDataFlag: UInt8
+    /// Bonding_Flags (bits 0-1), MITM (bit 2), SC (bit 3), Keypress (bit 4), CT2 (bit 5).
+    public var authReq: UInt8
+    public var maximumKeySize: UInt8
+    public var initiatorKeyDistribution: UInt8
+    public var responderKeyDistribution: UInt8
+
+    public static let mitmFlag: UInt8 = 1 << 2
+    public static let secureConnectionsFlag: UInt8 = 1 << 3
+
+    public init(ioCapability: UInt8, oobDataFlag: UInt8, authReq: UInt8, maximumKeySize: UInt8,
+                initiatorKeyDistribution: UInt8, responderKeyDistribution: UInt8) {
+        self.ioCapability = ioCapability
+        self.oobDataFlag = oobDataFlag
+        self.authReq = authReq
+        self.maximumKeySize = maximumKeySize
+        self.initiatorKeyDistribution = initiatorKeyDistribution
+        self.responderKeyDistribution = responderKeyDistribution
+    }
+
+    init?(bytes: [UInt8]) {
+        guard bytes.count == 6 else { return nil }
+        self.init(ioCapability: bytes[0], oobDataFlag: bytes[1], authReq: bytes[2], maximumKeySize: bytes[3],
+                  initiatorKeyDistribution: bytes[4], responderKeyDistribution: bytes[5])
+    }
+
+    public var bytes: [UInt8] {
+        [ioCapability, oobDataFlag, authReq, maximumKeySize, initiatorKeyDistribution, responderKeyDistribution]
+    }
+}
+
+/// Pairing Failed's reason (Core Vol 3, Part H, 3.5.5): an open struct, printed by name.
+public struct SMPFailureReason: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let authenticationRequirements = SMPFailureReason(rawValue: 0x03)
+    public static let confirmValueFailed = SMPFailureReason(rawValue: 0x04)
+    public static let pairingNotSupported = SMPFailureReason(rawValue: 0x05)
+    public static let encryptionKeySize = SMPFailureReason(rawValue: 0x06)
+    public static let unspecifiedReason = SMPFailureReason(rawValue: 0x08)
+    public static let invalidParameters = SMPFailureReason(rawValue: 0x0A)
+
+    private static let names: [UInt8: String] = [
+        0x01: "Passkey Entry Failed", 0x02: "OOB Not Available", 0x03: "Authentication Requirements",
+        0x04: "Confirm Value Failed", 0x05: "Pairing Not Supported", 0x06: "Encryption Key Size",
+        0x07: "Command Not Supported", 0x08: "Unspecified Reason", 0x09: "Repeated Attempts",
+        0x0A: "Invalid Parameters", 0x0B: "DHKey Check Failed", 0x0C: "Numeric Comparison Failed",
+        0x0D: "BR/EDR pairing in progress", 0x0E: "Cross-transport Key Derivation/Generation not allowed",
+        0x0F: "Key Rejected", 0x10: "Busy",
+    ]
+
+    public var description: String {
+        "\(Self.names[rawValue] ?? "reason") (0x\(hexByte(rawValue)))"
+    }
+}
