@@ -20,6 +20,8 @@ passed=0; failed=0; port=7300
 head -c 60000 /dev/urandom > "$work/app.bin"
 "$bin" package create --profile vendor-ctrlpt --version 1.0.0 --output "$work/app.zip" "$work/app.bin" >/dev/null
 app_sha=$(sha256sum "$work/app.bin" | cut -d' ' -f1)
+# The vendor profile asking for an encrypted link (DFUKit's host pairs: LE legacy, Just Works).
+sed 's/^version: 1$/version: 1\nsecurity: medium/' profiles/vendor-ctrlpt.yaml > "$work/vendor-encrypted.yaml"
 nordic_pkg=firmware-samples/nordic/app-signed.zip
 nordic_sha=$(python3 -c 'import zipfile,hashlib,json,sys; z=zipfile.ZipFile(sys.argv[1]); m=json.loads(z.read("manifest.json")); print(hashlib.sha256(z.read(m["manifest"]["application"]["bin_file"])).hexdigest())' "$nordic_pkg")
 
@@ -75,6 +77,18 @@ check "Nordic Secure DFU over hci:tcp ends verified" flashed "$nordic_sha"
 start nordic_secure_dfu_device.py --disconnect-after 9000
 "$bin" flash --profile nordic-secure-dfu --device "hci:tcp:127.0.0.1:$((port + 1))" "$nordic_pkg" --json > "$work/out.txt" 2>&1
 check "Nordic Secure DFU resumes after a disconnect" bash -c "grep -q '\"resumes\":[1-9]' '$work/out.txt' && grep -q '$nordic_sha' '$work/state.json'"
+
+# Encrypted links: a device that answers writes only on an encrypted link pairs with DFUKit's
+# host (Bumble's Security Manager on the other side) when the profile says security: medium,
+# and refuses the flash with a hint when it does not.
+start vendor_ctrlpt_device.py --require-encryption
+"$bin" flash --profile "$work/vendor-encrypted.yaml" --device "hci:tcp:127.0.0.1:$((port + 1))" "$work/app.zip" --json \
+    > "$work/out.txt" 2>&1
+check "pairing (Just Works) and an encrypted link over hci:tcp end verified" flashed "$app_sha"
+start vendor_ctrlpt_device.py --require-encryption
+"$bin" flash --profile vendor-ctrlpt --device "hci:tcp:127.0.0.1:$((port + 1))" "$work/app.zip" > "$work/out.txt" 2>&1
+check "without security: the refusal names Insufficient Encryption and the fix" bash -c \
+    "grep -q 'Insufficient Encryption' '$work/out.txt' && grep -q 'hint: .*security: medium' '$work/out.txt' && [ ! -f '$work/state.json' ]"
 
 # MCUmgr SMP against a Zephyr smp_svr + MCUboot peer (messages encoded by PyPI smp).
 smp_image=firmware-samples/mcuboot/app-ecdsa-p256.bin

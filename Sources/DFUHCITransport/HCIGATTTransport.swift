@@ -13,6 +13,8 @@ public final class HCIGATTTransport: GATTTransport, Sendable {
     private let address: String
     private let traceFile: String?
     private let mtu: Int
+    /// Pair (LE legacy, Just Works) and encrypt every link before ATT traffic.
+    private let encrypt: Bool
     private let started = ContinuousClock.now
     private let state = Mutex(State())
     private let gate = ConnectionGate()
@@ -23,12 +25,14 @@ public final class HCIGATTTransport: GATTTransport, Sendable {
     }
 
     /// `address` is what follows `hci:` (`tcp:127.0.0.1:9002`); `traceFile` records every HCI
-    /// packet as btsnoop.
-    public init(address: String, traceFile: String? = nil, mtu: Int = 247) {
+    /// packet as btsnoop; `encrypt` pairs with each device (Just Works) and encrypts the link
+    /// before any ATT PDU, for profiles with `security: medium`.
+    public init(address: String, traceFile: String? = nil, mtu: Int = 247, encrypt: Bool = false) {
         self.name = "hci:" + address
         self.address = address
         self.traceFile = traceFile
         self.mtu = mtu
+        self.encrypt = encrypt
     }
 
     public var now: Duration { ContinuousClock.now - started }
@@ -72,7 +76,16 @@ public final class HCIGATTTransport: GATTTransport, Sendable {
                     throw GATTError(.connectionFailed, address: address.description,
                                     detail: "not heard advertising within \(timeout) (is it powered and in range?)")
                 }
-                return try await host.connect(to: target, timeout: timeout)
+                let channel = try await host.connect(to: target, timeout: timeout)
+                if encrypt {
+                    do {
+                        try await host.pair(channel.handle)
+                    } catch {
+                        try? await channel.disconnect()
+                        throw error
+                    }
+                }
+                return channel
             } catch let error as GATTError {
                 throw error
             } catch let error as HCIError {

@@ -152,6 +152,36 @@ final class HostTests: XCTestCase {
         await host.close()
     }
 
+    /// Pairing over L2CAP CID 6: the Pairing Request goes out first; a device that refuses, or
+    /// never answers, fails the pairing with the reason (the exchange itself is tested against
+    /// Bumble's Security Manager in `make test-bumble`).
+    func testPairingRefusedOrUnansweredSaysWhy() async throws {
+        let (host, controller) = try await makeHost()
+        let channel = try await Self.connect(host)
+        let handle = channel.handle
+        let refused = Task { () -> HCIError? in
+            do throws(HCIError) { try await host.pair(handle, timeout: .seconds(2)); return nil } catch { return error }
+        }
+        let sent = await controller.waitForACL(count: 1)
+        XCTAssertEqual(try L2CAPBasicFrame(bytes: sent[0].data),
+                       L2CAPBasicFrame(channel: .securityManager, payload: [0x01, 0x03, 0x00, 0x00, 0x10, 0x00, 0x00]))
+        controller.inject(ACLPacket(handle: handle, boundary: .firstFlushable,
+                                    data: L2CAPBasicFrame(channel: .securityManager, payload: [0x05, 0x05]).bytes).packet)
+        let outcome: HCIError? = await refused.value
+        let error = try XCTUnwrap(outcome)
+        XCTAssertEqual(error.kind, .pairingFailed(handle: handle))
+        XCTAssertEqual(error.description, "connection 0x0040: pairing failed: the device refused pairing: "
+                       + "Pairing Not Supported (0x05)")
+        do {
+            try await host.pair(handle, timeout: .milliseconds(200))
+            XCTFail("paired with nobody")
+        } catch {
+            XCTAssertEqual(error.description, "connection 0x0040: pairing failed: the device did not answer within "
+                           + "0.2 s (Security Manager timeout)")
+        }
+        await host.close()
+    }
+
     func testOutgoingPDUIsFragmentedToTheBufferLength() async throws {
         let (host, controller) = try await makeHost(.init(aclLength: 27))
         let channel = try await Self.connect(host)

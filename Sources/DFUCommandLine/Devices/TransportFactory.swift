@@ -37,7 +37,14 @@ enum TransportFactory {
             } catch {
                 throw .usage("\(error)")
             }
-            return HCIGATTTransport(address: specifier.target, traceFile: traceFile)
+            // DFUKit's host pairs with Just Works only: an encrypted link, without MITM protection.
+            switch security {
+            case "high"?, "fips"?:
+                throw .unavailable("the profile asks for security \(security!) (an authenticated link); DFUKit's own HCI "
+                             + "host pairs with Just Works only (security medium): use bluez: for this device")
+            default:
+                return HCIGATTTransport(address: specifier.target, traceFile: traceFile, encrypt: security == "medium")
+            }
         case .bluez:
             do {
                 let level: BlueZSecurityLevel? = switch security {

@@ -37,9 +37,8 @@ struct LinkLost: Error {
     /// Encryption 0x0F).
     static func hint(for kind: GATTError.Kind) -> String? {
         guard case let .attError(code, _) = kind, [0x05, 0x0C, 0x0F].contains(code) else { return nil }
-        return "the device wants an encrypted link: give the profile `security: medium` (`high` for an "
-            + "authenticated one); bluez: pairs through the kernel, confirming Just Works itself; hci: and sim: "
-            + "links are not encrypted"
+        return "the device wants an encrypted link: give the profile `security: medium` (bluez: and hci: then "
+            + "pair with Just Works; `high`, an authenticated link, over bluez: only); sim: links are not encrypted"
     }
 
     /// "send 'data': link lost: ..." for messages.

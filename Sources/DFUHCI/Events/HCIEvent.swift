@@ -3,6 +3,7 @@ public enum HCIEvent: Sendable, Hashable {
     case commandComplete(CommandCompleteEvent)
     case commandStatus(CommandStatusEvent)
     case disconnectionComplete(DisconnectionCompleteEvent)
+    case encryptionChange(EncryptionChangeEvent)
     case numberOfCompletedPackets(NumberOfCompletedPacketsEvent)
     /// LE Connection Complete (0x01) or LE Enhanced Connection Complete (0x0A).
     case leConnectionComplete(LEConnectionCompleteEvent)
@@ -42,6 +43,7 @@ public enum HCIEvent: Sendable, Hashable {
         case CommandStatusEvent.code: self = .commandStatus(try CommandStatusEvent(parameters: parameters))
         case DisconnectionCompleteEvent.code:
             self = .disconnectionComplete(try DisconnectionCompleteEvent(parameters: parameters))
+        case EncryptionChangeEvent.code: self = .encryptionChange(try EncryptionChangeEvent(parameters: parameters))
         case NumberOfCompletedPacketsEvent.code:
             self = .numberOfCompletedPackets(try NumberOfCompletedPacketsEvent(parameters: parameters))
         case Self.leMetaCode:
@@ -78,6 +80,7 @@ public enum HCIEvent: Sendable, Hashable {
         case let .commandComplete(event): return (CommandCompleteEvent.code, event.parameters)
         case let .commandStatus(event): return (CommandStatusEvent.code, event.parameters)
         case let .disconnectionComplete(event): return (DisconnectionCompleteEvent.code, event.parameters)
+        case let .encryptionChange(event): return (EncryptionChangeEvent.code, event.parameters)
         case let .numberOfCompletedPackets(event): return (NumberOfCompletedPacketsEvent.code, event.parameters)
         case let .leConnectionComplete(event): return (Self.leMetaCode, [event.subeventCode] + event.parameters)
         case let .leAdvertisingReport(event): return Self.meta(event)

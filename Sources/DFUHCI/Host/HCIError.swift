@@ -24,6 +24,8 @@ public struct HCIError: Error, Sendable, Hashable, CustomStringConvertible {
         case noACLCredits(handle: UInt16)
         /// A packet from the controller could not be decoded.
         case malformedPacket
+        /// Pairing (the Security Manager exchange or the encryption that follows) failed.
+        case pairingFailed(handle: UInt16)
         /// The call does not make sense in the host's current state.
         case invalidState
     }
@@ -59,6 +61,8 @@ public struct HCIError: Error, Sendable, Hashable, CustomStringConvertible {
             return "connection 0x\(hexWord(handle)): the controller returned no ACL buffer\(suffix)"
         case .malformedPacket:
             return "malformed HCI packet\(suffix)"
+        case let .pairingFailed(handle):
+            return "connection 0x\(hexWord(handle)): pairing failed\(suffix)"
         case .invalidState:
             return "HCI host: \(detail)"
         }
@@ -71,7 +75,7 @@ public struct HCIError: Error, Sendable, Hashable, CustomStringConvertible {
         case .transportUnavailable: gattKind = .transportUnavailable
         case .transportClosed, .disconnected, .noACLCredits: gattKind = .disconnected
         case .commandTimeout, .eventTimeout: gattKind = .timeout
-        case .connectionFailed, .connectionTimeout: gattKind = .connectionFailed
+        case .connectionFailed, .connectionTimeout, .pairingFailed: gattKind = .connectionFailed
         case .commandFailed, .malformedPacket, .invalidState: gattKind = .unsupported
         }
         return GATTError(gattKind, address: address?.description, detail: description)

@@ -21,7 +21,7 @@ extension HCIHost {
         }
     }
 
-    private func disconnectedError(_ handle: UInt16) -> HCIError {
+    func disconnectedError(_ handle: UInt16) -> HCIError {
         closedError ?? endedConnections[handle]
             ?? HCIError(.disconnected(handle: handle, reason: .unknownConnectionIdentifier), detail: "no such connection")
     }
@@ -104,6 +104,8 @@ extension HCIHost {
                 connections[packet.handle]?.channel.inbox.deliver(frame.payload)
             case .leSignaling:
                 handleSignaling(frame.payload, handle: packet.handle)
+            case .securityManager:
+                connections[packet.handle]?.securityInbox.deliver(frame.payload)
             default:
                 noteDiscarded("connection 0x\(hexWord(packet.handle)): frame on \(frame.channel) ignored")
             }

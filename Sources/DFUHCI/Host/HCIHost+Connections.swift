@@ -5,6 +5,8 @@ struct ConnectionState {
     var info: HCIConnection
     var reassembler = ACLReassembler()
     let channel: HCIATTChannel
+    /// Security Manager PDUs (L2CAP CID 6) while pairing.
+    let securityInbox = PDUInbox()
     var sendGate = FIFOGate()
 }
 
@@ -171,6 +173,7 @@ extension HCIHost {
         flow.connectionClosed(handle)
         state.sendGate.releaseAll()
         state.channel.inbox.finish(error)
+        state.securityInbox.finish(error)
         grantCredits()
         disconnectionsContinuation.yield(HCIDisconnection(handle: handle, peerAddress: state.info.peerAddress, reason: reason))
     }
