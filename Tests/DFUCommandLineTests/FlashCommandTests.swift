@@ -183,6 +183,16 @@ final class FlashCommandTests: XCTestCase {
         XCTAssertTrue(bluez.stderr.contains("error: bluez:hci0: socket: this kernel has no Bluetooth support "
                                             + "(no AF_BLUETOOTH)"), bluez.transcript)
         XCTAssertTrue(bluez.stderr.hasSuffix("(EAFNOSUPPORT)\n"), bluez.transcript)
+
+        // An authenticated link is more than DFUKit's own host can pair for: said before connecting.
+        let profile = try String(contentsOfFile: DFUKitBinary.repositoryRoot.appendingPathComponent("profiles/vendor-ctrlpt.yaml").path,
+                                 encoding: .utf8).replacingOccurrences(of: "\nversion: 1\n", with: "\nversion: 1\nsecurity: high\n")
+        try directory.write("vendor-high.yaml", text: profile)
+        let high = try flash(package, device: "hci:tcp:127.0.0.1:9", profile: "vendor-high.yaml", in: directory)
+        XCTAssertEqual(high.status, 69, high.transcript)
+        XCTAssertTrue(high.stderr.contains("error: the profile asks for security high (an authenticated link); DFUKit's own "
+                                           + "HCI host pairs with Just Works only (security medium): use bluez: for this device"),
+                      high.transcript)
     }
 
     /// No simulated device has this address: the connection fails (a transport error, 69),
