@@ -323,3 +323,32 @@ final class BlueZGATTTransportTests: XCTestCase {
         }
     }
 }
+
+/// Garbage from the management socket never crashes the decoders, a scan or the pairing agent.
+final class MgmtGarbageTests: XCTestCase {
+    func testRandomManagementPacketsNeverCrash() {
+        var state: UInt64 = 0x4D47_4D54
+        func byte() -> UInt8 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 33)
+        }
+        var results = BlueZScanResults()
+        var discovery = MgmtDiscovery(index: 0)
+        _ = discovery.start()
+        var agent = MgmtPairingAgent(index: 0, peer: DeviceAddress(value: 5))
+        for round in 0..<20_000 {
+            var packet = (0..<Int(byte() % 40)).map { _ in byte() }
+            if packet.count >= 6, round % 2 == 0 {
+                // A plausible header: a known event code, index 0, the true parameter length.
+                packet[0] = [0x01, 0x02, 0x0F, 0x11, 0x12, 0x13][Int(byte() % 6)]
+                packet[1] = 0; packet[2] = 0; packet[3] = 0
+                packet[4] = UInt8(packet.count - 6); packet[5] = 0
+            }
+            let event = MgmtEvent(bytes: packet)
+            results.add(mgmtPacket: packet, index: 0)
+            _ = discovery.handle(event)
+            _ = agent.handle(event)
+        }
+        XCTAssertGreaterThan(results.ignoredPacketCount, 0)
+    }
+}

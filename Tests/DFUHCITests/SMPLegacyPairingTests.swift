@@ -109,3 +109,37 @@ final class SMPLegacyPairingTests: XCTestCase {
         XCTAssertEqual(requested.handle([0x0B, 0x00]), .none, "a Security Request while pairing changes nothing")
     }
 }
+
+/// Garbage never crashes the SMP decoders or the pairing machine: every random PDU is decoded
+/// or refused, and the machine answers each with an action.
+final class SMPGarbageTests: XCTestCase {
+    func testRandomPDUsNeverCrash() {
+        var generator = SeededGenerator(seed: 0x5EC)
+        for round in 0..<20_000 {
+            let length = Int.random(in: 0...24, using: &generator)
+            var bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            if !bytes.isEmpty, round % 2 == 0 { bytes[0] = UInt8.random(in: 0...0x0E, using: &generator) }
+            if let pdu = SMPPDU(bytes: bytes) { XCTAssertEqual(SMPPDU(bytes: pdu.bytes), pdu) }
+            var machine = SMPLegacyPairing(initiator: DeviceAddress(value: 1), initiatorAddressType: 1,
+                                           responder: DeviceAddress(value: 2), responderAddressType: 0,
+                                           random: [UInt8](repeating: 3, count: 16))
+            _ = machine.start()
+            _ = machine.handle(bytes)
+            _ = machine.handle(bytes)
+            XCTAssertFalse(machine.isDone, "garbage never completes pairing")
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64) so failures repeat.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
