@@ -2,6 +2,7 @@
 # `make test-bumble`: `dfukit` over its own userspace HCI host (hci:tcp:) against Bumble's
 # virtual controllers and Python peripherals (Tests/Bumble), fresh controllers per case.
 # Installs Bumble from PyPI into .build/bumble-venv. Prints one closing line "N passed, N failed".
+# Every dfukit run is bounded (timeout 300): a hang fails its case instead of stalling CI.
 # Extra arguments go to swift build (e.g. --scratch-path DIR).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +19,7 @@ passed=0; failed=0; port=7300
 
 # A 60 KB vendor package.
 head -c 60000 /dev/urandom > "$work/app.bin"
-"$bin" package create --profile vendor-ctrlpt --version 1.0.0 --output "$work/app.zip" "$work/app.bin" >/dev/null
+timeout 300 "$bin" package create --profile vendor-ctrlpt --version 1.0.0 --output "$work/app.zip" "$work/app.bin" >/dev/null
 app_sha=$(sha256sum "$work/app.bin" | cut -d' ' -f1)
 # The vendor profile asking for an encrypted link (DFUKit's host pairs: LE legacy, Just Works).
 sed 's/^version: 1$/version: 1\nsecurity: medium/' profiles/vendor-ctrlpt.yaml > "$work/vendor-encrypted.yaml"
@@ -55,38 +56,38 @@ flashed() {  # flashed SHA: the device's state file names the image and dfukit s
 }
 
 start vendor_ctrlpt_device.py
-"$bin" scan --device "hci:tcp:127.0.0.1:$((port + 1))" --seconds 2 > "$work/out.txt" 2>&1
+timeout 300 "$bin" scan --device "hci:tcp:127.0.0.1:$((port + 1))" --seconds 2 > "$work/out.txt" 2>&1
 check "scan lists the vendor device with its profile" grep -q "DFU-BUMBLE.*vendor-ctrlpt" "$work/out.txt"
-"$bin" inspect "hci:tcp:127.0.0.1:$((port + 1))/F0:DF:00:00:01:01" > "$work/out.txt" 2>&1
+timeout 300 "$bin" inspect "hci:tcp:127.0.0.1:$((port + 1))/F0:DF:00:00:01:01" > "$work/out.txt" 2>&1
 check "inspect dumps the control point" grep -q "D0F10001-7E3C-4B8A-9C52-1A2B3C4D5E6F" "$work/out.txt"
 
 start vendor_ctrlpt_device.py
-"$bin" flash --profile vendor-ctrlpt --device "hci:tcp:127.0.0.1:$((port + 1))" "$work/app.zip" --json \
+timeout 300 "$bin" flash --profile vendor-ctrlpt --device "hci:tcp:127.0.0.1:$((port + 1))" "$work/app.zip" --json \
     --trace "$work/trace.btsnoop" > "$work/out.txt" 2>&1
 check "vendor flash over hci:tcp ends verified" flashed "$app_sha"
 check "the btsnoop trace opens and holds ATT writes" bash -c "\"$PY\" Tests/Bumble/btsnoop_dump.py \"$work/trace.btsnoop\" | grep -c \" sent data \" | grep -qv \"^0\$\""
 
 start vendor_ctrlpt_device.py --disconnect-after 20000
-"$bin" flash --profile vendor-ctrlpt --device "hci:tcp:127.0.0.1:$((port + 1))" "$work/app.zip" --json > "$work/out.txt" 2>&1
+timeout 300 "$bin" flash --profile vendor-ctrlpt --device "hci:tcp:127.0.0.1:$((port + 1))" "$work/app.zip" --json > "$work/out.txt" 2>&1
 check "vendor flash resumes after a disconnect" bash -c "grep -q '\"resumes\":[1-9]' '$work/out.txt' && grep -q '$app_sha' '$work/state.json'"
 
 start nordic_secure_dfu_device.py
-"$bin" flash --profile nordic-secure-dfu --device "hci:tcp:127.0.0.1:$((port + 1))" "$nordic_pkg" --set prn=8 --json > "$work/out.txt" 2>&1
+timeout 300 "$bin" flash --profile nordic-secure-dfu --device "hci:tcp:127.0.0.1:$((port + 1))" "$nordic_pkg" --set prn=8 --json > "$work/out.txt" 2>&1
 check "Nordic Secure DFU over hci:tcp ends verified" flashed "$nordic_sha"
 
 start nordic_secure_dfu_device.py --disconnect-after 9000
-"$bin" flash --profile nordic-secure-dfu --device "hci:tcp:127.0.0.1:$((port + 1))" "$nordic_pkg" --json > "$work/out.txt" 2>&1
+timeout 300 "$bin" flash --profile nordic-secure-dfu --device "hci:tcp:127.0.0.1:$((port + 1))" "$nordic_pkg" --json > "$work/out.txt" 2>&1
 check "Nordic Secure DFU resumes after a disconnect" bash -c "grep -q '\"resumes\":[1-9]' '$work/out.txt' && grep -q '$nordic_sha' '$work/state.json'"
 
 # Encrypted links: a device that answers writes only on an encrypted link pairs with DFUKit's
 # host (Bumble's Security Manager on the other side) when the profile says security: medium,
 # and refuses the flash with a hint when it does not.
 start vendor_ctrlpt_device.py --require-encryption
-"$bin" flash --profile "$work/vendor-encrypted.yaml" --device "hci:tcp:127.0.0.1:$((port + 1))" "$work/app.zip" --json \
+timeout 300 "$bin" flash --profile "$work/vendor-encrypted.yaml" --device "hci:tcp:127.0.0.1:$((port + 1))" "$work/app.zip" --json \
     > "$work/out.txt" 2>&1
 check "pairing (Just Works) and an encrypted link over hci:tcp end verified" flashed "$app_sha"
 start vendor_ctrlpt_device.py --require-encryption
-"$bin" flash --profile vendor-ctrlpt --device "hci:tcp:127.0.0.1:$((port + 1))" "$work/app.zip" > "$work/out.txt" 2>&1
+timeout 300 "$bin" flash --profile vendor-ctrlpt --device "hci:tcp:127.0.0.1:$((port + 1))" "$work/app.zip" > "$work/out.txt" 2>&1
 check "without security: the refusal names Insufficient Encryption and the fix" bash -c \
     "grep -q 'Insufficient Encryption' '$work/out.txt' && grep -q 'hint: .*security: medium' '$work/out.txt' && [ ! -f '$work/state.json' ]"
 
@@ -94,12 +95,12 @@ check "without security: the refusal names Insufficient Encryption and the fix" 
 smp_image=firmware-samples/mcuboot/app-ecdsa-p256.bin
 smp_sha=$(sha256sum "$smp_image" | cut -d' ' -f1)
 start mcumgr_smp_device.py
-"$bin" flash --profile mcumgr-smp --device "hci:tcp:127.0.0.1:$((port + 1))" "$smp_image" --json > "$work/out.txt" 2>&1
+timeout 300 "$bin" flash --profile mcumgr-smp --device "hci:tcp:127.0.0.1:$((port + 1))" "$smp_image" --json > "$work/out.txt" 2>&1
 check "MCUmgr SMP over hci:tcp: test, reset, confirm, verified" bash -c \
     "grep -q '\"status\":\"verified\"' '$work/out.txt' && grep -q '$smp_sha' '$work/state.json' && grep -q '\"confirmed\": *true' '$work/state.json'"
 
 start mcumgr_smp_device.py --disconnect-after 20000
-"$bin" flash --profile mcumgr-smp --device "hci:tcp:127.0.0.1:$((port + 1))" "$smp_image" --json > "$work/out.txt" 2>&1
+timeout 300 "$bin" flash --profile mcumgr-smp --device "hci:tcp:127.0.0.1:$((port + 1))" "$smp_image" --json > "$work/out.txt" 2>&1
 check "MCUmgr SMP resumes the upload after a disconnect" bash -c \
     "grep -q '\"resumes\":[1-9]' '$work/out.txt' && grep -q '$smp_sha' '$work/state.json'"
 
@@ -112,7 +113,7 @@ rm -f "$work/state.json"
     --state-file "$work/state.json" > "$work/peripheral.log" 2>&1 &
 pids+=($!)
 sleep 1
-"$bin" flash --profile nordic-secure-dfu --device "hci:tcp:127.0.0.1:$((port + 2))/F0:DF:00:00:02:01" "$nordic_pkg" \
+timeout 300 "$bin" flash --profile nordic-secure-dfu --device "hci:tcp:127.0.0.1:$((port + 2))/F0:DF:00:00:02:01" "$nordic_pkg" \
     --json > "$work/out.txt" 2>&1
 check "Nordic buttonless entry over hci:tcp: the bootloader on address + 1 ends verified" bash -c \
     "grep -q '\"address\":\"F0:DF:00:00:02:02\"' '$work/out.txt' && grep -q '$nordic_sha' '$work/state.json'"
@@ -125,7 +126,7 @@ for index in 1 2; do
     pids+=($!)
 done
 sleep 1
-"$bin" batch run --profile vendor-ctrlpt --package "$work/app.zip" --device "hci:tcp:127.0.0.1:$((port + 2))" \
+timeout 300 "$bin" batch run --profile vendor-ctrlpt --package "$work/app.zip" --device "hci:tcp:127.0.0.1:$((port + 2))" \
     --concurrency 2 --ledger "sqlite:$work/line.sqlite" --station bumble --json > "$work/out.txt" 2>&1
 check "a batch over hci:tcp flashes two devices at once" bash -c \
     "grep -q '\"succeeded\":2' '$work/out.txt' && grep -q '$app_sha' '$work/line-1.json' && grep -q '$app_sha' '$work/line-2.json'"

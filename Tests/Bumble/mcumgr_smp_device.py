@@ -364,7 +364,9 @@ class SMPPeripheral(Peripheral):
     def __init__(self, args):
         super().__init__(args, SERVICE_UUID)
         self.server = SMPServer(args.buf_size, args.buf_count)
-        self.buffer = bytearray()  # SMP reassembly
+        # SMP reassembly, per connection as in Zephyr's smp_bt: a write of a connection that has
+        # just dropped (delivered after its disconnection) must not spill into the next one.
+        self.buffers: dict[int, bytearray] = {}
         self.rebooting = False
         properties = Characteristic.Properties
         self.characteristic = Characteristic(
@@ -372,7 +374,7 @@ class SMPPeripheral(Peripheral):
             Characteristic.Permissions.WRITEABLE, CharacteristicValue(write=self.written))
 
     def on_disconnected(self, connection, reason):
-        self.buffer.clear()  # a half-received request is lost; the slots and the upload are not
+        self.buffers.pop(id(connection), None)  # a half-received request is lost; the slots and the upload are not
         if self.rebooting:
             self.rebooting = False
             if self.server.boot():
@@ -385,22 +387,23 @@ class SMPPeripheral(Peripheral):
         write_state_file(self.args.state_file, primary.data, version=primary.version_string,
                          confirmed=self.server.slots.primary_confirmed)
 
-    def frames(self, value: bytes) -> list[bytes]:
-        self.buffer += value
+    def frames(self, connection, value: bytes) -> list[bytes]:
+        buffer = self.buffers.setdefault(id(connection), bytearray())
+        buffer += value
         frames = []
-        while len(self.buffer) >= HEADER_SIZE:
-            end = HEADER_SIZE + int.from_bytes(self.buffer[2:4], 'big')
-            if len(self.buffer) < end:
+        while len(buffer) >= HEADER_SIZE:
+            end = HEADER_SIZE + int.from_bytes(buffer[2:4], 'big')
+            if len(buffer) < end:
                 break
-            frames.append(bytes(self.buffer[:end]))
-            del self.buffer[:end]
+            frames.append(bytes(buffer[:end]))
+            del buffer[:end]
         return frames
 
     async def written(self, connection, value: bytes) -> None:
         if not self.received(connection, value) or self.rebooting:
             return
         answers = []
-        for frame in self.frames(bytes(value)):
+        for frame in self.frames(connection, bytes(value)):
             was_confirmed = self.server.slots.primary_confirmed
             outcome = self.server.handle(frame)
             log.debug('request %s (%d bytes) -> %s', frame[:HEADER_SIZE].hex(), len(frame),
@@ -413,7 +416,7 @@ class SMPPeripheral(Peripheral):
             if outcome[1]:
                 log.info('reset requested')
                 self.rebooting = True
-                self.buffer.clear()
+                self.buffers.clear()
                 break
         if await self.drop_if_due(connection):
             return  # processed, but no answer leaves

@@ -1,3 +1,4 @@
+import Foundation
 import DFUEngine
 import DFUGATT
 import DFUPackage
@@ -134,9 +135,20 @@ final class SMPFlashTests: XCTestCase {
                       String(describing: refused.error))
     }
 
+    /// A lost answer in a windowed upload: after the timeout the upload is sent again from the
+    /// oldest unanswered request, and that is said (a retry), not waited out in silence.
     func testDroppedAnswersAreResent() async throws {
-        let (report, _) = try await flash(try image(), device: "mcumgr-smp?fault=drop-notification:5")
+        let world = try SimulatedDeviceCatalog.makeWorld(try SimulatorConfiguration(parsing: "mcumgr-smp?fault=drop-notification:6"))
+        let said = EventLog()
+        let report = await FlashSession(profile: try profile(), images: [try image()], transport: world, address: nil,
+                                        options: FlashOptions(), onEvent: { said.append($0) }).run()
         XCTAssertEqual(report.status, .verified, String(describing: report.error))
+        XCTAssertGreaterThan(report.retries, 0)
+        let retries = said.events.compactMap { event -> String? in
+            if case let .retrying(text) = event { return text } else { return nil }
+        }
+        XCTAssertTrue(retries.contains { $0.hasPrefix("no answer to 'upload' within 30 s; sending again from offset ") },
+                      "\(retries)")
     }
 
     func testBusyDeviceIsRetriedAndTheUploadResumes() async throws {
@@ -154,4 +166,12 @@ final class SMPFlashTests: XCTestCase {
         XCTAssertNotNil(report.error)
         XCTAssertEqual(report.error?.kind, .device, String(describing: report.error))
     }
+}
+
+/// Events a session reports, collected across tasks.
+final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [FlashEvent] = []
+    func append(_ event: FlashEvent) { lock.lock(); stored.append(event); lock.unlock() }
+    var events: [FlashEvent] { lock.lock(); defer { lock.unlock() }; return stored }
 }

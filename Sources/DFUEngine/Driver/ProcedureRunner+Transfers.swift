@@ -96,7 +96,14 @@ extension ProcedureRunner {
                     try await link.write(bytes, to: target, type: type)
                     action = transfer.handle(.writeAccepted(now: link.now))
                 case let .awaitNotification(deadline):
-                    action = transfer.handle(try await nextEvent(link, until: deadline))
+                    let event = try await nextEvent(link, until: deadline)
+                    action = transfer.handle(event)
+                    if case .deadlinePassed = event, case .write = action {
+                        // Said, so a device that stopped answering is not minutes of silence.
+                        session.retries += 1
+                        session.onEvent(.retrying("no answer to '\(send.command)' within \(setup.timeout.secondsText); "
+                                                  + "sending again from offset \(transfer.resendOffset)"))
+                    }
                 case let .completed(lastFields):
                     session.sequence = transfer.sequence
                     return .windowed(lastFields: lastFields)

@@ -66,6 +66,8 @@ public struct WindowedTransfer {
     public private(set) var sequence: Int
     /// Bytes the device has acknowledged, from the start of `data`.
     public private(set) var acknowledged: Int
+    /// Where the requests resent after the last timeout start.
+    public private(set) var resendOffset = 0
 
     public init(_ setup: Setup) {
         self.setup = setup
@@ -92,6 +94,7 @@ public struct WindowedTransfer {
             writes.removeAll()
             notifications.reset()
             nextOffset = oldest.start
+            resendOffset = oldest.start
             return proceed(now: now)
         }
     }

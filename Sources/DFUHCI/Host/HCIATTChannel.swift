@@ -7,18 +7,21 @@ public final class HCIATTChannel: Sendable {
     public let host: HCIHost
     public let handle: UInt16
     public let peerAddress: DeviceAddress
+    /// The connection this channel belongs to (its handle may later be reused by another).
+    let connectionID: UInt64
     let inbox: PDUInbox
 
-    init(host: HCIHost, handle: UInt16, peerAddress: DeviceAddress) {
+    init(host: HCIHost, handle: UInt16, connection: UInt64, peerAddress: DeviceAddress) {
         self.host = host
         self.handle = handle
+        self.connectionID = connection
         self.peerAddress = peerAddress
         self.inbox = PDUInbox()
     }
 
     /// Sends one ATT PDU (fragmented to the controller's buffer size; waits for ACL credits).
     public func send(_ pdu: [UInt8]) async throws(HCIError) {
-        try await host.sendL2CAP(pdu, channel: .att, handle: handle)
+        try await host.sendL2CAP(pdu, channel: .att, handle: handle, connection: connectionID)
     }
 
     /// The next ATT PDU from the peer, or nil once the link is gone (or the task is cancelled).

@@ -2,16 +2,24 @@ extension HCIHost {
     /// Sends one L2CAP basic frame on `channel` of connection `handle`: fragments it to the
     /// controller's ACL buffer length and takes one credit per fragment, waiting (at most
     /// `creditTimeout` per fragment) while the controller has no free buffer. Frames on one
-    /// connection never interleave.
-    public func sendL2CAP(_ payload: [UInt8], channel: L2CAPChannelID, handle: UInt16) async throws(HCIError) {
+    /// connection never interleave. `connection` (the channel's) pins the connection: if it
+    /// ends meanwhile, nothing more goes out, even when a new connection gets the same handle.
+    public func sendL2CAP(_ payload: [UInt8], channel: L2CAPChannelID, handle: UInt16,
+                          connection: UInt64? = nil) async throws(HCIError) {
         try checkOpen()
-        guard connections[handle] != nil, let controller else { throw disconnectedError(handle) }
+        guard let id = connection ?? connections[handle]?.id, connections[handle]?.id == id, let controller else {
+            throw disconnectedError(handle)
+        }
         let frame = L2CAPBasicFrame(channel: channel, payload: payload).bytes
         let fragments = ACLFragmenter.fragments(of: frame, handle: handle, maximumLength: controller.aclPacketLength)
-        try await acquireSendTurn(handle)
-        defer { releaseSendTurn(handle) }
+        try await acquireSendTurn(handle, connection: id)
+        defer { releaseSendTurn(handle, connection: id) }
         for fragment in fragments {
             try await acquireCredit(handle)
+            guard connections[handle]?.id == id else {
+                flow.complete(1, on: handle)
+                throw disconnectedError(handle)
+            }
             do {
                 try await transport.send(fragment.packet)
             } catch {
@@ -26,17 +34,19 @@ extension HCIHost {
             ?? HCIError(.disconnected(handle: handle, reason: .unknownConnectionIdentifier), detail: "no such connection")
     }
 
-    private func acquireSendTurn(_ handle: UInt16) async throws(HCIError) {
-        guard connections[handle] != nil else { throw disconnectedError(handle) }
+    private func acquireSendTurn(_ handle: UInt16, connection id: UInt64) async throws(HCIError) {
+        guard connections[handle]?.id == id else { throw disconnectedError(handle) }
         if connections[handle]!.sendGate.tryAcquire() { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             connections[handle]?.sendGate.enqueue(continuation)
         }
-        // Woken either with the turn, or because the connection went away.
-        guard connections[handle] != nil else { throw disconnectedError(handle) }
+        // Woken either with the turn, or because the connection went away (perhaps replaced by
+        // another on the same handle, whose turn this is not).
+        guard connections[handle]?.id == id else { throw disconnectedError(handle) }
     }
 
-    private func releaseSendTurn(_ handle: UInt16) {
+    private func releaseSendTurn(_ handle: UInt16, connection id: UInt64) {
+        guard connections[handle]?.id == id else { return }
         connections[handle]?.sendGate.release()
     }
 

@@ -2,6 +2,9 @@ import DFUGATT
 
 /// What the host keeps per live connection.
 struct ConnectionState {
+    /// Unique for the host's lifetime: a controller reuses handles, so a sender that started on
+    /// an earlier connection with the same handle must not reach this one.
+    let id: UInt64
     var info: HCIConnection
     var reassembler = ACLReassembler()
     let channel: HCIATTChannel
@@ -157,8 +160,10 @@ extension HCIHost {
                                  peerAddressType: complete.peerAddressType, interval: complete.interval,
                                  latency: complete.latency, supervisionTimeout: complete.supervisionTimeout)
         endedConnections[complete.handle] = nil
+        let id = makeIdentifier()
         connections[complete.handle] = ConnectionState(
-            info: info, channel: HCIATTChannel(host: self, handle: complete.handle, peerAddress: complete.peerAddress))
+            id: id, info: info,
+            channel: HCIATTChannel(host: self, handle: complete.handle, connection: id, peerAddress: complete.peerAddress))
         if connectAttempt == nil, complete.role == .central {
             // Nobody asked for it (a cancelled attempt that completed late): close it.
             Task { try? await self.disconnect(complete.handle) }
