@@ -217,6 +217,24 @@ final class HostTests: XCTestCase {
         await host.close()
     }
 
+    /// Controllers reuse connection handles: the ATT channel of a link that dropped cannot send
+    /// on the next connection that got the same handle, whose own channel works.
+    func testAChannelOfAnEndedLinkNeverReachesTheNextLinkOnTheSameHandle() async throws {
+        let (host, controller) = try await makeHost()
+        let old = try await Self.connect(host)
+        controller.inject(.disconnectionComplete(DisconnectionCompleteEvent(handle: 0x40, reason: .connectionTimeout)))
+        _ = await old.waitUntilDisconnected()
+        let new = try await Self.connect(host)
+        XCTAssertEqual(new.handle, old.handle)
+        let before = controller.sentACL.count
+        let error = await hciError { () async throws(HCIError) in try await old.send([0x52, 0x10, 0x00, 0x01]) }
+        XCTAssertEqual(error?.kind, .disconnected(handle: 0x40, reason: .connectionTimeout))
+        XCTAssertEqual(controller.sentACL.count, before, "nothing of the old link went out")
+        try await new.send([0x52, 0x10, 0x00, 0x02])
+        XCTAssertEqual(controller.sentACL.count, before + 1)
+        await host.close()
+    }
+
     func testCreditsThatNeverComeBackFailTheSend() async throws {
         let (host, _) = try await makeHost(.init(aclCount: 1, completePacketsAutomatically: false)) {
             $0.creditTimeout = .milliseconds(100)

@@ -21,6 +21,7 @@ public final class HCIATTChannel: Sendable {
 
     /// Sends one ATT PDU (fragmented to the controller's buffer size; waits for ACL credits).
     public func send(_ pdu: [UInt8]) async throws(HCIError) {
+        if let end = inbox.end { throw end }  // why this link ended, even once its handle is reused
         try await host.sendL2CAP(pdu, channel: .att, handle: handle, connection: connectionID)
     }
 
