@@ -74,6 +74,7 @@ class Peripheral:
         self.bytes_received = 0
         self.pending_drops = sorted(set(args.disconnect_after))
         self.dropping = None  # the connection being dropped by --disconnect-after
+        self.connections = set()  # the live ones
         logging.basicConfig(level=logging.INFO, format='%(asctime)s %(name)s: %(message)s')
         logging.getLogger('bumble').setLevel(logging.WARNING)
 
@@ -86,8 +87,9 @@ class Peripheral:
         self.outbox.put_nowait((connection, characteristic, values, then_disconnect))
 
     def received(self, connection, value: bytes) -> bool:
-        """Count written bytes. False: ignore this write (the link is being dropped)."""
-        if self.dropping is connection:
+        """Count written bytes. False: ignore this write (the link is being dropped, or it is a
+        late write of a link that already dropped, which a device never sees)."""
+        if self.dropping is connection or connection not in self.connections:
             return False
         self.bytes_received += len(value)
         return True
@@ -127,11 +129,13 @@ class Peripheral:
 
     def _connected(self, connection) -> None:
         log.info('connected to %s', connection.peer_address)
+        self.connections.add(connection)
         connection.on('disconnection', lambda reason: self._disconnected(connection, reason))
         self.on_connected(connection)
 
     def _disconnected(self, connection, reason: int) -> None:
         log.info('disconnected (reason 0x%02X)', reason)
+        self.connections.discard(connection)
         if self.dropping is connection:
             self.dropping = None
         self.on_disconnected(connection, reason)
