@@ -109,6 +109,21 @@ final class BlueZGATTTransportTests: XCTestCase {
         XCTAssertEqual(fake.calls.filter { $0 == .write(11, Self.startDiscovery) }.count, 2)
     }
 
+    /// A kernel that never answers Start Discovery: the scan says so rather than "nothing heard".
+    func testUnansweredStartDiscoveryIsAnError() async throws {
+        let fake = FakeBlueZSyscalls(adapters: [Self.adapter])
+        fake.silenceManagement()
+        let transport = try BlueZGATTTransport(adapter: "hci0", syscalls: fake)
+        do {
+            _ = try await transport.scan(timeout: .milliseconds(100))
+            XCTFail("scanned")
+        } catch {
+            XCTAssertEqual(error.kind, .timeout)
+            XCTAssertTrue(error.detail.hasPrefix("bluez:hci0: mgmt Start Discovery: the kernel did not answer within 0.1 s (ETIMEDOUT)"),
+                          error.detail)
+        }
+    }
+
     func testDiscoveryStateMachine() {
         var discovery = MgmtDiscovery(index: 0)
         XCTAssertEqual(discovery.start().bytes, Self.startDiscovery)

@@ -38,6 +38,8 @@ final class FakeBlueZSyscalls: BlueZSyscalls, @unchecked Sendable {
     private var startDiscoveryStatuses: [MgmtStatus] = []
     /// Sockets bound to the management channel: the fake kernel answers their commands.
     private var controlSockets: Set<Int32> = []
+    /// The fake kernel takes management commands without ever answering.
+    private var managementSilent = false
     /// Answers a PDU written to a socket (an ATT server).
     private var responder: (@Sendable ([UInt8]) -> [UInt8]?)?
 
@@ -78,6 +80,7 @@ final class FakeBlueZSyscalls: BlueZSyscalls, @unchecked Sendable {
     func setOption(_ option: Int32, _ value: [UInt8]) { locked { options[option] = value } }
     func setAdvertisingPackets(_ packets: [[UInt8]]) { locked { advertisingPackets = packets } }
     func answerStartDiscovery(with statuses: MgmtStatus...) { locked { startDiscoveryStatuses += statuses } }
+    func silenceManagement() { locked { managementSilent = true } }
     func setResponder(_ responder: @escaping @Sendable ([UInt8]) -> [UInt8]?) { locked { self.responder = responder } }
     func isOpen(_ descriptor: Int32) -> Bool { locked { openDescriptors.contains(descriptor) } }
 
@@ -165,7 +168,7 @@ final class FakeBlueZSyscalls: BlueZSyscalls, @unchecked Sendable {
             if let error = failure(.write) { return .failure(error) }
             if let readEnd = pipes[descriptor] {
                 inputs[readEnd, default: []].append(.success(bytes))
-            } else if controlSockets.contains(descriptor) {
+            } else if controlSockets.contains(descriptor), !managementSilent {
                 inputs[descriptor, default: []].append(contentsOf: managementAnswer(to: bytes).map { .success($0) })
             } else if let answer = responder?(bytes) {
                 inputs[descriptor, default: []].append(.success(answer))

@@ -83,6 +83,10 @@ public struct BlueZError: Error, Sendable, CustomStringConvertible {
         if operation.hasPrefix("connect") {
             return GATTError(.connectionFailed, address: address?.description, detail: description)
         }
+        // A management command the kernel did not answer (a link that timed out was lost: below).
+        if errno == .timedOut, operation.hasPrefix("mgmt") {
+            return GATTError(.timeout, address: address?.description, detail: description)
+        }
         return GATTError(.disconnected, address: address?.description, detail: description)
     }
 }

@@ -99,6 +99,10 @@ public struct BlueZAdapter: Sendable {
             case let .fail(status): throw BlueZError("mgmt Start Discovery", status: status, adapter: name)
             }
         }
+        guard discovery.isListening else {
+            throw BlueZError("mgmt Start Discovery", errno: .timedOut, adapter: name,
+                             note: "the kernel did not answer within \(duration.secondsText)")
+        }
         return results
     }
 

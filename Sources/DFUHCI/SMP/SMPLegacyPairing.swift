@@ -74,9 +74,7 @@ public struct SMPLegacyPairing: Sendable {
             guard values.maximumKeySize >= 7, values.maximumKeySize <= 16 else {
                 return fail("the device offers \(values.maximumKeySize)-byte keys", reply: .encryptionKeySize)
             }
-            guard values.oobDataFlag == 0 || Self.requestParameters.oobDataFlag == 0 else {
-                return fail("out-of-band pairing is not supported", reply: .authenticationRequirements)
-            }
+            // Legacy pairing uses OOB data only when both sides have it; DFUKit never does.
             response = pdu.bytes
             keySize = Int(min(values.maximumKeySize, Self.requestParameters.maximumKeySize))
             state = .awaitingConfirm
