@@ -17,7 +17,7 @@ public final class HCIGATTTransport: GATTTransport, Sendable {
     private let encrypt: Bool
     private let started = ContinuousClock.now
     private let state = Mutex(State())
-    private let gate = ConnectionGate()
+    private let gate = GATTSerialGate()
 
     private struct State {
         var host: HCIHost?
@@ -104,24 +104,5 @@ public final class HCIGATTTransport: GATTTransport, Sendable {
             return state.host
         }
         await host?.close()
-    }
-}
-
-/// Runs one operation at a time (opening the controller, creating a connection): the
-/// controller makes one connection at a time.
-actor ConnectionGate {
-    private var busy = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    func serialized<T: Sendable>(_ operation: () async throws(GATTError) -> T) async throws(GATTError) -> T {
-        while busy {
-            await withCheckedContinuation { waiters.append($0) }
-        }
-        busy = true
-        defer {
-            busy = false
-            if !waiters.isEmpty { waiters.removeFirst().resume() }
-        }
-        return try await operation()
     }
 }

@@ -18,7 +18,7 @@ public final class BlueZGATTTransport: GATTTransport, Sendable {
     private let started = ContinuousClock.now
     private let heard = Mutex(BlueZScanResults())
     /// One scan or connection attempt at a time on the adapter.
-    private let gate = SerialGate()
+    private let gate = GATTSerialGate()
 
     /// Which adapter names `BlueZGATTTransport` accepts: `hci0`, `hci1`...
     public static func isValidAdapterName(_ name: String) -> Bool { BlueZAdapter(name: name) != nil }
@@ -123,23 +123,5 @@ public final class BlueZGATTTransport: GATTTransport, Sendable {
     /// Forgets what scans heard (the links close themselves).
     public func close() async {
         heard.withLock { $0 = BlueZScanResults() }
-    }
-}
-
-/// Runs one operation at a time, in arrival order.
-actor SerialGate {
-    private var busy = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    func serialized<T: Sendable>(_ operation: () async throws(GATTError) -> T) async throws(GATTError) -> T {
-        while busy {
-            await withCheckedContinuation { waiters.append($0) }
-        }
-        busy = true
-        defer {
-            busy = false
-            if !waiters.isEmpty { waiters.removeFirst().resume() }
-        }
-        return try await operation()
     }
 }
