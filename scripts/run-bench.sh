@@ -23,7 +23,8 @@ if [ -z "${DFUKIT_BENCH_NO_BUMBLE:-}" ]; then
         bumble_pids=()
         trap 'for pid in "${bumble_pids[@]}"; do kill "$pid" 2>/dev/null; done; scripts/stop-postgres.sh "${server:-/nonexistent}" >/dev/null 2>&1 || true' EXIT
         port=7500
-        for device in vendor-ctrlpt:vendor_ctrlpt_device.py nordic-secure-dfu:nordic_secure_dfu_device.py; do
+        for device in vendor-ctrlpt:vendor_ctrlpt_device.py nordic-secure-dfu:nordic_secure_dfu_device.py \
+                      mcumgr-smp:mcumgr_smp_device.py; do
             profile=${device%%:*}; script=${device#*:}
             "$venv/bin/python" scripts/bumble-controllers.py "tcp-server:127.0.0.1:$port" "tcp-server:127.0.0.1:$((port + 1))" >/dev/null 2>&1 &
             bumble_pids+=($!)

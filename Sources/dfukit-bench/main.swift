@@ -215,6 +215,8 @@ for target in hciTargets {
     let image: FlashImage
     if target.profile == "nordic-secure-dfu" {
         image = nordicImage
+    } else if target.profile == "mcumgr-smp" {
+        image = smpImage
     } else {
         image = FlashImage(name: "application", version: "1.0.0", data: pseudoRandomBytes(imageBytes))
     }
