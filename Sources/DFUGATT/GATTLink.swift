@@ -35,4 +35,9 @@ public protocol GATTTransport: AnyObject {
     /// Advertisements seen within `timeout`.
     func scan(timeout: Duration) async throws(GATTError) -> [Advertisement]
     func connect(to address: DeviceAddress, timeout: Duration) async throws(GATTError) -> any GATTLink
+    /// Waits for `address` to advertise, listening from now on (what was heard before this call
+    /// does not count): how a device that rebooted is seen to be back. Nil once `timeout` passed
+    /// without it; `.unsupported` when this transport cannot listen (the caller then connects
+    /// with the same timeout, which also waits for the device to advertise).
+    func waitForAdvertisement(from address: DeviceAddress, timeout: Duration) async throws(GATTError) -> Advertisement?
 }

@@ -97,6 +97,21 @@ public final class HCIGATTTransport: GATTTransport, Sendable {
         return try await ATTGATTLink.connect(bearer: HCIATTBearer(channel: channel, mtu: mtu), address: address)
     }
 
+    public func waitForAdvertisement(from address: DeviceAddress, timeout: Duration) async throws(GATTError) -> Advertisement? {
+        let host = try await openHost()
+        return try await gate.serialized { () throws(GATTError) -> Advertisement? in
+            do throws(HCIError) {
+                // A fresh scan: results heard before it started are forgotten.
+                guard let heard = try await host.scan(timeout: timeout, until: { $0.address == address && $0.isConnectable })
+                else { return nil }
+                state.withLock { $0.heard[address] = heard }
+                return heard.advertisement
+            } catch {
+                throw error.gattError(address: address)
+            }
+        }
+    }
+
     /// Closes the controller connection.
     public func close() async {
         let host = state.withLock { state -> HCIHost? in

@@ -100,6 +100,22 @@ public final class BlueZGATTTransport: GATTTransport, Sendable {
         return try await ATTGATTLink.connect(bearer: bearer, address: address)
     }
 
+    /// Listens through the adapter's discovery (which needs `CAP_NET_ADMIN`; without it,
+    /// `.unsupported`, and the caller connects instead: the kernel's connect also waits for the
+    /// device to advertise).
+    public func waitForAdvertisement(from address: DeviceAddress, timeout: Duration) async throws(GATTError) -> Advertisement? {
+        let found: BlueZScanResults
+        do {
+            found = try await gate.serialized { () throws(GATTError) in
+                try await scanResults(for: timeout) { $0.devices[address]?.isConnectable == true }
+            }
+        } catch where error.kind == .transportUnavailable {
+            throw GATTError(.unsupported, address: address.description,
+                            detail: "cannot listen for advertisements (\(error.detail))")
+        }
+        return found.devices[address].flatMap { $0.isConnectable ? $0.advertisement : nil }
+    }
+
     /// The address types to try for `address` without scanning (nil: unknown): the type a scan
     /// heard, or for a Nordic bootloader on the application's address + 1, the application's
     /// type first.

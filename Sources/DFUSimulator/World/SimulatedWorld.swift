@@ -30,6 +30,12 @@ public final class SimulatedWorld: GATTTransport {
         return peripherals.map(\.advertisement)
     }
 
+    public func waitForAdvertisement(from address: DeviceAddress, timeout: Duration) async throws(GATTError) -> Advertisement? {
+        // Advertisements are seen within one advertising interval.
+        now += min(timeout, .milliseconds(100))
+        return peripherals.first { $0.advertisement.address == address }?.advertisement
+    }
+
     public func connect(to address: DeviceAddress, timeout: Duration) async throws(GATTError) -> any GATTLink {
         try connectLink(to: address, timeout: timeout)
     }
