@@ -40,4 +40,7 @@ public protocol GATTTransport: AnyObject {
     /// without it; `.unsupported` when this transport cannot listen (the caller then connects
     /// with the same timeout, which also waits for the device to advertise).
     func waitForAdvertisement(from address: DeviceAddress, timeout: Duration) async throws(GATTError) -> Advertisement?
+    /// Lets time pass on the transport clock with no link open (e.g. while a device that was
+    /// told to reset finishes its reset delay).
+    func sleep(until deadline: Duration) async
 }

@@ -112,6 +112,11 @@ public final class HCIGATTTransport: GATTTransport, Sendable {
         }
     }
 
+    public func sleep(until deadline: Duration) async {
+        let remaining = deadline - now
+        if remaining > .zero { try? await Task.sleep(for: remaining) }
+    }
+
     /// Closes the controller connection.
     public func close() async {
         let host = state.withLock { state -> HCIHost? in

@@ -116,6 +116,11 @@ public final class BlueZGATTTransport: GATTTransport, Sendable {
         return found.devices[address].flatMap { $0.isConnectable ? $0.advertisement : nil }
     }
 
+    public func sleep(until deadline: Duration) async {
+        let remaining = deadline - now
+        if remaining > .zero { try? await Task.sleep(for: remaining) }
+    }
+
     /// The address types to try for `address` without scanning (nil: unknown): the type a scan
     /// heard, or for a Nordic bootloader on the application's address + 1, the application's
     /// type first.

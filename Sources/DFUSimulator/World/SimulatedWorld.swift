@@ -36,6 +36,10 @@ public final class SimulatedWorld: GATTTransport {
         return peripherals.first { $0.advertisement.address == address }?.advertisement
     }
 
+    public func sleep(until deadline: Duration) async {
+        if now < deadline { now = deadline }
+    }
+
     public func connect(to address: DeviceAddress, timeout: Duration) async throws(GATTError) -> any GATTLink {
         try connectLink(to: address, timeout: timeout)
     }
