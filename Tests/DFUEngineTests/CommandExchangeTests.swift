@@ -13,10 +13,20 @@ final class CommandExchangeTests: XCTestCase {
     private func vendorSetup(_ command: String, writes: [[UInt8]], attempts: Int = 1) throws -> CommandExchange.Setup {
         let profile = try EngineTestSupport.vendorProfile()
         return CommandExchange.Setup(command: try XCTUnwrap(profile.commands[command]), writes: writes,
-                                     writeCharacteristic: "control", writeType: .withResponse,
+                                     target: control, responseHandle: 3,
                                      responseFraming: vendorFraming, timeout: .seconds(5), attempts: attempts,
                                      scope: Scope(), codeTables: profile.codeTables)
     }
+
+    /// Characteristics as a connection binds them: the control point's value handle is 3.
+    private static func target(_ role: String, handle: UInt16) -> WriteTarget {
+        WriteTarget(role: role, characteristic: GATTCharacteristic(service: BluetoothUUID(uuid16: 0xFE59),
+                                                                   uuid: BluetoothUUID(uuid16: handle), valueHandle: handle,
+                                                                   properties: [.write, .notify]),
+                    type: .withResponse)
+    }
+    private let control = target("control", handle: 3)
+    private let packet = target("packet", handle: 6)
 
     /// The start frame for "hello" in three writes at ATT_MTU 23.
     private var startWrites: [[UInt8]] {
@@ -25,47 +35,55 @@ final class CommandExchangeTests: XCTestCase {
     }
 
     private func failure(_ action: CommandExchange.Action, file: StaticString = #filePath, line: UInt = #line) -> ExchangeFailure? {
-        guard case let .failed(box) = action else {
+        guard case let .failed(failure) = action else {
             XCTFail("expected a failure, got \(action)", file: file, line: line)
             return nil
         }
-        return box.failure
+        return failure
     }
 
     func testSegmentsGoOutOneByOneThenTheResponseIsAwaited() throws {
         let writes = startWrites
         var exchange = CommandExchange(try vendorSetup("start", writes: writes))
-        XCTAssertEqual(exchange.handle(.begin(now: ms(0))), .write(writes[0], characteristic: "control", type: .withResponse))
-        XCTAssertEqual(exchange.handle(.writeAccepted(now: ms(30))), .write(writes[1], characteristic: "control", type: .withResponse))
-        XCTAssertEqual(exchange.handle(.writeAccepted(now: ms(60))), .write(writes[2], characteristic: "control", type: .withResponse))
+        XCTAssertEqual(exchange.handle(.begin(now: ms(0))), .write(writes[0], to: control))
+        XCTAssertEqual(exchange.handle(.writeAccepted(now: ms(30))), .write(writes[1], to: control))
+        XCTAssertEqual(exchange.handle(.writeAccepted(now: ms(60))), .write(writes[2], to: control))
         XCTAssertEqual(exchange.handle(.writeAccepted(now: ms(90))), .awaitNotification(until: ms(5_090)))
         // The answer frame 04 00 81 00 00 10, split at odd places.
-        XCTAssertEqual(exchange.handle(.notification(characteristic: "control", value: [0x04], now: ms(120))),
+        XCTAssertEqual(exchange.handle(.notification(valueHandle: 3, value: [0x04], now: ms(120))),
                        .awaitNotification(until: ms(5_090)))
-        XCTAssertEqual(exchange.handle(.notification(characteristic: "control", value: [0x00, 0x81, 0x00], now: ms(135))),
+        XCTAssertEqual(exchange.handle(.notification(valueHandle: 3, value: [0x00, 0x81, 0x00], now: ms(135))),
                        .awaitNotification(until: ms(5_090)))
-        XCTAssertEqual(exchange.handle(.notification(characteristic: "control", value: [0x00, 0x10], now: ms(150))),
+        XCTAssertEqual(exchange.handle(.notification(valueHandle: 3, value: [0x00, 0x10], now: ms(150))),
                        .completed(["status": .integer(0), "max_chunk": .integer(4096)]))
     }
 
-    func testNotificationsBeforeTheLastWriteOrOnOtherCharacteristicsAreIgnored() throws {
+    func testNotificationsFromOtherCharacteristicsAreIgnored() throws {
         var exchange = CommandExchange(try vendorSetup("activate", writes: [[0x01, 0x00], [0x04]]))
         _ = exchange.handle(.begin(now: .zero))
-        XCTAssertNotEqual(exchange.handle(.notification(characteristic: "control", value: [0x02, 0x00, 0x84, 0x00], now: ms(10))),
-                          .completed(["status": .integer(0)]), "the request is not fully sent yet")
-        _ = exchange.handle(.writeAccepted(now: ms(30)))
+        XCTAssertEqual(exchange.handle(.writeAccepted(now: ms(30))), .write([0x04], to: control))
         XCTAssertEqual(exchange.handle(.writeAccepted(now: ms(60))), .awaitNotification(until: ms(5_060)))
-        XCTAssertEqual(exchange.handle(.notification(characteristic: "packet", value: [0x02, 0x00, 0x84, 0x00], now: ms(70))),
+        XCTAssertEqual(exchange.handle(.notification(valueHandle: 6, value: [0x02, 0x00, 0x84, 0x00], now: ms(70))),
                        .awaitNotification(until: ms(5_060)))
-        XCTAssertEqual(exchange.handle(.notification(characteristic: "control", value: [0x02, 0x00, 0x84, 0x00], now: ms(90))),
+        XCTAssertEqual(exchange.handle(.notification(valueHandle: 3, value: [0x02, 0x00, 0x84, 0x00], now: ms(90))),
                        .completed(["status": .integer(0)]))
+    }
+
+    func testAnEventTheStateDoesNotExpectFailsTheExchange() throws {
+        // The driver only delivers notifications while the machine waits for one.
+        var exchange = CommandExchange(try vendorSetup("activate", writes: [[0x01, 0x00], [0x04]]))
+        _ = exchange.handle(.begin(now: .zero))
+        guard case .evaluation? = failure(exchange.handle(.notification(valueHandle: 3, value: [0x02, 0x00, 0x84, 0x00],
+                                                                         now: ms(10)))) else {
+            return XCTFail("a notification while writing is an internal error")
+        }
     }
 
     func testTwoFramesInOneNotificationTheSecondMatching() throws {
         var exchange = CommandExchange(try vendorSetup("activate", writes: [[0x01, 0x00, 0x04]]))
         _ = exchange.handle(.begin(now: .zero))
         _ = exchange.handle(.writeAccepted(now: ms(30)))
-        XCTAssertEqual(exchange.handle(.notification(characteristic: "control",
+        XCTAssertEqual(exchange.handle(.notification(valueHandle: 3,
                                                      value: [0x02, 0x00, 0x82, 0x00, 0x02, 0x00, 0x84, 0x00], now: ms(45))),
                        .completed(["status": .integer(0)]))
     }
@@ -78,15 +96,15 @@ final class CommandExchangeTests: XCTestCase {
         _ = exchange.handle(.writeAccepted(now: ms(60)))
         XCTAssertEqual(exchange.handle(.writeAccepted(now: ms(90))), .awaitNotification(until: ms(5_090)))
         // A data answer (opcode 0x82) and a start answer one byte too long.
-        XCTAssertEqual(exchange.handle(.notification(characteristic: "control",
+        XCTAssertEqual(exchange.handle(.notification(valueHandle: 3,
                                                      value: [0x06, 0x00, 0x82, 0x00, 0x05, 0x00, 0x00, 0x00], now: ms(120))),
                        .awaitNotification(until: ms(5_090)))
-        XCTAssertEqual(exchange.handle(.notification(characteristic: "control",
+        XCTAssertEqual(exchange.handle(.notification(valueHandle: 3,
                                                      value: [0x05, 0x00, 0x81, 0x00, 0x00, 0x10, 0xEE], now: ms(135))),
                        .awaitNotification(until: ms(5_090)))
         // Timeout: the whole request again, from its first segment.
         XCTAssertEqual(exchange.handle(.deadlinePassed(now: ms(5_090))),
-                       .write(writes[0], characteristic: "control", type: .withResponse))
+                       .write(writes[0], to: control))
         _ = exchange.handle(.writeAccepted(now: ms(5_120)))
         _ = exchange.handle(.writeAccepted(now: ms(5_150)))
         XCTAssertEqual(exchange.handle(.writeAccepted(now: ms(5_180))), .awaitNotification(until: ms(10_180)))
@@ -102,7 +120,7 @@ final class CommandExchangeTests: XCTestCase {
         ])
         XCTAssertTrue(failure?.isRetryable ?? false)
         // Nothing more happens once it ended.
-        guard case .failed = exchange.handle(.notification(characteristic: "control", value: [0x04, 0x00, 0x81, 0x00, 0x00, 0x10], now: ms(10_200))) else {
+        guard case .failed = exchange.handle(.notification(valueHandle: 3, value: [0x04, 0x00, 0x81, 0x00, 0x00, 0x10], now: ms(10_200))) else {
             return XCTFail("an ended exchange accepts nothing")
         }
     }
@@ -111,12 +129,12 @@ final class CommandExchangeTests: XCTestCase {
         var exchange = CommandExchange(try vendorSetup("activate", writes: [[0x01, 0x00, 0x04]], attempts: 2))
         _ = exchange.handle(.begin(now: .zero))
         _ = exchange.handle(.writeAccepted(now: ms(30)))
-        XCTAssertEqual(exchange.handle(.notification(characteristic: "control", value: [0x02, 0x00, 0x84], now: ms(45))),
+        XCTAssertEqual(exchange.handle(.notification(valueHandle: 3, value: [0x02, 0x00, 0x84], now: ms(45))),
                        .awaitNotification(until: ms(5_030)))
         _ = exchange.handle(.deadlinePassed(now: ms(5_030)))
         _ = exchange.handle(.writeAccepted(now: ms(5_060)))
         // Had the lost byte been kept, this would read as 84 02 00 84 and not match.
-        XCTAssertEqual(exchange.handle(.notification(characteristic: "control", value: [0x02, 0x00, 0x84, 0x00], now: ms(5_090))),
+        XCTAssertEqual(exchange.handle(.notification(valueHandle: 3, value: [0x02, 0x00, 0x84, 0x00], now: ms(5_090))),
                        .completed(["status": .integer(0)]))
     }
 
@@ -124,9 +142,9 @@ final class CommandExchangeTests: XCTestCase {
         var exchange = CommandExchange(try vendorSetup("activate", writes: [[0x01, 0x00, 0x04]]))
         _ = exchange.handle(.begin(now: .zero))
         _ = exchange.handle(.writeAccepted(now: ms(30)))
-        XCTAssertEqual(exchange.handle(.notification(characteristic: "control", value: [0xFF, 0xFF, 0x84], now: ms(45))),
+        XCTAssertEqual(exchange.handle(.notification(valueHandle: 3, value: [0xFF, 0xFF, 0x84], now: ms(45))),
                        .awaitNotification(until: ms(5_030)))
-        XCTAssertEqual(exchange.handle(.notification(characteristic: "control", value: [0x02, 0x00, 0x84, 0x00], now: ms(60))),
+        XCTAssertEqual(exchange.handle(.notification(valueHandle: 3, value: [0x02, 0x00, 0x84, 0x00], now: ms(60))),
                        .completed(["status": .integer(0)]))
     }
 
@@ -134,7 +152,7 @@ final class CommandExchangeTests: XCTestCase {
         var exchange = CommandExchange(try vendorSetup("activate", writes: [[0x01, 0x00, 0x04]]))
         _ = exchange.handle(.begin(now: .zero))
         _ = exchange.handle(.writeAccepted(now: ms(30)))
-        _ = exchange.handle(.notification(characteristic: "control", value: [0xFF, 0xFF, 0x84], now: ms(45)))
+        _ = exchange.handle(.notification(valueHandle: 3, value: [0xFF, 0xFF, 0x84], now: ms(45)))
         guard case let .timeout(_, attempts, ignored)? = failure(exchange.handle(.deadlinePassed(now: ms(5_030)))) else {
             return XCTFail("expected a timeout")
         }
@@ -148,7 +166,7 @@ final class CommandExchangeTests: XCTestCase {
         _ = exchange.handle(.begin(now: .zero))
         _ = exchange.handle(.writeAccepted(now: ms(30)))
         guard case let .deviceStatus(status)? = failure(exchange.handle(.notification(
-            characteristic: "control", value: [0x04, 0x00, 0x81, 0x03, 0x00, 0x00], now: ms(45)))) else {
+            valueHandle: 3, value: [0x04, 0x00, 0x81, 0x03, 0x00, 0x00], now: ms(45)))) else {
             return XCTFail("expected a device status")
         }
         XCTAssertEqual(status.code, 3)
@@ -163,7 +181,7 @@ final class CommandExchangeTests: XCTestCase {
         _ = exchange.handle(.begin(now: .zero))
         _ = exchange.handle(.writeAccepted(now: ms(30)))
         guard case let .deviceStatus(status)? = failure(exchange.handle(.notification(
-            characteristic: "control", value: [0x02, 0x00, 0x84, 0xEE], now: ms(45)))) else {
+            valueHandle: 3, value: [0x02, 0x00, 0x84, 0xEE], now: ms(45)))) else {
             return XCTFail("expected a device status")
         }
         XCTAssertEqual(status, DeviceStatus(code: 0xEE))
@@ -217,17 +235,18 @@ final class CommandExchangeTests: XCTestCase {
         let profile = try InlineProfiles.load(Self.nordicLike)
         let spec = try XCTUnwrap(profile.commands[command])
         let (bytes, fields) = try MessageEncoder.encode(spec.request, in: Scope())
-        return CommandExchange.Setup(command: spec, writes: [bytes], writeCharacteristic: spec.request.characteristic,
-                                     writeType: .withResponse, responseFraming: nil, timeout: .seconds(1), attempts: 1,
+        return CommandExchange.Setup(command: spec, writes: [bytes],
+                                     target: spec.request.characteristic == "cp" ? control : packet,
+                                     responseHandle: 3, responseFraming: nil, timeout: .seconds(1), attempts: 1,
                                      scope: Scope(["request": .record(fields)]), codeTables: profile.codeTables)
     }
 
     func testExtendedErrorIsDecodedWithBothTables() throws {
         var exchange = CommandExchange(try nordicSetup("create"))
-        XCTAssertEqual(exchange.handle(.begin(now: .zero)), .write([0x01, 0x07], characteristic: "cp", type: .withResponse))
+        XCTAssertEqual(exchange.handle(.begin(now: .zero)), .write([0x01, 0x07], to: control))
         XCTAssertEqual(exchange.handle(.writeAccepted(now: ms(30))), .awaitNotification(until: ms(1_030)))
         guard case let .deviceStatus(status)? = failure(exchange.handle(.notification(
-            characteristic: "cp", value: [0x60, 0x01, 0x07, 0x0B, 0x07], now: ms(45)))) else {
+            valueHandle: 3, value: [0x60, 0x01, 0x07, 0x0B, 0x07], now: ms(45)))) else {
             return XCTFail("expected a device status")
         }
         XCTAssertEqual(status, DeviceStatus(code: 0x0B, name: "extended-error", message: "the device gave an extended error",
@@ -242,7 +261,7 @@ final class CommandExchangeTests: XCTestCase {
         _ = exchange.handle(.begin(now: .zero))
         _ = exchange.handle(.writeAccepted(now: ms(30)))
         guard case let .deviceStatus(status)? = failure(exchange.handle(.notification(
-            characteristic: "cp", value: [0x60, 0x01, 0x07, 0x05, 0x07], now: ms(45)))) else {
+            valueHandle: 3, value: [0x60, 0x01, 0x07, 0x05, 0x07], now: ms(45)))) else {
             return XCTFail("expected a device status")
         }
         XCTAssertEqual(status, DeviceStatus(code: 5))
@@ -252,9 +271,9 @@ final class CommandExchangeTests: XCTestCase {
         var exchange = CommandExchange(try nordicSetup("create"))
         _ = exchange.handle(.begin(now: .zero))
         _ = exchange.handle(.writeAccepted(now: ms(30)))
-        XCTAssertEqual(exchange.handle(.notification(characteristic: "cp", value: [0x60, 0x01, 0x06, 0x01, 0x00], now: ms(45))),
+        XCTAssertEqual(exchange.handle(.notification(valueHandle: 3, value: [0x60, 0x01, 0x06, 0x01, 0x00], now: ms(45))),
                        .awaitNotification(until: ms(1_030)))
-        XCTAssertEqual(exchange.handle(.notification(characteristic: "cp", value: [0x60, 0x01, 0x07, 0x01, 0x00], now: ms(60))),
+        XCTAssertEqual(exchange.handle(.notification(valueHandle: 3, value: [0x60, 0x01, 0x07, 0x01, 0x00], now: ms(60))),
                        .completed(["seq": .integer(7), "result": .integer(1), "extended": .integer(0)]))
     }
 
@@ -262,7 +281,7 @@ final class CommandExchangeTests: XCTestCase {
         var exchange = CommandExchange(try nordicSetup("create"))
         _ = exchange.handle(.begin(now: .zero))
         _ = exchange.handle(.writeAccepted(now: ms(30)))
-        _ = exchange.handle(.notification(characteristic: "cp", value: [0x60, 0x01, 0x06, 0x01, 0x00], now: ms(45)))
+        _ = exchange.handle(.notification(valueHandle: 3, value: [0x60, 0x01, 0x06, 0x01, 0x00], now: ms(45)))
         guard case let .timeout(_, _, ignored)? = failure(exchange.handle(.deadlinePassed(now: ms(1_030)))) else {
             return XCTFail("expected a timeout")
         }
@@ -271,7 +290,7 @@ final class CommandExchangeTests: XCTestCase {
 
     func testCommandWithoutResponseCompletesOnceWritten() throws {
         var exchange = CommandExchange(try nordicSetup("reset"))
-        XCTAssertEqual(exchange.handle(.begin(now: .zero)), .write([0x0C], characteristic: "packet", type: .withResponse))
+        XCTAssertEqual(exchange.handle(.begin(now: .zero)), .write([0x0C], to: packet))
         XCTAssertEqual(exchange.handle(.writeAccepted(now: ms(30))), .completed([:]))
     }
 
@@ -280,7 +299,7 @@ final class CommandExchangeTests: XCTestCase {
         _ = exchange.handle(.begin(now: .zero))
         _ = exchange.handle(.writeAccepted(now: ms(30)))
         for seq in 0..<7 as Range<UInt8> {
-            _ = exchange.handle(.notification(characteristic: "cp", value: [0x60, 0x01, seq, 0x01, 0x00], now: ms(45)))
+            _ = exchange.handle(.notification(valueHandle: 3, value: [0x60, 0x01, seq, 0x01, 0x00], now: ms(45)))
         }
         guard case let .timeout(_, _, ignored)? = failure(exchange.handle(.deadlinePassed(now: ms(1_030)))) else {
             return XCTFail("expected a timeout")

@@ -176,8 +176,11 @@ struct FlashCommand: Command {
         ]
         if let address = report.address { object["address"] = address }
         if let transfer = report.transferSeconds { object["transfer_seconds"] = transfer }
+        if !report.deviceHolds.isEmpty { object["device_holds"] = report.deviceHolds.map(\.rawValue) }
+        if !report.phasesDone.isEmpty { object["phases_done"] = report.phasesDone }
         if let error = report.error {
             var errorObject: [String: Any] = ["kind": error.kind.rawValue, "message": error.message]
+            if let state = error.deviceState { errorObject["device"] = state }
             if let offset = error.offset { errorObject["offset"] = offset }
             if let location = error.location { errorObject["location"] = location.description }
             object["error"] = errorObject

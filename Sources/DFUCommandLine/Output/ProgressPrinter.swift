@@ -25,8 +25,16 @@ final class ProgressPrinter {
             line("image \(index + 1)/\(count) '\(name)': \(size) bytes")
         case let .progress(image, done, total, elapsed):
             progress(image: image, done: done, total: total, elapsed: elapsed)
+        case let .phase(name, change):
+            switch change {
+            case .entered: line("phase '\(name)'")
+            case .completed: break
+            case .alreadyDone: line("phase '\(name)': already done on the device")
+            }
         case let .retrying(reason):
             line("retry: \(reason)")
+        case let .rebooting(what):
+            line("reboot: \(what)")
         case let .resuming(attempt, of, reason):
             line("\(reason); reconnecting to resume (\(attempt)/\(of))")
         case let .imageFinished(name, verified):

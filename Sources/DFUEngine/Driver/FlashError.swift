@@ -29,6 +29,12 @@ public struct FlashError: Error, Sendable, CustomStringConvertible {
     public var offset: Int?
     public var location: SourceLocation?
     public var hint: String?
+    /// What the device holds of the image, as far as the engine can tell: one stage, or two
+    /// when a command whose answer was lost may or may not have taken effect; empty when
+    /// unknown (the profile declares no phases).
+    public var deviceHolds: [FirmwareStage] = []
+    /// What the device holds, in words ("the device still runs its previous firmware; ...").
+    public var deviceState: String?
 
     public init(kind: Kind, message: String, address: String? = nil, image: String? = nil, offset: Int? = nil,
                 location: SourceLocation? = nil, hint: String? = nil) {
@@ -60,6 +66,7 @@ public struct FlashError: Error, Sendable, CustomStringConvertible {
         if let offset { context.append("offset \(offset)") }
         var text = context.isEmpty ? message : context.joined(separator: ", ") + ": " + message
         if let location { text += " (profile step at \(location))" }
+        if let deviceState { text += "\n  device: \(deviceState)" }
         if let hint { text += "\n  hint: \(hint)" }
         return text
     }

@@ -2,13 +2,24 @@ import DFUGATT
 
 /// What a flash session reports as it goes, for progress bars and logs.
 public enum FlashEvent: Sendable {
+    /// What happened to a phase of the procedure.
+    public enum PhaseChange: String, Sendable {
+        case entered
+        case completed
+        /// The device had already completed it (found when the procedure asked): skipped.
+        case alreadyDone = "already-done"
+    }
+
     case scanning(transport: String)
     case connecting(DeviceAddress)
     case connected(DeviceAddress, mtu: Int)
     case imageStarted(name: String, size: Int, index: Int, count: Int)
+    case phase(name: String, PhaseChange)
     /// `done` of `total` bytes of the current image are on the device.
     case progress(image: String, done: Int, total: Int, elapsed: Duration)
     case retrying(String)
+    /// Waiting for the device to reboot: to drop the link, then to advertise again.
+    case rebooting(String)
     case resuming(attempt: Int, of: Int, reason: String)
     case imageFinished(name: String, verified: Bool)
 }

@@ -1,3 +1,5 @@
+import DFUProfile
+
 /// How a flash ended.
 public struct FlashReport: Sendable {
     public enum Status: String, Sendable {
@@ -23,6 +25,11 @@ public struct FlashReport: Sendable {
     /// progress): what link efficiency is measured on, without connection set-up and the
     /// steps after the upload.
     public var transferSeconds: Double?
+    /// What the device holds of the (last) image: one stage, or two when a lost answer leaves
+    /// it open; empty when the profile declares no phases.
+    public var deviceHolds: [FirmwareStage] = []
+    /// The phases of the (last) image that were completed or found done, in order.
+    public var phasesDone: [String] = []
 
     public var bytesPerSecond: Double { seconds > 0 ? Double(bytes) / seconds : 0 }
 }

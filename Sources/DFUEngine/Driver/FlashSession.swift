@@ -3,34 +3,37 @@ import DFUGATT
 import DFUProfile
 
 /// The thin async layer under the pure machines: it finds and connects to the device, binds
-/// the profile's characteristics, runs the procedure for each image (through
-/// `ProcedureRunner`) and, after a disconnect, reconnects and runs the image's procedure again
-/// (which asks the device where it stopped), as the profile's `resume` policy allows.
+/// the profile's characteristics, runs the procedure for each image (a `ProcedureRunner` per
+/// run) and, after a lost link, reconnects (waiting for a rebooting device to come back) and
+/// runs the image's procedure again, as the profile's `resume` policy allows. The procedure
+/// asks the device what it holds, so running it again continues where the device is.
 public final class FlashSession {
     let profile: Profile
     let options: FlashOptions
     private let images: [FlashImage]
-    private let transport: any GATTTransport
+    let transport: any GATTTransport
     private let requestedAddress: DeviceAddress?
     let onEvent: (FlashEvent) -> Void
 
     /// The current connection (replaced on reconnect).
     private(set) var link: (any GATTLink)?
-    private(set) var bindings: CharacteristicBindings?
+    private(set) var bindings: ConnectionBindings?
     private(set) var address: DeviceAddress?
-    private(set) var startedAt: Duration = .zero
-    var retries = 0
-    /// The next request sequence number (`sequence` in profiles), kept across images.
-    var sequence = 0
+    private var startedAt: Duration = .zero
+    private var retries = 0
+    /// The next request sequence number (`sequence` in profiles), kept across images and runs.
+    private var sequence = 0
     private var resumes = 0
     private var delivered = 0
     /// Bytes of the current image the device holds, as far as progress tells.
-    var imageProgress = 0
+    private var imageBytesHeld = 0
+    /// What the session knows of the current image's progress on the device.
+    private var imageProgress = ImageProgress()
     /// The transfer phase: from the first step that moved image data to the last progress.
-    var transferStartedAt: Duration?
-    var transferEndedAt: Duration?
+    private var transferStartedAt: Duration?
+    private var transferEndedAt: Duration?
     /// The variables at the end of the last procedure run (for `dfukit exec`).
-    public internal(set) var finalScope: Scope?
+    public private(set) var finalScope: Scope?
 
     public init(profile: Profile, images: [FlashImage], transport: any GATTTransport, address: DeviceAddress?,
                 options: FlashOptions = FlashOptions(), onEvent: @escaping (FlashEvent) -> Void = { _ in }) {
@@ -55,7 +58,7 @@ public final class FlashSession {
                 onEvent(.imageStarted(name: image.name, size: image.data.count, index: index, count: images.count))
                 let verified = try await flashWithResume(image, index: index)
                 delivered += image.data.count
-                imageProgress = 0
+                imageBytesHeld = 0
                 onEvent(.imageFinished(name: image.name, verified: verified))
                 if !verified { status = .completed }
             }
@@ -64,106 +67,125 @@ public final class FlashSession {
             failure = error
         }
         if let link { await link.disconnect() }
-        return FlashReport(status: status, profile: profile.name, device: transport.name, address: address?.description,
-                           bytes: delivered + (status == .failed ? imageProgress : 0),
-                           seconds: elapsedSeconds, retries: retries, resumes: resumes, error: failure,
-                           transferSeconds: transferSeconds)
+        var report = FlashReport(status: status, profile: profile.name, device: transport.name,
+                                 address: address?.description,
+                                 bytes: delivered + (status == .failed ? imageBytesHeld : 0),
+                                 seconds: elapsedSeconds, retries: retries, resumes: resumes, error: failure,
+                                 transferSeconds: transferSeconds)
+        report.deviceHolds = failure?.deviceHolds ?? imageProgress.stage.map { [$0] } ?? []
+        report.phasesDone = imageProgress.phaseOrder
+        return report
     }
 
     var elapsed: Duration { transport.now - startedAt }
+
+    /// The address given on the command line, if any (else the session scans).
+    var requestedAddressForScan: DeviceAddress? { requestedAddress }
+
+    /// A new connection replaces the current one.
+    func adopt(link newLink: any GATTLink, bindings newBindings: ConnectionBindings, address target: DeviceAddress) {
+        link = newLink
+        bindings = newBindings
+        address = target
+    }
     private var elapsedSeconds: Double { Double(elapsed / .seconds(1)) }
     private var transferSeconds: Double? {
         guard let start = transferStartedAt, let end = transferEndedAt, end > start else { return nil }
         return Double((end - start) / .seconds(1))
     }
 
-    // MARK: - Connection
-
-    private func resolveAddress() async throws(FlashError) -> DeviceAddress {
-        if let requestedAddress { return requestedAddress }
-        onEvent(.scanning(transport: transport.name))
-        let seen: [Advertisement]
-        do {
-            seen = try await transport.scan(timeout: .seconds(5))
-        } catch {
-            throw FlashError(kind: .transport, message: error.kind == .transportUnavailable
-                             ? error.detail : "scanning failed: \(error)")
-        }
-        guard let match = seen.first(where: { ProfileMatcher.matches($0, profile.match) }) else {
-            let list = seen.map { "\($0.address) \($0.name ?? "(no name)")" }.joined(separator: ", ")
-            throw FlashError(kind: .transport,
-                             message: "no advertising device matches profile '\(profile.name)' (seen: \(list.isEmpty ? "none" : list))",
-                             hint: "is the device powered and advertising? Name it with --device TRANSPORT/ADDRESS")
-        }
-        return match.address
-    }
-
-    /// Connects, discovers, binds the characteristics and subscribes to notifications.
-    func connect(to target: DeviceAddress, timeout: Duration) async throws(FlashError) {
-        onEvent(.connecting(target))
-        do {
-            let newLink = try await transport.connect(to: target, timeout: timeout)
-            let services = try await newLink.discoverServices()
-            let newBindings = try CharacteristicBindings(profile: profile, services: services,
-                                                         address: target.description)
-            for spec in profile.characteristics where spec.subscribe {
-                guard let characteristic = newBindings.characteristic(spec.name) else { continue }
-                try await newLink.setNotifications(enabled: true, for: characteristic)
-            }
-            link = newLink
-            bindings = newBindings
-            address = target
-            onEvent(.connected(target, mtu: newLink.mtu))
-        } catch let error as FlashError {
-            throw error
-        } catch let error as GATTError {
-            let kind: FlashError.Kind
-            switch error.kind {
-            case .connectionFailed, .transportUnavailable: kind = .transport
-            case .timeout: kind = .timeout
-            case .disconnected: kind = .disconnected
-            case .attError, .unsupported: kind = .device
-            }
-            throw FlashError(kind: kind, message: "connecting failed: \(error.detail)", address: target.description)
-        } catch {
-            throw FlashError(kind: .transport, message: "connecting failed: \(error)", address: target.description)
-        }
-    }
-
-    /// A `reconnect` step: drop the link and connect to the same address or address + 1.
-    func reconnect(_ step: ReconnectStep) async throws(LinkLost) {
-        guard let current = address else { throw LinkLost(detail: "not connected") }
-        if let link { await link.disconnect() }
-        let target = step.address == .next ? current.adding(1) : current
-        do {
-            try await connect(to: target, timeout: step.timeout ?? profile.resume.reconnectTimeout)
-        } catch {
-            throw LinkLost(fatal: error)
-        }
-    }
-
     // MARK: - One image
 
     private func flashWithResume(_ image: FlashImage, index: Int) async throws(FlashError) -> Bool {
-        imageProgress = 0
-        var firstLoss: LinkLost?
+        imageBytesHeld = 0
+        imageProgress = ImageProgress()
+        if Self.declaresPhases(profile.procedure) { imageProgress.stage = .unchanged }
+        var firstLoss: LinkLoss?
         while true {
+            let runner = ProcedureRunner(session: self, image: image, index: index, count: images.count,
+                                         sequence: sequence, progress: imageProgress)
+            let interruption: RunInterruption
             do {
-                return try await ProcedureRunner(session: self, image: image, index: index, count: images.count).run()
-            } catch let lost {
-                if let fatal = lost.fatal { throw fatal }
-                let first = firstLoss ?? lost
+                let result = try await runner.run()
+                fold(runner)
+                finalScope = result.scope
+                return result.verified
+            } catch {
+                fold(runner)
+                interruption = error
+            }
+            switch interruption {
+            case let .failed(error):
+                throw describingDevice(error, image: image)
+            case .cancelled:
+                throw describingDevice(FlashError(
+                    kind: .cancelled, message: "cancelled before the update finished",
+                    address: address?.description, image: image.name, offset: imageBytesHeld,
+                    hint: "run the same command again: the profile asks the device where it stopped"), image: image)
+            case let .linkLost(loss):
+                let first = firstLoss ?? loss
                 firstLoss = first
-                try await reconnectToResume(image, first: first, latest: lost)
+                do {
+                    try await reconnectToResume(image, first: first, latest: loss)
+                } catch {
+                    throw describingDevice(error, image: image)
+                }
             }
         }
     }
 
-    /// Reconnects after a lost link; a failed reconnection costs a resume attempt too.
-    private func reconnectToResume(_ image: FlashImage, first: LinkLost, latest: LinkLost) async throws(FlashError) {
+    /// Takes what a run counted and learned into the session's totals.
+    private func fold(_ runner: ProcedureRunner) {
+        let statistics = runner.statistics
+        retries += statistics.retries
+        sequence = statistics.sequence
+        if statistics.bytesHeld > 0 { imageBytesHeld = statistics.bytesHeld }
+        if transferStartedAt == nil { transferStartedAt = statistics.transferStartedAt }
+        transferEndedAt = statistics.transferEndedAt ?? transferEndedAt
+        imageProgress = runner.progress
+    }
+
+    /// Adds what the device holds, as far as the phases tell, to an error.
+    private func describingDevice(_ error: FlashError, image: FlashImage) -> FlashError {
+        guard let known = imageProgress.stage else { return error }
+        var error = error
+        var stages = [known]
+        if let phase = imageProgress.currentPhase, imageProgress.currentPhaseWrote, let next = phase.achieves, next > known,
+           next != .received || imageBytesHeld >= image.data.count {
+            // The phase under way wrote to the device: its effect may have landed unanswered.
+            stages.append(next)
+        }
+        error.deviceHolds = stages
+        var text = "the device \(known.summary)"
+        if known == .unchanged, imageBytesHeld > 0 {
+            text += " (it holds \(imageBytesHeld) of \(image.data.count) bytes of the new image)"
+        }
+        if stages.count > 1 {
+            text += "; or, if it acted on what was sent in phase '\(imageProgress.currentPhase?.name ?? "")' before the "
+                + "answer was lost, it \(stages[1].summary)"
+        }
+        error.deviceState = text
+        return error
+    }
+
+    private static func declaresPhases(_ steps: [Step]) -> Bool {
+        steps.contains { step in
+            switch step.kind {
+            case .phase: return true
+            case let .conditional(_, then, otherwise): return declaresPhases(then) || declaresPhases(otherwise)
+            default: return false
+            }
+        }
+    }
+
+    // MARK: - Resuming
+
+    /// Reconnects after a lost link (waiting for a device that was told to reboot to come back
+    /// first); a failed reconnection costs a resume attempt too.
+    private func reconnectToResume(_ image: FlashImage, first: LinkLoss, latest: LinkLoss) async throws(FlashError) {
         var latest = latest
         while true {
-            guard resumes < profile.resume.attempts, let address else {
+            guard resumes < profile.resume.attempts, let current = address else {
                 var message = first.summary
                 if profile.resume.attempts == 0 {
                     message += "; the profile does not resume"
@@ -172,18 +194,34 @@ public final class FlashSession {
                     if latest.summary != first.summary { message += " (last: \(latest.summary))" }
                 }
                 throw FlashError(kind: first.kind, message: message, address: address?.description,
-                                 image: image.name, offset: imageProgress, location: first.location,
+                                 image: image.name, offset: imageBytesHeld, location: first.location,
                                  hint: "move the device closer or check its power, then run the same command again")
             }
             resumes += 1
             onEvent(.resuming(attempt: resumes, of: profile.resume.attempts, reason: latest.summary))
+            let reboot = imageProgress.pendingReboot
+            let target = reboot?.comesBackAt == .next ? current.adding(1) : current
+            if let reboot {
+                do {
+                    try await awaitReboot(reboot, of: target, linkStillUp: false)
+                    imageProgress.pendingReboot = nil
+                } catch {
+                    switch error {
+                    case let .linkLost(loss):
+                        latest = loss
+                        continue
+                    case let .failed(error): throw error
+                    case .cancelled: throw FlashError(kind: .cancelled, message: "cancelled while waiting for the device to reboot",
+                                                      address: target.description)
+                    }
+                }
+            }
             do {
-                try await connect(to: address, timeout: profile.resume.reconnectTimeout)
+                try await connect(to: target, timeout: profile.resume.reconnectTimeout)
                 return
             } catch {
                 guard [.disconnected, .timeout, .transport].contains(error.kind) else { throw error }
-                latest = LinkLost(detail: error.message)
-                latest.kind = error.kind
+                latest = LinkLoss(kind: error.kind, detail: error.message)
             }
         }
     }

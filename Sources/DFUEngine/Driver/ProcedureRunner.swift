@@ -3,46 +3,56 @@ import DFUGATT
 import DFUProfile
 
 /// Runs a profile's procedure once, for one image, over the session's current link: it
-/// performs what `ProcedureMachine` asks for, driving a `CommandExchange` for each command or
-/// awaited notification and a `StreamTransfer` for each stream. Throws `LinkLost` when the link
-/// drops (the session may resume) and wraps every other failure as a `FlashError`.
+/// performs what `ProcedureMachine` asks for, running each command, stream and windowed loop
+/// through `LinkDriver`. It keeps its own statistics and what it learned of the device's
+/// progress (`ImageProgress`); the session folds both in after the run, whether it finished,
+/// lost the link (the session may resume), was cancelled or failed.
 final class ProcedureRunner {
+    /// What a finished run learned.
+    struct Result {
+        /// Whether the device confirmed the image's checksums.
+        var verified: Bool
+        /// The variables at the end (for `dfukit exec`).
+        var scope: Scope
+    }
+
     let session: FlashSession
     let image: FlashImage
     private let index: Int
     private let count: Int
+    /// Read by the session after the run; written only by the runner (and its extensions).
+    var statistics: RunStatistics
+    var progress: ImageProgress
     var profile: Profile { session.profile }
     /// Link time when the action being performed began.
-    var actionStartedAt: Duration = .zero
+    private var actionStartedAt: Duration = .zero
+    private var phaseEventsSeen = 0
 
-    init(session: FlashSession, image: FlashImage, index: Int, count: Int) {
+    init(session: FlashSession, image: FlashImage, index: Int, count: Int, sequence: Int, progress: ImageProgress) {
         self.session = session
         self.image = image
         self.index = index
         self.count = count
+        self.statistics = RunStatistics(sequence: sequence)
+        self.progress = progress
     }
 
-    func run() async throws(LinkLost) -> Bool {
-        var machine = ProcedureMachine(procedure: profile.procedure, scope: try baseScope())
+    func run() async throws(RunInterruption) -> Result {
+        var machine = ProcedureMachine(procedure: profile.procedure, scope: try baseScope(),
+                                       completedPhases: progress.completedPhases)
         var action = machine.start()
         var reported = -1
+        defer { statistics.retries += machine.retryCount }
         while true {
-            if Task.isCancelled {
-                throw LinkLost(fatal: FlashError(
-                    kind: .cancelled, message: "cancelled before the update finished; the device keeps what it received",
-                    address: session.address?.description, image: image.name, offset: machine.completedOffset,
-                    hint: "run the same command again: the profile resumes where the device stopped"))
-            }
+            notePhases(of: machine)
+            if Task.isCancelled { throw .cancelled }
             let outcome: ProcedureMachine.Outcome
             actionStartedAt = session.link?.now ?? actionStartedAt
             switch action {
             case .finished:
-                session.retries += machine.retryCount
-                session.finalScope = machine.scope
-                return machine.verified
+                return Result(verified: machine.verified, scope: machine.scope)
             case let .failed(failure):
-                session.retries += machine.retryCount
-                throw LinkLost(fatal: flashError(failure))
+                throw .failed(flashError(failure))
             case let .send(step, location):
                 outcome = try await send(step, location: location, scope: machine.scope)
             case let .await(step, location):
@@ -52,13 +62,15 @@ final class ProcedureRunner {
             case let .windowed(loop, location):
                 outcome = try await windowed(loop, location: location, scope: machine.scope)
             case let .reconnect(step):
-                try await session.reconnect(step)
+                let reboot = progress.pendingReboot
+                try await session.reconnect(step, after: reboot)
+                progress.pendingReboot = nil
                 machine.rebind(try linkRecords())
                 outcome = .reconnected
             case let .wait(duration):
                 let link = try currentLink()
                 do { try await link.sleep(until: link.now + duration) } catch {
-                    throw LinkLost(error, step: "wait", location: nil)
+                    throw interruption(error, step: "wait", location: nil)
                 }
                 outcome = .waited
             }
@@ -70,9 +82,34 @@ final class ProcedureRunner {
         }
     }
 
+    /// Reports the phase events the machine added since the last look, and keeps track of the
+    /// phase under way and the stage reached.
+    private func notePhases(of machine: ProcedureMachine) {
+        let events = machine.phaseEvents
+        while phaseEventsSeen < events.count {
+            let event = events[phaseEventsSeen]
+            phaseEventsSeen += 1
+            switch event {
+            case let .entered(phase):
+                progress.currentPhase = phase
+                progress.currentPhaseWrote = false
+                session.onEvent(.phase(name: phase.name, .entered))
+            case let .completed(phase), let .alreadyDone(phase):
+                if progress.completedPhases.insert(phase.name).inserted { progress.phaseOrder.append(phase.name) }
+                progress.stage = phase.achieves ?? progress.stage
+                progress.currentPhase = nil
+                if case .alreadyDone = event {
+                    session.onEvent(.phase(name: phase.name, .alreadyDone))
+                } else {
+                    session.onEvent(.phase(name: phase.name, .completed))
+                }
+            }
+        }
+    }
+
     // MARK: - Scope
 
-    func baseScope() throws(LinkLost) -> Scope {
+    func baseScope() throws(RunInterruption) -> Scope {
         var scope = Scope(["image": image.record(index: index, count: count),
                            "param": session.options.parameterRecord(for: profile)])
         for (name, value) in try linkRecords() { scope[name] = value }
@@ -80,71 +117,92 @@ final class ProcedureRunner {
     }
 
     /// `link` and `present`, which change when a `reconnect` step lands on another device.
-    func linkRecords() throws(LinkLost) -> [String: Value] {
-        guard let link = session.link, let bindings = session.bindings else { throw LinkLost(detail: "not connected") }
-        return ["link": .record(["mtu": .integer(UInt64(link.mtu))]), "present": bindings.presentRecord(profile)]
+    func linkRecords() throws(RunInterruption) -> [String: Value] {
+        guard let link = session.link, let bindings = session.bindings else { throw notConnected }
+        return ["link": .record(["mtu": .integer(UInt64(link.mtu))]), "present": bindings.presentRecord]
     }
 
-    func currentLink() throws(LinkLost) -> any GATTLink {
-        guard let link = session.link else { throw LinkLost(detail: "not connected") }
+    func currentLink() throws(RunInterruption) -> any GATTLink {
+        guard let link = session.link else { throw notConnected }
         return link
     }
 
-    func characteristic(_ name: String, location: SourceLocation) throws(LinkLost) -> GATTCharacteristic {
-        guard let bindings = session.bindings else { throw LinkLost(detail: "not connected") }
+    private var notConnected: RunInterruption { .linkLost(LinkLoss(detail: "not connected")) }
+
+    /// The characteristic bound to `role` on this connection, or why it is not there.
+    func bound(_ role: String, location: SourceLocation) throws(RunInterruption) -> ConnectionBindings.Bound {
+        guard let bindings = session.bindings else { throw notConnected }
         do {
-            return try bindings.require(name)
+            return try bindings.require(role)
         } catch {
             var error = error
             error.image = image.name
             error.location = error.location ?? location
-            throw LinkLost(fatal: error)
+            throw .failed(error)
         }
     }
 
-    // MARK: - Helpers
+    // MARK: - Driving machines
+
+    /// Runs a link-level machine through `LinkDriver`, counting resends, reporting progress
+    /// when `reportsProgress`, noting that the current phase wrote to the device, and marking
+    /// a reboot as pending once a write of a rebooting command went out.
+    func drive<Machine: LinkMachine>(_ machine: inout Machine, step: String, location: SourceLocation?,
+                                     reboot: PendingReboot? = nil, reportsProgress: Bool = false)
+        async throws(RunInterruption) -> Swift.Result<Machine.Output, ExchangeFailure> {
+        let link = try currentLink()
+        let transport = session.transport
+        let observer = LinkDriver.Observer(
+            willWrite: { [self] in
+                progress.currentPhaseWrote = true
+                if var reboot, progress.pendingReboot == nil {
+                    reboot.sentAt = transport.now
+                    progress.pendingReboot = reboot
+                }
+            },
+            resent: { [self] text in
+                statistics.retries += 1
+                session.onEvent(.retrying(text))
+            },
+            progressed: { [self] done in
+                if reportsProgress { reportProgress(done) }
+            })
+        do {
+            return try await LinkDriver(link: link, observer: observer).run(&machine)
+        } catch {
+            switch error {
+            case .cancelled: throw .cancelled
+            case let .transport(gattError): throw interruption(gattError, step: step, location: location)
+            }
+        }
+    }
+
+    /// A transport error as what it means for the run: a lost link resumes, unless the phase
+    /// under way wrote to the device and cannot be resumed; anything else is final.
+    func interruption(_ error: GATTError, step: String?, location: SourceLocation?) -> RunInterruption {
+        let interruption = RunInterruption(error, step: step, location: location)
+        guard case let .linkLost(loss) = interruption, let phase = progress.currentPhase, !phase.resumable,
+              progress.currentPhaseWrote else { return interruption }
+        return .failed(FlashError(
+            kind: loss.kind,
+            message: "\(loss.summary); phase '\(phase.name)' cannot be resumed: whether the device acted on what was "
+                + "sent cannot be asked",
+            address: session.address?.description, image: image.name, location: loss.location,
+            hint: "check what the device runs (its version or image list) before flashing again"))
+    }
+
+    // MARK: - Progress
 
     /// Records and announces how much of the image the device holds. The transfer phase runs
     /// from the start of the first step that moved image data to the last progress.
     func reportProgress(_ done: Int) {
-        session.imageProgress = done
-        if session.transferStartedAt == nil { session.transferStartedAt = actionStartedAt }
-        session.transferEndedAt = session.link?.now
+        statistics.bytesHeld = done
+        if statistics.transferStartedAt == nil { statistics.transferStartedAt = actionStartedAt }
+        statistics.transferEndedAt = session.link?.now
         session.onEvent(.progress(image: image.name, done: done, total: image.data.count, elapsed: session.elapsed))
     }
 
-    /// The next notification before `deadline`, or the deadline passing, as a machine event.
-    func nextEvent(_ link: any GATTLink, until deadline: Duration) async throws(GATTError) -> LinkEvent {
-        if let notification = try await link.nextNotification(until: deadline) {
-            return .notification(characteristic: roleName(notification.valueHandle), value: notification.value, now: link.now)
-        }
-        return .deadlinePassed(now: link.now)
-    }
-
-    func roleName(_ handle: UInt16) -> String {
-        session.bindings?.name(forHandle: handle) ?? ""
-    }
-
-    func writeType(_ role: String, default type: CharacteristicSpec.WriteType) -> GATTWriteType {
-        session.options.writeTypes[role] ?? GATTWriteType(type)
-    }
-
-    func framing(of role: String) -> LengthHeaderFormat? {
-        profile.characteristic(named: role)?.framing.flatMap { profile.framings[$0]?.format }
-    }
-
-    func frame(_ message: [UInt8], for spec: CharacteristicSpec) throws -> [UInt8] {
-        guard let format = framing(of: spec.name) else { return message }
-        return format.isLengthOnly ? try format.frame(payload: message) : try format.seal(frame: message)
-    }
-
-    func segmentSize(_ spec: CharacteristicSpec, mtu: Int) -> Int {
-        let attPayload = Segmenter.attPayloadSize(mtu: mtu)
-        switch spec.segmentSize {
-        case .mtu: return attPayload
-        case let .fixed(size): return max(1, min(size, attPayload))
-        }
-    }
+    // MARK: - Errors
 
     func flashError(_ failure: ProcedureFailure) -> FlashError {
         let addressText = session.address?.description
@@ -164,6 +222,13 @@ final class ProcedureRunner {
         case let .evaluation(error):
             return FlashError(kind: .profile, message: error.description, address: addressText, image: image.name,
                               location: error.location)
+        case let .phaseUndone(phase, done, values):
+            return FlashError(kind: .device,
+                              message: "phase '\(phase)' was completed earlier in this update, but the device no longer "
+                                + "shows it done (\(done): \(values.isEmpty ? "false" : values)); it is not repeated",
+                              address: addressText, image: image.name, location: failure.location,
+                              hint: "the device may have lost or rejected what it received (a bootloader that "
+                                + "reverted the image?); check it, then run the update again")
         }
     }
 }

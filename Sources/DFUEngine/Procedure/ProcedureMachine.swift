@@ -10,6 +10,16 @@ public struct ProcedureFailure: Error, Sendable {
     public var chunkOffset: Int?
 }
 
+/// What happened to a phase, in order, for the driver to report.
+public enum PhaseEvent: Sendable {
+    /// The procedure entered the phase (the device had not completed it).
+    case entered(PhaseStep)
+    /// The phase's steps all ran.
+    case completed(PhaseStep)
+    /// The device had already completed it (its `done` held): skipped.
+    case alreadyDone(PhaseStep)
+}
+
 /// Runs a profile's procedure for one image as a pure state machine: it never performs I/O;
 /// it asks the driver to send a command, stream bytes, reconnect or wait, and continues with
 /// what the driver reports back.
@@ -39,25 +49,12 @@ public struct ProcedureMachine {
         case waited
     }
 
+    /// A sequential chunk loop under way: its cursor and the chunk its steps work on.
     private struct LoopFrame {
         var data: [UInt8]
-        /// First byte of the current chunk still to send (after `from`, the chunk's start).
-        var position: Int
-        var chunkSize: Int
-        var index: Int
+        var cursor: ChunkCursor
+        var chunk: ChunkCursor.Chunk
         var loop: ChunkLoop
-        /// Chunks in a row after which `next` did not move forward.
-        var stalls = 0
-
-        /// Where the current chunk ends: `chunkSize` later, or at the next multiple of
-        /// `chunkSize` for aligned loops.
-        var end: Int {
-            let next = loop.aligned ? (position / chunkSize + 1) * chunkSize : position + chunkSize
-            return min(next, data.count)
-        }
-
-        /// Where the current chunk starts: its boundary for aligned loops.
-        var start: Int { loop.aligned ? position / chunkSize * chunkSize : position }
     }
 
     private struct RetryFrame {
@@ -75,14 +72,24 @@ public struct ProcedureMachine {
     public private(set) var scope: Scope
     /// End offset of the last chunk finished by a loop that reports progress.
     public private(set) var completedOffset: Int?
-    /// Whether an `expect` or `check` comparing against the image's checksums has passed.
+    /// Whether an `expect`, `check` or phase `done` comparing against the image's checksums passed.
     public private(set) var verified = false
     /// How many times a `retry` block started again.
     public private(set) var retryCount = 0
+    /// Phases completed in this update (this run and earlier ones, as given at creation).
+    public private(set) var completedPhases: Set<String>
+    /// The phase being run, if any.
+    public private(set) var currentPhase: PhaseStep?
+    /// The stage the device reached, as far as the phases passed in this run tell.
+    public private(set) var stage: FirmwareStage?
+    /// Phase events in order; the driver reports the new ones after each step.
+    public private(set) var phaseEvents: [PhaseEvent] = []
 
-    public init(procedure: [Step], scope: Scope) {
+    /// `completedPhases`: the phases an earlier run of this update completed (a resume).
+    public init(procedure: [Step], scope: Scope, completedPhases: Set<String> = []) {
         self.program = ProcedureProgram(procedure)
         self.scope = scope
+        self.completedPhases = completedPhases
     }
 
     /// Replaces variables that describe the connection (`link`, `present`) after a reconnect.
@@ -127,7 +134,8 @@ public struct ProcedureMachine {
             }
         case let (_, .failed(failure)):
             return recover(from: ProcedureFailure(failure: failure, step: describe(instruction),
-                                                  location: location(of: instruction), chunkOffset: loops.last?.position))
+                                                  location: location(of: instruction),
+                                                  chunkOffset: loops.last?.chunk.from))
         default:
             break
         }
@@ -151,7 +159,7 @@ public struct ProcedureMachine {
                 case let .fail(message, location):
                     return .failed(ProcedureFailure(
                         failure: .expectationFailed(expression: "fail", location: location, values: message),
-                        step: "fail", location: location, chunkOffset: loops.last?.position))
+                        step: "fail", location: location, chunkOffset: loops.last?.chunk.from))
                 case let .check(condition, message, location):
                     if let failure = unmet([condition], location: location, step: "check", message: message) {
                         return recover(from: failure)
@@ -179,13 +187,48 @@ public struct ProcedureMachine {
                 case .retryEnd:
                     retries.removeLast()
                     counter += 1
+                case let .phaseBegin(phase, exit, location):
+                    if let failure = try beginPhase(phase, exit: exit, location: location) { return .failed(failure) }
+                case let .phaseEnd(phase):
+                    completedPhases.insert(phase.name)
+                    currentPhase = nil
+                    stage = phase.achieves ?? stage
+                    phaseEvents.append(.completed(phase))
+                    counter += 1
                 }
             } catch {
                 return .failed(ProcedureFailure(failure: .evaluation(error), step: describe(instruction),
-                                                location: error.location, chunkOffset: loops.last?.position))
+                                                location: error.location, chunkOffset: loops.last?.chunk.from))
             }
         }
         return .finished
+    }
+
+    /// Skips a phase the device already completed; refuses to run one again that completed
+    /// earlier in this update (unless the protocol wants it repeated); else enters it.
+    private mutating func beginPhase(_ phase: PhaseStep, exit: Int, location: SourceLocation) throws(EvaluationError) -> ProcedureFailure? {
+        if let done = phase.done, try ExpressionEvaluator.condition(done, in: scope) {
+            if Self.comparesImageChecksum(done.node) { verified = true }
+            completedPhases.insert(phase.name)
+            stage = phase.achieves ?? stage
+            phaseEvents.append(.alreadyDone(phase))
+            counter = exit
+            return nil
+        }
+        if completedPhases.contains(phase.name), !phase.repeatable {
+            let values = phase.done.map { done in
+                Self.paths(in: done.node).compactMap { path -> String? in
+                    scope.lookup(path).map { "\(path.joined(separator: ".")) = \($0)" }
+                }.joined(separator: "; ")
+            } ?? ""
+            return ProcedureFailure(failure: .phaseUndone(phase: phase.name, done: phase.done?.text ?? "",
+                                                          values: values),
+                                    step: "phase '\(phase.name)'", location: location, chunkOffset: nil)
+        }
+        currentPhase = phase
+        phaseEvents.append(.entered(phase))
+        counter += 1
+        return nil
     }
 
     private mutating func beginLoop(_ loop: ChunkLoop, exit: Int, location: SourceLocation) throws(EvaluationError) -> Int {
@@ -195,52 +238,38 @@ public struct ProcedureMachine {
         guard size > 0 else {
             throw EvaluationError(expression: loop.size.text, location: loop.size.location, message: "the chunk size is 0")
         }
-        guard from < UInt64(data.count) else {
+        var cursor = ChunkCursor(count: data.count, from: Int(min(from, UInt64(data.count))),
+                                 size: Int(min(size, UInt64(Int32.max))), aligned: loop.aligned)
+        guard !cursor.isFinished else {
             if loop.reportsProgress { completedOffset = data.count }
             return exit
         }
-        let frame = LoopFrame(data: data, position: Int(from), chunkSize: Int(min(size, UInt64(Int32.max))), index: 0,
-                              loop: loop)
-        loops.append(frame)
-        bindChunk(frame)
+        let chunk = cursor.next()
+        loops.append(LoopFrame(data: data, cursor: cursor, chunk: chunk, loop: loop))
+        scope[loop.alias] = ChunkCursor.record(chunk, of: data)
         return counter + 1
     }
 
     private mutating func nextChunk(body: Int) throws(EvaluationError) -> Int {
         var frame = loops.removeLast()
-        var end = frame.end
+        var wanted = frame.chunk.end
         if let next = frame.loop.next {
             // Where the device wants the next chunk (e.g. SMP's `off`).
-            let wanted = Int(min(try ExpressionEvaluator.integer(next, in: scope), UInt64(frame.data.count)))
-            frame.stalls = wanted > frame.position ? 0 : frame.stalls + 1
-            guard frame.stalls < 3 else {
-                throw EvaluationError(expression: next.text, location: next.location,
-                                      message: "the device asked for offset \(wanted) three times without progress")
-            }
-            end = wanted
+            wanted = Int(min(try ExpressionEvaluator.integer(next, in: scope), UInt64(frame.data.count)))
         }
-        if frame.loop.reportsProgress { completedOffset = end }
-        guard end < frame.data.count else { return counter + 1 }
-        frame.position = end
-        frame.index += 1
+        do {
+            try frame.cursor.answered(frame.chunk, wants: wanted)
+        } catch {
+            let next = frame.loop.next
+            throw EvaluationError(expression: next?.text ?? "next", location: next?.location ?? frame.loop.size.location,
+                                  message: "the device asked for offset \(error.wanted) three times without progress")
+        }
+        if frame.loop.reportsProgress { completedOffset = wanted }
+        guard !frame.cursor.isFinished else { return counter + 1 }
+        frame.chunk = frame.cursor.next()
+        scope[frame.loop.alias] = ChunkCursor.record(frame.chunk, of: frame.data)
         loops.append(frame)
-        bindChunk(frame)
         return body
-    }
-
-    private mutating func bindChunk(_ frame: LoopFrame) {
-        let end = frame.end
-        let start = frame.start
-        scope[frame.loop.alias] = .record([
-            "offset": .integer(UInt64(start)),
-            "from": .integer(UInt64(frame.position)),
-            "end": .integer(UInt64(end)),
-            "size": .integer(UInt64(end - start)),
-            "data": .bytes(Array(frame.data[start..<end])),
-            "index": .integer(UInt64(frame.index)),
-            "first": .boolean(frame.index == 0),
-            "last": .boolean(end == frame.data.count),
-        ])
     }
 
     // MARK: - Failures and retries
@@ -259,10 +288,10 @@ public struct ProcedureMachine {
                 let detail = ([message].compactMap { $0 } + values).joined(separator: "; ")
                 return ProcedureFailure(failure: .expectationFailed(expression: condition.text, location: condition.location,
                                                                     values: detail),
-                                        step: step, location: location, chunkOffset: loops.last?.position)
+                                        step: step, location: location, chunkOffset: loops.last?.chunk.from)
             } catch {
                 return ProcedureFailure(failure: .evaluation(error), step: step, location: location,
-                                        chunkOffset: loops.last?.position)
+                                        chunkOffset: loops.last?.chunk.from)
             }
         }
         return nil
@@ -301,6 +330,7 @@ public struct ProcedureMachine {
         case .wait: return "wait"
         case .fail: return "fail"
         case let .await(step, _): return "await '\(step.notification)'"
+        case let .phaseBegin(phase, _, _), let .phaseEnd(phase): return "phase '\(phase.name)'"
         case .jump, .loopNext, .retryBegin, .retryEnd: return "procedure"
         }
     }
@@ -308,7 +338,8 @@ public struct ProcedureMachine {
     private func location(of instruction: ProcedureProgram.Instruction) -> SourceLocation {
         switch instruction {
         case let .send(_, location), let .stream(_, location), let .check(_, _, location),
-             let .loopBegin(_, _, location), let .fail(_, location), let .await(_, location):
+             let .loopBegin(_, _, location), let .fail(_, location), let .await(_, location),
+             let .phaseBegin(_, _, location):
             return location
         default:
             return SourceLocation(file: "procedure", line: 0, column: 0)

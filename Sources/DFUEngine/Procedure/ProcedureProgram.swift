@@ -21,6 +21,9 @@ struct ProcedureProgram {
         case wait(Duration)
         case fail(String, SourceLocation)
         case await(AwaitStep, SourceLocation)
+        /// Enter a phase, or jump to `exit` when the device already completed it.
+        case phaseBegin(PhaseStep, exit: Int, SourceLocation)
+        case phaseEnd(PhaseStep)
     }
 
     private(set) var instructions: [Instruction] = []
@@ -60,6 +63,11 @@ struct ProcedureProgram {
         case let .wait(duration): instructions.append(.wait(duration))
         case let .fail(message): instructions.append(.fail(message, step.location))
         case let .await(wait): instructions.append(.await(wait, step.location))
+        case let .phase(phase):
+            let begin = reserve()
+            compile(phase.steps)
+            instructions.append(.phaseEnd(phase))
+            instructions[begin] = .phaseBegin(phase, exit: instructions.count, step.location)
         }
     }
 

@@ -47,6 +47,14 @@ enum BuiltinFunctions {
                 if case let .record(record) = item { return record[key] == arguments[2] }
                 return false
             })
+        case .find:
+            guard case let .list(items) = arguments[0], case let .string(key) = arguments[1] else {
+                throw ExpressionEvaluator.Failure("find() takes a list, a 'key' and a value, got \(arguments[0].typeName)")
+            }
+            for item in items {
+                if case let .record(record) = item, record[key] == arguments[2] { return item }
+            }
+            return .record([:])
         case .unhex:
             guard case let .string(text) = arguments[0], let bytes = [UInt8](hex: text) else {
                 throw ExpressionEvaluator.Failure("unhex() takes hex text such as '0a1b2c'")

@@ -2,7 +2,7 @@ import DFUBytes
 import DFUProfile
 
 /// Why an expression could not be evaluated (a profile bug or an unexpected device value).
-public struct EvaluationError: Error, Sendable, CustomStringConvertible {
+public struct EvaluationError: Error, Sendable, Equatable, CustomStringConvertible {
     public var expression: String
     public var location: SourceLocation
     public var message: String

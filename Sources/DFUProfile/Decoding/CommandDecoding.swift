@@ -1,5 +1,5 @@
 extension ProfileDecoder {
-    static let commandKeys = ["characteristic", "timeout", "request", "response"]
+    static let commandKeys = ["characteristic", "timeout", "request", "response", "reboots"]
     static let responseKeys = ["fields", "match", "status", "characteristic"]
     static let statusKeys = ["field", "success", "codes", "detail"]
     static let detailKeys = ["when", "field", "codes"]
@@ -24,11 +24,14 @@ extension ProfileDecoder {
             let response = context.optional(map.optional("response")) {
                 decodeResponse($0, command: entry.key, defaultCharacteristic: characteristic)
             }
-            guard let characteristic, let timeout, let requestFields, let response else { continue }
+            let reboots = context.optional(map.optional("reboots")) { decodeReboots($0, "'reboots' of \(what)") }
+            guard let characteristic, let timeout, let requestFields, let response, let reboots else { continue }
             let request = MessageSpec(name: entry.key, characteristic: characteristic, fields: requestFields,
                                       location: entry.keyNode.location)
-            commands[entry.key] = CommandSpec(name: entry.key, request: request, response: response,
-                                              timeout: timeout, location: entry.keyNode.location)
+            var command = CommandSpec(name: entry.key, request: request, response: response, timeout: timeout,
+                                      location: entry.keyNode.location)
+            command.reboots = reboots ?? nil
+            commands[entry.key] = command
         }
     }
 

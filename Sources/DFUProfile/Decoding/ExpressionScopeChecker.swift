@@ -134,6 +134,8 @@ struct ExpressionScopeChecker {
             case .await(let step):
                 define(step.alias,
                        members: decoder.notifications[step.notification].map { $0.fields.compactMap(\.name) })
+            case .phase(let phase):
+                collect(phase.steps)
             case .check, .reconnect, .wait, .fail:
                 break
             }

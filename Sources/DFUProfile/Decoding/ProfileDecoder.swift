@@ -11,7 +11,7 @@ import DFUBytes
 final class ProfileDecoder {
     static let topLevelKeys = [
         "profile", "description", "version", "match", "defaults", "framings", "characteristics", "codes",
-        "commands", "notifications", "resume", "parameters", "signing-key", "security", "procedure",
+        "commands", "notifications", "resume", "reboot", "parameters", "signing-key", "security", "procedure",
     ]
 
     let context: DecodingContext
@@ -28,6 +28,9 @@ final class ProfileDecoder {
     var definedCommands: [String] = []
     var definedNotifications: [String] = []
     var parameters: [String: ParameterValue] = [:]
+    /// Phase names seen so far, and how deep inside phases the step being decoded is.
+    var definedPhases: [String] = []
+    var phaseDepth = 0
 
     init(context: DecodingContext) {
         self.context = context
@@ -61,6 +64,7 @@ final class ProfileDecoder {
         if let node = top.optional("notifications") { decodeNotifications(node) }
         if let node = top.required("commands", context) { decodeCommands(node) }
         let resume = top.optional("resume").flatMap(decodeResume) ?? ResumePolicy()
+        let reboot = top.optional("reboot").flatMap(decodeRebootTiming) ?? RebootTiming()
         if let node = top.optional("parameters") { decodeParameters(node) }
         var security: String?
         if let node = top.optional("security") {
@@ -97,6 +101,7 @@ final class ProfileDecoder {
         profile.parameters = parameters
         profile.signingKey = signingKey
         profile.security = security
+        profile.reboot = reboot
         return profile
     }
 

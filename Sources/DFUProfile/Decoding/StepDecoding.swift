@@ -1,7 +1,7 @@
 extension ProfileDecoder {
     /// The key that names each kind of step, with the other keys that kind accepts.
     static let stepKinds: [(key: String, extra: [String])] = [
-        ("send", ["as", "timeout", "retries", "expect", "optional"]),
+        ("send", ["as", "timeout", "retries", "expect", "optional", "reboots"]),
         ("if", ["then", "else"]),
         ("set", []),
         ("chunks", []),
@@ -12,6 +12,7 @@ extension ProfileDecoder {
         ("wait", []),
         ("fail", []),
         ("await", ["as", "timeout", "expect"]),
+        ("phase", ["done", "achieves", "repeatable", "resumable", "steps"]),
     ]
     static let chunkKeys = ["data", "from", "size", "as", "progress", "aligned", "next", "window", "steps"]
     static let streamKeys = ["data", "from", "to", "write", "progress", "receipts"]
@@ -96,6 +97,7 @@ extension ProfileDecoder {
         case "reconnect": stepKind = decodeReconnect(value)
         case "wait": stepKind = context.duration(value, "'wait'").map { .wait($0) }
         case "await": stepKind = decodeAwait(value, map)
+        case "phase": stepKind = decodePhase(value, map)
         default: stepKind = context.string(value, "'fail'").map { .fail(message: $0) }
         }
         return stepKind.map { Step(kind: $0, location: kindEntry.keyNode.location) }
@@ -110,9 +112,11 @@ extension ProfileDecoder {
         let retries = context.optional(map.optional("retries")) { context.int($0, "'retries'", range: 0...100) }
         let expect = map.optional("expect").map { context.expressions($0, "'expect'") } ?? []
         let optional = map.optional("optional").map { context.bool($0, "'optional'") } ?? false
-        guard let alias, let timeout, let retries, let optional else { return nil }
+        let reboots = context.optional(map.optional("reboots")) { decodeReboots($0, "'reboots'") }
+        guard let alias, let timeout, let retries, let optional, let reboots else { return nil }
         var step = SendStep(command: command, alias: alias, timeout: timeout, retries: retries, expect: expect)
         step.optional = optional
+        step.reboots = reboots ?? nil
         return .send(step)
     }
 
@@ -215,6 +219,31 @@ extension ProfileDecoder {
         let expect = map.optional("expect").map { context.expressions($0, "'expect'") } ?? []
         guard let alias, let timeout else { return nil }
         return .await(AwaitStep(notification: notification, alias: alias, timeout: timeout, expect: expect))
+    }
+
+    private func decodePhase(_ value: ProfileNode, _ map: MappingReader) -> Step.Kind? {
+        guard let name = context.identifier(value, "the name of a 'phase'") else { return nil }
+        if definedPhases.contains(name) {
+            context.error("a second phase named '\(name)': phase names must be unique (they name what the device "
+                          + "completed)", at: value.location)
+        }
+        definedPhases.append(name)
+        let done = context.optional(map.optional("done")) { context.expression($0, "'done' of phase '\(name)'") }
+        let achieves = context.optional(map.optional("achieves")) {
+            context.choice($0, "'achieves' of phase '\(name)'", FirmwareStage.self)
+        }
+        let repeatable = map.optional("repeatable").map { context.bool($0, "'repeatable'") } ?? false
+        let resumable = map.optional("resumable").map { context.bool($0, "'resumable'") } ?? true
+        phaseDepth += 1
+        let steps = map.required("steps", context).map { decodeSteps($0, "'steps' of phase '\(name)'") } ?? []
+        phaseDepth -= 1
+        if phaseDepth > 0 {
+            context.error("phase '\(name)' is inside another phase: phases follow one another and do not nest",
+                          at: value.location)
+        }
+        guard let done, let achieves, let repeatable, let resumable else { return nil }
+        return .phase(PhaseStep(name: name, done: done, achieves: achieves, repeatable: repeatable,
+                                resumable: resumable, steps: steps))
     }
 
     private func decodeRetry(_ value: ProfileNode) -> Step.Kind? {

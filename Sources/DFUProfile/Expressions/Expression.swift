@@ -69,6 +69,9 @@ public enum ExpressionFunction: String, Sendable, CaseIterable {
     case get
     /// `has(list, 'key', value)`: whether some record in the list has `key` equal to `value`.
     case has
+    /// `find(list, 'key', value)`: the first record in the list whose `key` equals `value`, or
+    /// an empty record (so `get(find(...), 'confirmed', false)` reads a device's image list).
+    case find
     /// `unhex('0a1b')`: the bytes written in hex (for command arguments).
     case unhex
 
@@ -76,7 +79,7 @@ public enum ExpressionFunction: String, Sendable, CaseIterable {
         switch self {
         case .min, .max: return 2...8
         case .len, .crc32, .crc16, .sha256, .reverse, .le, .be, .unhex: return 1...1
-        case .get, .has: return 3...3
+        case .get, .has, .find: return 3...3
         case .slice: return 3...3
         case .alignDown: return 2...2
         }

@@ -121,6 +121,8 @@ public struct CommandSpec: Sendable {
     public var response: ResponseSpec?
     /// Overrides `ProfileDefaults.timeout`.
     public var timeout: Duration?
+    /// The device reboots after this command (its answer, if any, goes out first).
+    public var reboots: RebootSpec?
     public var location: SourceLocation
 
     public init(name: String, request: MessageSpec, response: ResponseSpec?, timeout: Duration?,

@@ -35,6 +35,8 @@ public struct Profile: Sendable {
     public var security: String?
     /// The profile language version the file was written for (`version:`); only 1 exists.
     public var version: Int = 1
+    /// How long this device takes to reboot (`reboot:`), for commands that reboot it.
+    public var reboot = RebootTiming()
 
     public init(name: String, summary: String?, path: String, match: MatchRules, defaults: ProfileDefaults,
                 characteristics: [CharacteristicSpec], framings: [String: FramingSpec],

@@ -25,6 +25,9 @@ public struct Step: Sendable {
         /// Wait for a notification (declared under `notifications:`), bind it and check its
         /// status and `expect` conditions.
         case await(AwaitStep)
+        /// A named part of the update that the device either has completed or not (upload,
+        /// test, reset, confirm...): skipped when the device already completed it.
+        case phase(PhaseStep)
     }
 
     public var kind: Kind
@@ -47,6 +50,8 @@ public struct SendStep: Sendable {
     /// When true, a failure (error status, timeout) does not stop the procedure: the alias
     /// gets `ok: false` (and `ok: true` with the fields on success).
     public var optional: Bool = false
+    /// Overrides the command's `reboots`.
+    public var reboots: RebootSpec?
 
     public init(command: String, alias: String, timeout: Duration?, retries: Int?, expect: [Expression]) {
         self.command = command
@@ -155,5 +160,37 @@ public struct ReconnectStep: Sendable {
     public init(address: Address, timeout: Duration?) {
         self.address = address
         self.timeout = timeout
+    }
+}
+
+/// A phase of the update: steps that take the device from one stage to the next, e.g. "upload",
+/// "test", "reset", "confirm".
+///
+/// When the procedure reaches a phase (the first time, or again after a resume) and `done`
+/// holds, the device already completed it and the phase is skipped. A phase completed earlier
+/// in this update is never run again unless it is `repeatable`: if the device no longer shows
+/// it done, the update stops and says so. A link lost inside a phase that is not `resumable`,
+/// after the phase wrote to the device, stops the update too, with what the device may hold.
+public struct PhaseStep: Sendable {
+    public var name: String
+    /// Whether the device already completed this phase, from what the procedure asked it.
+    public var done: Expression?
+    /// The stage the device is in once this phase completed.
+    public var achieves: FirmwareStage?
+    /// Running it again after it completed is what the protocol wants (a bootloader that
+    /// forgets everything on a disconnect starts over).
+    public var repeatable: Bool
+    /// Whether the update may resume after a link lost inside this phase.
+    public var resumable: Bool
+    public var steps: [Step]
+
+    public init(name: String, done: Expression?, achieves: FirmwareStage?, repeatable: Bool = false,
+                resumable: Bool = true, steps: [Step]) {
+        self.name = name
+        self.done = done
+        self.achieves = achieves
+        self.repeatable = repeatable
+        self.resumable = resumable
+        self.steps = steps
     }
 }

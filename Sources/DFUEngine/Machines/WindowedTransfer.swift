@@ -3,19 +3,20 @@ import DFUGATT
 import DFUProfile
 
 /// A chunk loop whose single `send` is pipelined: up to `window` requests in flight, each
-/// matched to its answer by the response's `match` conditions (SMP's sequence numbers). As a
-/// pure state machine, like `CommandExchange`.
+/// matched to its answer by the response's `match` conditions (SMP's sequence numbers). A pure
+/// state machine (`LinkMachine`) over the same `ChunkCursor` as the sequential loop.
 ///
 /// Each answer is checked (status, `expect`), then the loop's `next` (default: the chunk's
 /// end) says where the device wants to continue. When that is not where the next request in
 /// flight starts, the requests in flight are abandoned (their answers no longer match) and
 /// the upload continues from the device's offset. A timeout resends from the oldest request
 /// in flight, up to `attempts` times in a row.
-public struct WindowedTransfer {
+public struct WindowedTransfer: LinkMachine {
     public struct Setup {
         public var data: [UInt8]
         public var from: Int
         public var chunkSize: Int
+        public var aligned: Bool
         public var window: Int
         /// The chunk variables' name and the send step.
         public var chunkAlias: String
@@ -25,8 +26,8 @@ public struct WindowedTransfer {
         /// Encodes the request for a scope (with `<chunkAlias>` and `sequence` bound): the
         /// writes that carry it and its named fields.
         public var encode: (Scope) throws(EvaluationError) -> (writes: [[UInt8]], fields: [String: Value])
-        public var writeCharacteristic: String
-        public var writeType: GATTWriteType
+        public var target: WriteTarget
+        public var responseHandle: UInt16?
         public var responseFraming: LengthHeaderFormat?
         public var timeout: Duration
         public var attempts: Int
@@ -34,67 +35,95 @@ public struct WindowedTransfer {
         public var codeTables: [String: CodeTable]
         /// The first sequence number to use.
         public var sequence: Int
+
+        public init(data: [UInt8], from: Int, chunkSize: Int, aligned: Bool, window: Int, chunkAlias: String,
+                    send: SendStep, command: CommandSpec, next: Expression?,
+                    encode: @escaping (Scope) throws(EvaluationError) -> (writes: [[UInt8]], fields: [String: Value]),
+                    target: WriteTarget, responseHandle: UInt16?, responseFraming: LengthHeaderFormat?,
+                    timeout: Duration, attempts: Int, scope: Scope, codeTables: [String: CodeTable], sequence: Int) {
+            self.data = data
+            self.from = from
+            self.chunkSize = chunkSize
+            self.aligned = aligned
+            self.window = window
+            self.chunkAlias = chunkAlias
+            self.send = send
+            self.command = command
+            self.next = next
+            self.encode = encode
+            self.target = target
+            self.responseHandle = responseHandle
+            self.responseFraming = responseFraming
+            self.timeout = timeout
+            self.attempts = attempts
+            self.scope = scope
+            self.codeTables = codeTables
+            self.sequence = sequence
+        }
     }
 
-    public enum Action: Equatable {
-        case write([UInt8], characteristic: String, type: GATTWriteType)
-        case awaitNotification(until: Duration)
-        case completed(lastFields: [String: Value])
-        case failed(ExchangeFailureBox)
-    }
-
-    public typealias Event = LinkEvent
+    /// The fields of the last answer.
+    public typealias Action = LinkAction<[String: Value]>
 
     private struct Request {
-        var start: Int
-        var end: Int
+        var chunk: ChunkCursor.Chunk
         var scope: Scope
         var deadline: Duration
     }
 
     private let setup: Setup
-    private var nextOffset: Int
+    private var cursor: ChunkCursor
     private var inFlight: [Request] = []
+    /// Writes of queued requests not yet made.
     private var writes: [[UInt8]] = []
     private var notifications: NotificationMessages
-    private var timeouts = 0
-    private var stalls = 0
-    private var index = 0
+    private var timeoutsInARow = 0
     private var lastFields: [String: Value] = [:]
     private var ignored: [String] = []
+    private var finished = false
     /// The next sequence number (the driver carries it on to later commands).
     public private(set) var sequence: Int
     /// Bytes the device has acknowledged, from the start of `data`.
     public private(set) var acknowledged: Int
+    public private(set) var resends = 0
     /// Where the requests resent after the last timeout start.
     public private(set) var resendOffset = 0
 
     public init(_ setup: Setup) {
         self.setup = setup
-        self.nextOffset = setup.from
-        self.acknowledged = setup.from
+        self.cursor = ChunkCursor(count: setup.data.count, from: setup.from, size: setup.chunkSize,
+                                  aligned: setup.aligned)
+        self.acknowledged = min(setup.from, setup.data.count)
         self.sequence = setup.sequence
         self.notifications = NotificationMessages(framing: setup.responseFraming)
     }
 
-    public mutating func handle(_ event: Event) -> Action {
+    public var transferred: Int? { acknowledged }
+
+    public var resendDescription: String {
+        "no answer to '\(setup.send.command)' within \(setup.timeout.secondsText); sending again from offset \(resendOffset)"
+    }
+
+    public mutating func handle(_ event: LinkEvent) -> Action {
+        guard !finished else { return fail(.evaluation(internalError("\(event) after the end"))) }
         switch event {
         case let .begin(now), let .writeAccepted(now):
             return proceed(now: now)
-        case let .notification(characteristic, value, now):
-            guard characteristic == setup.command.response?.message.characteristic else { return proceed(now: now) }
+        case let .notification(handle, value, now):
+            guard handle == setup.responseHandle else { return proceed(now: now) }
             return receive(value, now: now)
         case let .deadlinePassed(now):
-            timeouts += 1
-            guard timeouts < setup.attempts, let oldest = inFlight.first else {
-                return .failed(ExchangeFailureBox(.timeout(after: setup.timeout, attempts: timeouts, ignored: ignored)))
+            timeoutsInARow += 1
+            guard timeoutsInARow < setup.attempts, let oldest = inFlight.first else {
+                return fail(.timeout(after: setup.timeout, attempts: timeoutsInARow, ignored: ignored))
             }
             // Send again from the oldest unanswered request.
             inFlight.removeAll()
             writes.removeAll()
             notifications.reset()
-            nextOffset = oldest.start
-            resendOffset = oldest.start
+            cursor.rewind(to: oldest.chunk.from)
+            resendOffset = oldest.chunk.from
+            resends += 1
             return proceed(now: now)
         }
     }
@@ -102,34 +131,30 @@ public struct WindowedTransfer {
     /// Queues requests while the window has room, then writes or waits.
     private mutating func proceed(now: Duration) -> Action {
         if writes.isEmpty {
-            while inFlight.count < setup.window, nextOffset < setup.data.count {
-                let end = min(nextOffset + setup.chunkSize, setup.data.count)
+            while inFlight.count < setup.window, !cursor.isFinished {
+                let chunk = cursor.next()
                 var scope = setup.scope
-                scope[setup.chunkAlias] = .record([
-                    "offset": .integer(UInt64(nextOffset)), "from": .integer(UInt64(nextOffset)),
-                    "end": .integer(UInt64(end)), "size": .integer(UInt64(end - nextOffset)),
-                    "data": .bytes(Array(setup.data[nextOffset..<end])), "index": .integer(UInt64(index)),
-                    "first": .boolean(index == 0), "last": .boolean(end == setup.data.count),
-                ])
+                scope[setup.chunkAlias] = ChunkCursor.record(chunk, of: setup.data)
                 scope["sequence"] = .integer(UInt64(sequence & 0xFF))
                 let encoded: (writes: [[UInt8]], fields: [String: Value])
                 do {
                     encoded = try setup.encode(scope)
                 } catch {
-                    return .failed(ExchangeFailureBox(.evaluation(error)))
+                    return fail(.evaluation(error))
                 }
                 scope["request"] = .record(encoded.fields)
                 sequence += 1
-                index += 1
                 writes += encoded.writes
-                inFlight.append(Request(start: nextOffset, end: end, scope: scope, deadline: now + setup.timeout))
-                nextOffset = end
+                inFlight.append(Request(chunk: chunk, scope: scope, deadline: now + setup.timeout))
             }
         }
         if !writes.isEmpty {
-            return .write(writes.removeFirst(), characteristic: setup.writeCharacteristic, type: setup.writeType)
+            return .write(writes.removeFirst(), to: setup.target)
         }
-        guard let first = inFlight.first else { return .completed(lastFields: lastFields) }
+        guard let first = inFlight.first else {
+            finished = true
+            return .completed(lastFields)
+        }
         return .awaitNotification(until: first.deadline)
     }
 
@@ -144,39 +169,38 @@ public struct WindowedTransfer {
             do {
                 guard let (position, fields) = try match(message, response: response) else { continue }
                 if let failure = DeviceStatus.failure(in: fields, specs: response.allStatuses, tables: setup.codeTables) {
-                    return .failed(ExchangeFailureBox(.deviceStatus(failure)))
+                    return fail(.deviceStatus(failure))
                 }
                 let request = inFlight.remove(at: position)
                 var scope = request.scope
                 scope[setup.send.alias] = .record(fields)
                 for condition in setup.send.expect where !(try ExpressionEvaluator.condition(condition, in: scope)) {
-                    return .failed(ExchangeFailureBox(.expectationFailed(
-                        expression: condition.text, location: condition.location,
-                        values: "answer to the chunk at offset \(request.start)")))
+                    return fail(.expectationFailed(expression: condition.text, location: condition.location,
+                                                   values: "answer to the chunk at offset \(request.chunk.from)"))
                 }
                 lastFields = fields
-                timeouts = 0
+                timeoutsInARow = 0
                 let wanted = try setup.next.map { (next) throws(EvaluationError) in
                     Int(min(try ExpressionEvaluator.integer(next, in: scope), UInt64(setup.data.count)))
-                } ?? request.end
-                if wanted == request.end {
-                    acknowledged = max(acknowledged, request.end)
-                    stalls = 0
+                } ?? request.chunk.end
+                do {
+                    try cursor.answered(request.chunk, wants: wanted)
+                } catch {
+                    return fail(.expectationFailed(
+                        expression: setup.next?.text ?? "next",
+                        location: setup.next?.location ?? setup.command.location,
+                        values: "the device asked for offset \(error.wanted) three times without progress"))
+                }
+                if wanted == request.chunk.end {
+                    acknowledged = max(acknowledged, wanted)
                 } else {
                     // The device wants another offset: abandon what is in flight, go on from there.
-                    stalls = wanted > request.start ? 0 : stalls + 1
-                    guard stalls < 3 else {
-                        return .failed(ExchangeFailureBox(.expectationFailed(
-                            expression: setup.next?.text ?? "next", location: setup.next?.location ?? setup.send.expect.first?.location ?? setup.command.location,
-                            values: "the device asked for offset \(wanted) three times without progress")))
-                    }
                     inFlight.removeAll()
                     writes.removeAll()
-                    nextOffset = wanted
                     acknowledged = wanted
                 }
             } catch {
-                return .failed(ExchangeFailureBox(.evaluation(error)))
+                return fail(.evaluation(error))
             }
         }
         return proceed(now: now)
@@ -202,5 +226,14 @@ public struct WindowedTransfer {
 
     private mutating func remember(_ note: String) {
         if ignored.count < 5 { ignored.append(note) }
+    }
+
+    private mutating func fail(_ failure: ExchangeFailure) -> Action {
+        finished = true
+        return .failed(failure)
+    }
+
+    private func internalError(_ message: String) -> EvaluationError {
+        EvaluationError(expression: setup.send.command, location: setup.command.location, message: "internal error: \(message)")
     }
 }

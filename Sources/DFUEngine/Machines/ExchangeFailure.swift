@@ -1,7 +1,7 @@
 import DFUProfile
 
 /// How a command exchange or a stream ended badly, before the driver adds where it happened.
-public enum ExchangeFailure: Error, Sendable {
+public enum ExchangeFailure: Error, Sendable, Equatable {
     /// The device answered with a status outside the success values.
     case deviceStatus(DeviceStatus)
     /// No matching response within the timeout, after every attempt.
@@ -10,11 +10,16 @@ public enum ExchangeFailure: Error, Sendable {
     case expectationFailed(expression: String, location: SourceLocation, values: String)
     /// The profile could not be evaluated (a profile bug, or a device value of the wrong shape).
     case evaluation(EvaluationError)
+    /// A phase completed earlier in this update is reached again, and the device no longer
+    /// shows it done (`done` with the values it saw): it is not repeated.
+    case phaseUndone(phase: String, done: String, values: String)
 
     /// Whether a `retry` block may try again.
     public var isRetryable: Bool {
-        if case .evaluation = self { return false }
-        return true
+        switch self {
+        case .evaluation, .phaseUndone: return false
+        default: return true
+        }
     }
 }
 

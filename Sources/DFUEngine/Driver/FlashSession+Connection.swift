@@ -1,0 +1,119 @@
+import DFUGATT
+import DFUProfile
+
+/// Finding the device, connecting to it, and reconnecting (after a `reconnect` step, or to
+/// resume), with the wait for a device that was told to reboot.
+extension FlashSession {
+    func resolveAddress() async throws(FlashError) -> DeviceAddress {
+        if let requestedAddress = requestedAddressForScan { return requestedAddress }
+        onEvent(.scanning(transport: transport.name))
+        let seen: [Advertisement]
+        do {
+            seen = try await transport.scan(timeout: .seconds(5))
+        } catch {
+            throw FlashError(kind: .transport, message: error.kind == .transportUnavailable
+                             ? error.detail : "scanning failed: \(error)")
+        }
+        guard let match = seen.first(where: { ProfileMatcher.matches($0, profile.match) }) else {
+            let list = seen.map { "\($0.address) \($0.name ?? "(no name)")" }.joined(separator: ", ")
+            throw FlashError(kind: .transport,
+                             message: "no advertising device matches profile '\(profile.name)' (seen: \(list.isEmpty ? "none" : list))",
+                             hint: "is the device powered and advertising? Name it with --device TRANSPORT/ADDRESS")
+        }
+        return match.address
+    }
+
+    /// Connects, discovers, binds the characteristics and subscribes to notifications.
+    func connect(to target: DeviceAddress, timeout: Duration) async throws(FlashError) {
+        onEvent(.connecting(target))
+        do {
+            let newLink = try await transport.connect(to: target, timeout: timeout)
+            let services = try await newLink.discoverServices()
+            let newBindings = try ConnectionBindings(profile: profile, services: services, address: target.description,
+                                                     mtu: newLink.mtu, writeTypes: options.writeTypes)
+            for spec in profile.characteristics where spec.subscribe {
+                guard let characteristic = newBindings.characteristic(spec.name) else { continue }
+                try await newLink.setNotifications(enabled: true, for: characteristic)
+            }
+            adopt(link: newLink, bindings: newBindings, address: target)
+            onEvent(.connected(target, mtu: newLink.mtu))
+        } catch let error as FlashError {
+            throw error
+        } catch let error as GATTError {
+            let kind: FlashError.Kind
+            switch error.kind {
+            case .connectionFailed, .transportUnavailable: kind = .transport
+            case .timeout: kind = .timeout
+            case .disconnected: kind = .disconnected
+            case .attError, .unsupported: kind = .device
+            }
+            throw FlashError(kind: kind, message: "connecting failed: \(error.detail)", address: target.description)
+        } catch {
+            throw FlashError(kind: .transport, message: "connecting failed: \(error)", address: target.description)
+        }
+    }
+
+    /// A `reconnect` step: after a command that reboots the device, wait for it to drop the
+    /// link (up to the grace time; then drop it ourselves) and to advertise again (up to the
+    /// boot timeout) before connecting, so the device is never reached before it rebooted;
+    /// otherwise drop the link and connect again. To the same address or address + 1.
+    func reconnect(_ step: ReconnectStep, after reboot: PendingReboot?) async throws(RunInterruption) {
+        guard let current = address else { throw .linkLost(LinkLoss(detail: "not connected")) }
+        let target = step.address == .next ? current.adding(1) : current
+        if let reboot {
+            try await awaitReboot(reboot, of: target, linkStillUp: true)
+        } else if let link {
+            await link.disconnect()
+        }
+        do {
+            try await connect(to: target, timeout: step.timeout ?? profile.resume.reconnectTimeout)
+        } catch where [.disconnected, .timeout, .transport].contains(error.kind) {
+            throw .linkLost(LinkLoss(kind: error.kind, detail: error.message, step: "reconnect"))
+        } catch {
+            throw .failed(error)
+        }
+    }
+
+    /// Waits for a device that was told to reboot: for it to drop the link (when the link is
+    /// still up; the reboot's grace time counts from when the command went out), or, when the
+    /// link was already lost, for the grace time to pass (the link may have dropped for another
+    /// reason while the device still had its reset ahead of it); then for it to advertise again.
+    func awaitReboot(_ reboot: PendingReboot, of target: DeviceAddress, linkStillUp: Bool) async throws(RunInterruption) {
+        let graceEnds = reboot.sentAt + reboot.timing.grace
+        if linkStillUp, let link {
+            let deadline = link.now + max(.zero, graceEnds - transport.now)
+            var dropped = false
+            do {
+                while try await link.nextNotification(until: deadline) != nil {}
+            } catch {
+                dropped = true
+            }
+            if !dropped {
+                onEvent(.rebooting("the device kept the link \(reboot.timing.grace.secondsText) after '\(reboot.command)'; "
+                                   + "disconnecting"))
+                await link.disconnect()
+            }
+        } else {
+            await transport.sleep(until: graceEnds)
+        }
+        if Task.isCancelled { throw .cancelled }
+        onEvent(.rebooting("waiting up to \(reboot.timing.bootTimeout.secondsText) for \(target) to advertise again "
+                           + "after '\(reboot.command)'"))
+        do {
+            guard try await transport.waitForAdvertisement(from: target, timeout: reboot.timing.bootTimeout) != nil else {
+                throw RunInterruption.linkLost(LinkLoss(
+                    kind: .timeout,
+                    detail: "the device did not advertise again within \(reboot.timing.bootTimeout.secondsText) after "
+                        + "'\(reboot.command)' rebooted it", step: "reconnect"))
+            }
+        } catch let interruption as RunInterruption {
+            throw interruption
+        } catch let error as GATTError where error.kind == .unsupported {
+            // The transport cannot listen; connecting waits for the advertisement instead.
+        } catch let error as GATTError {
+            throw RunInterruption(error, step: "reconnect", location: nil)
+        } catch {
+            throw .failed(FlashError(kind: .transport, message: "\(error)", address: target.description))
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import DFUGATT
+
+/// The one loop that runs every link-level machine (`CommandExchange`, `StreamTransfer`,
+/// `WindowedTransfer`) over a link: it performs each action, feeds back what happened, and
+/// tells its observer about writes, resends and progress. Cancellation is checked between
+/// actions.
+struct LinkDriver {
+    /// Why the loop stopped before the machine finished.
+    enum Interruption: Error {
+        case transport(GATTError)
+        case cancelled
+    }
+
+    struct Observer {
+        /// A write is about to go out.
+        var willWrite: () -> Void = {}
+        /// The machine sent again after a timeout; what it did.
+        var resent: (String) -> Void = { _ in }
+        /// The machine's `transferred` changed.
+        var progressed: (Int) -> Void = { _ in }
+    }
+
+    let link: any GATTLink
+    let observer: Observer
+
+    /// Runs `machine` to its end: what it completed with, or how it failed.
+    func run<Machine: LinkMachine>(_ machine: inout Machine) async throws(Interruption) -> Result<Machine.Output, ExchangeFailure> {
+        var action = machine.handle(.begin(now: link.now))
+        var resends = machine.resends
+        var transferred = machine.transferred
+        while true {
+            if Task.isCancelled { throw .cancelled }
+            do {
+                switch action {
+                case let .write(bytes, target):
+                    observer.willWrite()
+                    try await link.write(bytes, to: target.characteristic, type: target.type)
+                    action = machine.handle(.writeAccepted(now: link.now))
+                case let .awaitNotification(deadline):
+                    if let notification = try await link.nextNotification(until: deadline) {
+                        action = machine.handle(.notification(valueHandle: notification.valueHandle,
+                                                              value: notification.value, now: link.now))
+                    } else {
+                        action = machine.handle(.deadlinePassed(now: link.now))
+                    }
+                case let .completed(output):
+                    return .success(output)
+                case let .failed(failure):
+                    return .failure(failure)
+                }
+            } catch {
+                throw .transport(error)
+            }
+            if machine.resends != resends {
+                resends = machine.resends
+                observer.resent(machine.resendDescription)
+            }
+            if let now = machine.transferred, now != transferred {
+                transferred = now
+                observer.progressed(now)
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import DFUProfile
+
+/// What one procedure run counted, kept by the `ProcedureRunner` and folded into the session's
+/// totals by `FlashSession` after the run (whether it finished or not).
+struct RunStatistics {
+    /// Commands sent again after a timeout, and `retry` blocks started again.
+    var retries = 0
+    /// The next request sequence number (`sequence` in profiles).
+    var sequence: Int
+    /// Bytes of the image the device holds, as far as progress tells.
+    var bytesHeld = 0
+    /// The transfer phase: from the first step that moved image data to the last progress.
+    var transferStartedAt: Duration?
+    var transferEndedAt: Duration?
+}
+
+/// What the session knows of the device's progress with one image, across the runs of a
+/// resumed update.
+struct ImageProgress {
+    /// Phases completed (or found done) in this update, for the next run's machine, and in
+    /// the order they were.
+    var completedPhases: Set<String> = []
+    var phaseOrder: [String] = []
+    /// The stage the device reached for certain, as the last phases passed tell; nil when the
+    /// profile declares no phases.
+    var stage: FirmwareStage?
+    /// The phase under way, and whether it wrote to the device yet.
+    var currentPhase: PhaseStep?
+    var currentPhaseWrote = false
+    /// A rebooting command went out and the device has not been reconnected to since.
+    var pendingReboot: PendingReboot?
+}

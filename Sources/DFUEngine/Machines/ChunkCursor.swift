@@ -1,0 +1,88 @@
+import DFUProfile
+
+/// Where a chunk loop is in its data: which chunk comes next, and where the device's answers
+/// move the loop. One cursor serves the sequential `chunks` loop (`ProcedureMachine`) and the
+/// windowed one (`WindowedTransfer`), so every loop option (`from`, `aligned`, `next`) means
+/// the same in both.
+public struct ChunkCursor: Sendable, Equatable {
+    /// One chunk of the data.
+    public struct Chunk: Sendable, Equatable {
+        /// Its first byte: a multiple of the chunk size in an aligned loop.
+        public var offset: Int
+        /// The first byte still to send: `offset`, except when a loop starts (or continues)
+        /// inside an aligned chunk.
+        public var from: Int
+        /// One past its last byte.
+        public var end: Int
+        /// 0 for the first chunk the loop visits.
+        public var index: Int
+        public var isLast: Bool
+
+        public var size: Int { end - offset }
+    }
+
+    /// The device asked three times in a row for an offset that did not move past the chunk it
+    /// answered.
+    public struct Stalled: Error, Sendable, Equatable {
+        public var wanted: Int
+    }
+
+    public let count: Int
+    public let size: Int
+    public let aligned: Bool
+    /// The first byte of the next chunk to send.
+    public private(set) var position: Int
+    private var nextIndex = 0
+    private var stalls = 0
+
+    /// A cursor over `count` bytes in chunks of `size` (at least 1), starting at `from`.
+    public init(count: Int, from: Int, size: Int, aligned: Bool) {
+        self.count = count
+        self.size = max(1, size)
+        self.aligned = aligned
+        self.position = min(max(0, from), count)
+    }
+
+    public var isFinished: Bool { position >= count }
+
+    /// The next chunk; the cursor moves past it.
+    public mutating func next() -> Chunk {
+        let start = aligned ? position / size * size : position
+        let end = min(start + size, count)
+        let chunk = Chunk(offset: start, from: position, end: end, index: nextIndex, isLast: end == count)
+        position = end
+        nextIndex += 1
+        return chunk
+    }
+
+    /// The device answered `chunk` and wants to continue at `wanted`: after it (in order,
+    /// nothing changes), or elsewhere (the cursor moves there: a device that holds more or less
+    /// than the client thought). Three answers in a row that do not move past the answered
+    /// chunk's start stop the loop.
+    public mutating func answered(_ chunk: Chunk, wants wanted: Int) throws(Stalled) {
+        let wanted = min(max(0, wanted), count)
+        stalls = wanted > chunk.from ? 0 : stalls + 1
+        guard stalls < 3 else { throw Stalled(wanted: wanted) }
+        if wanted != chunk.end { position = wanted }
+    }
+
+    /// Sends again from `offset` (after a timeout), without counting it as the device's wish.
+    public mutating func rewind(to offset: Int) {
+        position = min(max(0, offset), count)
+    }
+
+    /// The chunk variables profiles see (`chunk.offset`, `.from`, `.end`, `.size`, `.data`,
+    /// `.index`, `.first`, `.last`).
+    public static func record(_ chunk: Chunk, of data: [UInt8]) -> Value {
+        .record([
+            "offset": .integer(UInt64(chunk.offset)),
+            "from": .integer(UInt64(chunk.from)),
+            "end": .integer(UInt64(chunk.end)),
+            "size": .integer(UInt64(chunk.size)),
+            "data": .bytes(Array(data[chunk.offset..<chunk.end])),
+            "index": .integer(UInt64(chunk.index)),
+            "first": .boolean(chunk.index == 0),
+            "last": .boolean(chunk.isLast),
+        ])
+    }
+}

@@ -1,0 +1,16 @@
+import DFUGATT
+
+/// A characteristic bound for writing, once per connection: what discovery found on the device
+/// (its handle), how to write it, and the profile's name for it (for messages).
+public struct WriteTarget: Sendable, Hashable {
+    /// The profile's name of the characteristic ("control", "packet").
+    public var role: String
+    public var characteristic: GATTCharacteristic
+    public var type: GATTWriteType
+
+    public init(role: String, characteristic: GATTCharacteristic, type: GATTWriteType) {
+        self.role = role
+        self.characteristic = characteristic
+        self.type = type
+    }
+}
