@@ -20,9 +20,9 @@ run_case() {
     local name=$1 device_args=$2 central_args=$3 image=${4:-}
     local p1 p2 controllers device status=0
     p1=$(free_port) p2=$(free_port)
-    "$PYTHON" scripts/bumble-controllers.py "$p1" "$p2" >"$LOGS/$name.controllers.log" 2>&1 &
+    "$PYTHON" scripts/bumble-controllers.py "tcp-server:127.0.0.1:$p1" "tcp-server:127.0.0.1:$p2" >"$LOGS/$name.controllers.log" 2>&1 &
     controllers=$!
-    for _ in $(seq 50); do grep -qs "ready $p2" "$LOGS/$name.controllers.log" && break; sleep 0.1; done
+    for _ in $(seq 50); do grep -qs "ready" "$LOGS/$name.controllers.log" && break; sleep 0.1; done
     # shellcheck disable=SC2086
     "$PYTHON" $device_args --transport "tcp-client:127.0.0.1:$p1" --state-file "$LOGS/$name.state.json" \
         >"$LOGS/$name.device.log" 2>&1 &
@@ -42,7 +42,7 @@ run_case() {
     if [ $status = 0 ]; then
         PASSED=$((PASSED + 1)); echo "ok   $name"
     else
-        FAILED=$((FAILED + 1)); echo "FAIL $name (logs in $LOGS)"; tail -5 "$LOGS/$name".*.log
+        FAILED=$((FAILED + 1)); echo "FAIL $name (logs in $LOGS)"; tail -n 5 "$LOGS/$name".*.log
     fi
 }
 
