@@ -1,5 +1,6 @@
 """Plumbing shared by the Bumble peripherals: options, advertising, ordered notifications,
-injected disconnects and the state file. The protocol logic lives in each device script."""
+injected disconnects, reboots (silent periods) and the state file. The protocol logic lives in
+each device script."""
 import argparse
 import asyncio
 import hashlib
@@ -64,7 +65,11 @@ def write_state_file(path: str | None, image: bytes, **extra) -> None:
 
 class Peripheral:
     """A Bumble device advertising every 50 ms (again after each disconnection), with a queue
-    that sends notifications in order, each batch after the write response that caused it."""
+    that sends notifications in order, each batch after the write response that caused it.
+
+    A device script models a reboot with `go_silent(reason)` (stop advertising, drop every link,
+    ignore late writes) and `wake()` (advertise again, possibly as another identity: `advertise`
+    takes new advertising data and a new address)."""
 
     def __init__(self, args: argparse.Namespace, service_uuid: str):
         self.args = args
@@ -75,6 +80,9 @@ class Peripheral:
         self.pending_drops = sorted(set(args.disconnect_after))
         self.dropping = None  # the connection being dropped by --disconnect-after
         self.connections = set()  # the live ones
+        self.silent = False  # rebooting: no advertising, no links, late writes ignored
+        self.advertising = advertising_data(args.name, service_uuid)
+        self.advertising_lock = asyncio.Lock()
         logging.basicConfig(level=logging.INFO, format='%(asctime)s %(name)s: %(message)s')
         logging.getLogger('bumble').setLevel(logging.WARNING)
 
@@ -89,7 +97,7 @@ class Peripheral:
     def received(self, connection, value: bytes) -> bool:
         """Count written bytes. False: ignore this write (the link is being dropped, or it is a
         late write of a link that already dropped, which a device never sees)."""
-        if self.dropping is connection or connection not in self.connections:
+        if self.silent or self.dropping is connection or connection not in self.connections:
             return False
         self.bytes_received += len(value)
         return True
@@ -117,15 +125,50 @@ class Peripheral:
                 self.device.add_service(service)
             self.device.on('connection', self._connected)
             await self.device.power_on()
-            await self.device.start_advertising(
-                auto_restart=True,
-                advertising_data=advertising_data(self.args.name, self.service_uuid),
-                advertising_interval_min=ADVERTISING_INTERVAL_MS,
-                advertising_interval_max=ADVERTISING_INTERVAL_MS)
+            await self.advertise()
             log.info('%s advertising as %s', self.args.name, self.args.address)
             sender = asyncio.create_task(self._send_loop())
             await hci.source.wait_for_termination()
             sender.cancel()
+
+    async def advertise(self, data: bytes | None = None, address: str | None = None) -> None:
+        """(Re)start connectable advertising every 50 ms, with new data or from a new random
+        static address if given; a silent (rebooting) device stays off the air."""
+        async with self.advertising_lock:
+            if data is not None:
+                self.advertising = data
+            if address is not None:
+                self.device.random_address = Address(address)
+            if self.silent:
+                return
+            await self.device.start_advertising(
+                advertising_data=self.advertising,
+                advertising_interval_min=ADVERTISING_INTERVAL_MS,
+                advertising_interval_max=ADVERTISING_INTERVAL_MS)
+
+    async def go_silent(self, reason: int) -> None:
+        """The device reboots: it stops advertising and every link drops with `reason` (0x08, a
+        supervision timeout, is what a central sees when a device resets without terminating
+        the link: Bumble's virtual controller has no supervision timeout of its own)."""
+        async with self.advertising_lock:
+            self.silent = True
+            await self.device.stop_advertising()
+        for connection in list(self.connections):
+            try:
+                await connection.disconnect(reason=reason)
+            except Exception as error:  # already gone
+                log.info('disconnect failed: %s', error)
+
+    async def wake(self, data: bytes | None = None, address: str | None = None) -> None:
+        """The device is up again: it advertises (as `data` from `address`, if given)."""
+        self.silent = False
+        await self.advertise(data, address)
+
+    async def _advertise_again(self) -> None:
+        try:
+            await self.advertise()
+        except Exception as error:
+            log.info('advertising did not restart: %r', error)
 
     def _connected(self, connection) -> None:
         log.info('connected to %s', connection.peer_address)
@@ -139,6 +182,8 @@ class Peripheral:
         if self.dropping is connection:
             self.dropping = None
         self.on_disconnected(connection, reason)
+        if not self.silent:  # advertise again at once, as the devices modelled here do
+            asyncio.get_running_loop().create_task(self._advertise_again())
 
     async def _send_loop(self) -> None:
         while True:
