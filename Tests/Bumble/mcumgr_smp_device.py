@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A Zephyr application with an MCUmgr SMP server (the smp_svr sample) booted by MCUboot in swap
-mode, on a Bumble virtual controller, behaving as Sources/DFUSimulator/Devices/SMP/.
+mode, on a Bumble virtual controller, rebooting as Zephyr and MCUboot do.
 
 Service 8D53DC1D with one characteristic, DA2E7828 (write without response, write, notify).
 A request is an 8-byte header (big-endian body length at byte 2) and a CBOR map; it may span
@@ -8,13 +8,28 @@ several writes (SMP reassembly, up to --buf-size bytes) and several may arrive b
 Each answer leaves as one frame cut into (ATT_MTU - 3)-byte notifications, in the request's SMP
 version with its sequence number. Headers and messages are encoded and decoded with PyPI `smp`
 (4.2.0) and cbor2. Groups: os (0 echo, 5 reset, 6 mcumgr params) and image (0 state read/write,
-1 upload into slot 1, 5 erase). The upload survives disconnects and resumes by its `sha`; a
-reset answers, drops the link (reason 0x08) and "boots": MCUboot swaps a slot marked for test
-(unconfirmed, reverted at the next reset unless confirmed) or for good, and the state file gets
-the image that now runs.
+1 upload into slot 1, 5 erase). The upload survives disconnects and resumes by its `sha`.
+
+Reset, as research/firmware-timing.md sections A and B describe it:
+1. `reset` is answered at once; the device keeps running the old image and answering for
+   --reset-delay-ms (default 250: Zephyr subsys/mgmt/mcumgr/grp/os_mgmt/Kconfig
+   MCUMGR_GRP_OS_RESET_MS; os_mgmt.c os_mgmt_reset schedules os_mgmt_reset_work, whose handler
+   calls sys_reboot). A central that disconnects meanwhile finds it advertising again at once.
+2. Then it reboots: sys_reboot tears nothing down, so the link just drops (the central sees a
+   supervision timeout, reason 0x08; --reset-reason 0x13 for a device that terminates first).
+3. It stays silent (no advertising) for --boot-ms (MCUboot, image validation, the stack's
+   start-up) plus, when MCUboot swaps (a slot marked for test or for good, or a revert),
+   --swap-ms-per-kib for every KiB of the larger image (mcu-tools/mcuboot docs/design.md
+   "Image swapping": only the sectors an image uses are copied; swap_move.c / swap_scratch.c
+   swap_run erase and write every sector three times). The application does not run while
+   MCUboot swaps (loader.c context_boot_go swaps before it chain-loads the image).
+4. It advertises again running the new image: after a test swap unconfirmed (reverted at the
+   next reset unless confirmed), and the state file names the image that runs.
+The upload in progress (RAM in Zephyr) is lost at every reset; the slots are not.
 
     mcumgr_smp_device.py --transport tcp-client:127.0.0.1:PORT [--disconnect-after BYTES]
                          [--state-file PATH] [--buf-size N] [--buf-count N]
+                         [--reset-delay-ms MS] [--boot-ms MS] [--swap-ms-per-kib MS]
 """
 import asyncio
 import dataclasses
@@ -39,9 +54,13 @@ OS_GROUP, IMAGE_GROUP = 0, 1
 # MGMT_ERR_* (sent as {rc} in both versions) and IMG_MGMT_ERR_* (v2 {err: {group: 1, rc}}).
 EINVAL, EMSGSIZE, ENOTSUP, UNSUPPORTED_TOO_NEW = 3, 7, 8, 13
 IMG = image_management.IMG_MGMT_ERR
-# Zephyr's img_mgmt_translate_error_code: what a v1 request gets instead of an image error.
-LEGACY_CODES = {IMG.NO_IMAGE: 5, IMG.NO_FREE_SLOT: 6, IMG.CURRENT_VERSION_IS_NEWER: 6, IMG.INVALID_OFFSET: 3,
-                IMG.INVALID_LENGTH: 3, IMG.INVALID_IMAGE_HEADER: 3, IMG.INVALID_HASH: 3}
+# What a v1 request gets instead of an image error (rc 1, MGMT_ERR_EUNKNOWN, for the others):
+# Zephyr subsys/mgmt/mcumgr/grp/img_mgmt/src/img_mgmt.c img_mgmt_translate_error_code.
+LEGACY_CODES = {IMG.NO_IMAGE: 5, IMG.NO_TLVS: 5,
+                IMG.NO_FREE_SLOT: 6, IMG.CURRENT_VERSION_IS_NEWER: 6, IMG.IMAGE_ALREADY_PENDING: 6,
+                IMG.NO_FREE_MEMORY: 2,
+                IMG.INVALID_SLOT: 3, IMG.INVALID_PAGE_OFFSET: 3, IMG.INVALID_OFFSET: 3, IMG.INVALID_LENGTH: 3,
+                IMG.INVALID_IMAGE_HEADER: 3, IMG.INVALID_HASH: 3, IMG.INVALID_FLASH_ADDRESS: 3}
 
 # MCUboot (bootutil/image.h)
 IMAGE_MAGIC, TLV_INFO_MAGIC, TLV_PROTECTED_INFO_MAGIC, TLV_SHA256 = 0x96F3B83D, 0x6907, 0x6908, 0x10
@@ -119,7 +138,12 @@ FACTORY_IMAGE = SlotImage.make(bytes((i * 31 + 7) & 0xFF for i in range(1024)), 
 
 
 class MCUbootSlots:
-    """Slot 0 runs, slot 1 takes uploads; `boot()` is MCUboot's swap at reset (img_mgmt_state.c)."""
+    """Slot 0 runs, slot 1 takes uploads. The image trailers are modelled by two facts: slot 1
+    marked for the next boot ('test' or 'permanent') and whether slot 0's image is confirmed
+    (image_ok; false after a test swap). `boot()` is MCUboot at reset (mcu-tools/mcuboot
+    docs/design.md "Boot swap types"; boot/bootutil/src/loader.c boot_validate_slot)."""
+
+    ACTIVE = 0
 
     def __init__(self, primary: SlotImage):
         self.primary, self.secondary = primary, None
@@ -128,45 +152,86 @@ class MCUbootSlots:
 
     @property
     def swap_type(self) -> str:
+        """MCUboot's swap type for the next boot: none, test, permanent or revert."""
         return self.pending_swap or ('none' if self.primary_confirmed else 'revert')
 
+    def next_boot(self) -> tuple[int, str]:
+        """img_mgmt_get_next_boot_slot (Zephyr img_mgmt_state.c): the slot the next boot runs
+        and its type, 'normal', 'test' or 'revert' (a permanent swap is 'normal' to slot 1)."""
+        return {'none': (0, 'normal'), 'test': (1, 'test'), 'permanent': (1, 'normal'),
+                'revert': (1, 'revert')}[self.swap_type]
+
     def in_use(self) -> bool:
-        """Slot 1 holds what the next boot needs: uploads and erases must not touch it."""
+        """img_mgmt_slot_in_use(1): slot 1 holds what the next boot needs (pending, permanent or
+        the revert copy): uploads (IMG_MGMT_ERR_NO_FREE_SLOT) and erases must not touch it."""
         return self.swap_type != 'none'
 
     def clear_secondary(self, image: SlotImage | None = None) -> None:
         self.secondary, self.pending_swap = image, None
 
     def image_list(self) -> list:
-        swap = self.swap_type
+        """img_mgmt_state_read: the active slot is confirmed unless the next boot reverts; the
+        other is pending (test), pending + permanent, or confirmed (the revert copy)."""
+        next_slot, kind = self.next_boot()
         entries = [image_management.ImageState(
             slot=0, version=self.primary.version_string, hash=self.primary.hash, bootable=self.primary.bootable,
-            pending=False, confirmed=swap != 'revert', active=True, permanent=False)]
+            pending=False, confirmed=kind != 'revert', active=True, permanent=False)]
         if self.secondary:
+            other = next_slot != self.ACTIVE
             entries.append(image_management.ImageState(
                 slot=1, version=self.secondary.version_string, hash=self.secondary.hash,
-                bootable=self.secondary.bootable, pending=swap in ('test', 'permanent'), confirmed=swap == 'revert',
-                active=False, permanent=swap == 'permanent'))
+                bootable=self.secondary.bootable, pending=other and kind in ('normal', 'test'),
+                confirmed=other and kind == 'revert', active=False, permanent=other and kind == 'normal'))
         return entries
 
-    def boot(self) -> bool:
-        """Swaps as the trailers ask; True when the running image changed."""
+    def set_next_boot_slot(self, slot: int, confirm: bool) -> None:
+        """img_mgmt_set_next_boot_slot (Zephyr img_mgmt_state.c, swap modes), then
+        boot_set_next: raises ImageError with the code Zephyr answers."""
+        next_slot, kind = self.next_boot()
+        if not confirm and slot == self.ACTIVE:
+            raise ImageError(IMG.IMAGE_SETTING_TEST_TO_ACTIVE_DENIED)  # 33
+        if kind == 'test':
+            if not confirm and slot == next_slot:
+                return  # testing the slot already set for test: nothing to do
+            raise ImageError(IMG.IMAGE_ALREADY_PENDING)  # 28: no other change while a test is pending
+        if kind == 'normal':
+            if confirm and slot == next_slot:
+                return  # confirming what boots next anyway
+            if (slot == self.ACTIVE and self.ACTIVE != next_slot) or \
+                    (not confirm and slot != self.ACTIVE and slot == next_slot):
+                raise ImageError(IMG.IMAGE_ALREADY_PENDING)  # another slot was made permanent
+        if kind == 'revert':
+            if confirm and slot == next_slot:
+                return  # the revert copy is confirmed already
+            if not confirm:
+                raise ImageError(IMG.IMAGE_ALREADY_PENDING)
+        if slot == self.ACTIVE:
+            self.primary_confirmed = True  # boot_set_next(active): image_ok on slot 0
+        else:
+            self.pending_swap = 'permanent' if confirm else 'test'
+
+    def boot(self) -> tuple[str, int]:
+        """MCUboot at reset: swaps as the trailers ask. Returns what it did ('none', 'test',
+        'permanent', 'revert', or 'erased' for a slot 1 image it would not boot) and the bytes
+        of the larger image it swapped (0 without a swap)."""
         swap = self.swap_type
         if swap in ('test', 'permanent'):
             candidate = self.secondary
             if candidate is None or not candidate.intact or not candidate.bootable:
-                self.clear_secondary()  # MCUboot erases an image it cannot boot
-                return False
+                self.clear_secondary()  # boot_validate_slot: boot_scramble_slot, the old image boots
+                return 'erased', 0
+            size = max(len(candidate.data), len(self.primary.data))
             self.primary, self.secondary = candidate, self.primary
             self.pending_swap, self.primary_confirmed = None, swap == 'permanent'
-            return True
+            return swap, size
         if swap == 'revert':
-            self.primary_confirmed = True
+            self.primary_confirmed = True  # a revert leaves image_ok set
             if self.secondary is None:
-                return False
+                return 'none', 0
+            size = max(len(self.secondary.data), len(self.primary.data))
             self.primary, self.secondary = self.secondary, self.primary
-            return True
-        return False
+            return 'revert', size
+        return 'none', 0
 
 
 @dataclasses.dataclass
@@ -276,26 +341,22 @@ class SMPServer:
         return image_management.ImageStatesReadResponse(**reply, images=self.slots.image_list(), splitStatus=0).BYTES
 
     def write_state(self, request) -> None:
-        """{hash, confirm: false} tests slot 1, {hash, confirm: true} makes it permanent,
-        {confirm: true} (or the running image's hash) confirms the running image."""
+        """img_mgmt_state_write: {hash, confirm: false} tests that image, {hash, confirm: true}
+        makes it permanent (or confirms it when it runs), {confirm: true} confirms the running
+        image; what is allowed when is img_mgmt_set_next_boot_slot's (MCUbootSlots)."""
         if request.hash:
             if len(request.hash) != 32:
-                raise ImageError(IMG.INVALID_HASH)
+                raise ImageError(IMG.INVALID_HASH)  # 24: the exact-length lookup would fail
             slots = self.slots
             slot = 0 if request.hash == slots.primary.hash else 1 if slots.secondary and \
                 request.hash == slots.secondary.hash else None
             if slot is None:
-                raise ImageError(IMG.HASH_NOT_FOUND)
+                raise ImageError(IMG.HASH_NOT_FOUND)  # 8
         elif request.confirm:
-            slot = 0
+            slot = MCUbootSlots.ACTIVE
         else:
-            raise ImageError(IMG.INVALID_HASH)  # a test needs a hash
-        if slot == 0:
-            if not request.confirm:
-                raise ImageError(IMG.IMAGE_SETTING_TEST_TO_ACTIVE_DENIED)
-            self.slots.primary_confirmed = True
-        else:
-            self.slots.pending_swap = 'permanent' if request.confirm else 'test'
+            raise ImageError(IMG.INVALID_HASH)  # 24: a test needs a hash
+        self.slots.set_next_boot_slot(slot, bool(request.confirm))
 
     def upload_chunk(self, request) -> tuple[int, bool | None]:
         """img_mgmt_upload_inspect: the offset to answer (where the device wants the next
@@ -352,12 +413,10 @@ class SMPServer:
                  'holds an MCUboot image' if self.slots.secondary else 'holds no MCUboot image')
         return offset, match
 
-    def boot(self) -> bool:
-        """MCUboot runs at reset. An upload into slot 1 survives a reset that swaps nothing."""
-        swapped = self.slots.boot()
-        if swapped:
-            self.upload = None
-        return swapped
+    def boot(self) -> tuple[str, int]:
+        """A reset: the upload state lives in RAM (g_img_mgmt_state) and is lost; MCUboot runs."""
+        self.upload = None
+        return self.slots.boot()
 
 
 class SMPPeripheral(Peripheral):
@@ -367,7 +426,7 @@ class SMPPeripheral(Peripheral):
         # SMP reassembly, per connection as in Zephyr's smp_bt: a write of a connection that has
         # just dropped (delivered after its disconnection) must not spill into the next one.
         self.buffers: dict[int, bytearray] = {}
-        self.rebooting = False
+        self.reboot_task: asyncio.Task | None = None
         properties = Characteristic.Properties
         self.characteristic = Characteristic(
             CHARACTERISTIC_UUID, properties.WRITE_WITHOUT_RESPONSE | properties.WRITE | properties.NOTIFY,
@@ -375,17 +434,34 @@ class SMPPeripheral(Peripheral):
 
     def on_disconnected(self, connection, reason):
         self.buffers.pop(id(connection), None)  # a half-received request is lost; the slots and the upload are not
-        if self.rebooting:
-            self.rebooting = False
-            if self.server.boot():
-                self.installed()
-            log.info('booted %s (%s)', self.server.slots.primary.version_string,
-                     'confirmed' if self.server.slots.primary_confirmed else 'under test')
 
     def installed(self) -> None:
         primary = self.server.slots.primary
         write_state_file(self.args.state_file, primary.data, version=primary.version_string,
                          confirmed=self.server.slots.primary_confirmed)
+
+    def schedule_reboot(self) -> None:
+        """os_mgmt_reset: the reboot is scheduled, the answer goes out, the device runs on.
+        A second reset meanwhile changes nothing (k_work_schedule leaves scheduled work alone)."""
+        if self.reboot_task is None or self.reboot_task.done():
+            self.reboot_task = asyncio.create_task(self.reboot())
+
+    async def reboot(self) -> None:
+        args = self.args
+        await asyncio.sleep(args.reset_delay_ms / 1000)
+        log.info('sys_reboot: the link drops (reason 0x%02X), the device is silent', args.reset_reason)
+        await self.go_silent(args.reset_reason)
+        self.buffers.clear()
+        swap, size = self.server.boot()
+        swap_ms = size / 1024 * args.swap_ms_per_kib
+        silent_ms = args.boot_ms + swap_ms
+        log.info('MCUboot: %s%s; silent for %.0f ms', swap if swap != 'none' else 'no swap',
+                 f' of {size} bytes ({swap_ms:.0f} ms)' if size else '', silent_ms)
+        await asyncio.sleep(silent_ms / 1000)
+        self.installed()
+        log.info('booted %s (%s), advertising', self.server.slots.primary.version_string,
+                 'confirmed' if self.server.slots.primary_confirmed else 'under test')
+        await self.wake()
 
     def frames(self, connection, value: bytes) -> list[bytes]:
         buffer = self.buffers.setdefault(id(connection), bytearray())
@@ -400,7 +476,7 @@ class SMPPeripheral(Peripheral):
         return frames
 
     async def written(self, connection, value: bytes) -> None:
-        if not self.received(connection, value) or self.rebooting:
+        if not self.received(connection, value):
             return
         answers = []
         for frame in self.frames(connection, bytes(value)):
@@ -412,19 +488,16 @@ class SMPPeripheral(Peripheral):
                 continue
             if self.server.slots.primary_confirmed and not was_confirmed:
                 self.installed()  # the image under test was confirmed
-            answers.append(outcome)
+                log.info('the running image %s is confirmed', self.server.slots.primary.version_string)
+            answers.append(outcome[0])
             if outcome[1]:
-                log.info('reset requested')
-                self.rebooting = True
-                self.buffers.clear()
-                break
+                log.info('reset requested: rebooting in %d ms', self.args.reset_delay_ms)
+                self.schedule_reboot()
         if await self.drop_if_due(connection):
             return  # processed, but no answer leaves
         segment = connection.att_mtu - 3
-        for answer, reboot in answers:
-            self.send(connection, self.characteristic,
-                      [answer[i:i + segment] for i in range(0, len(answer), segment)],
-                      then_disconnect=REBOOT_REASON if reboot else None)
+        for answer in answers:
+            self.send(connection, self.characteristic, [answer[i:i + segment] for i in range(0, len(answer), segment)])
 
 
 async def main() -> None:
@@ -433,6 +506,21 @@ async def main() -> None:
                         help='largest request, header included (mcumgr params buf_size; default 2475, '
                              'NCS with SMP reassembly)')
     parser.add_argument('--buf-count', type=int, default=4, help='mcumgr params buf_count (default 4)')
+    parser.add_argument('--reset-delay-ms', type=float, default=250,
+                        help='the device runs on (and answers) this long after answering reset '
+                             '(default 250: Zephyr CONFIG_MCUMGR_GRP_OS_RESET_MS)')
+    parser.add_argument('--reset-reason', type=lambda text: int(text, 0), default=REBOOT_REASON,
+                        help='how the central sees the link drop at the reboot: 0x08 supervision timeout '
+                             '(default: sys_reboot terminates nothing) or 0x13')
+    parser.add_argument('--boot-ms', type=float, default=1000,
+                        help='silence from the reboot to advertising without a swap: MCUboot, image '
+                             'validation, the application and its stack starting (default 1000, about '
+                             'what nRF52832 + MCUboot + BLE were measured to take)')
+    parser.add_argument('--swap-ms-per-kib', type=float, default=97,
+                        help='extra silence per KiB of the larger image when MCUboot swaps (test, '
+                             'permanent, revert; default 97: three 85 ms page erases and three 4 KiB '
+                             'page writes at 43 us per word for every 4 KiB sector, about 4 s for '
+                             'a 40 KB image, 30 s for 300 KB)')
     args = parser.parse_args()
     peripheral = SMPPeripheral(args)
     if args.verbose:
