@@ -42,7 +42,7 @@ class Link:
         self.disconnect_reason: int | None = None
         self.mtu = mtu
 
-    async def connect(self) -> 'Link':
+    async def connect(self, subscribe: bool = True) -> 'Link':
         found = asyncio.get_running_loop().create_future()
 
         def on_advertisement(advertisement):
@@ -63,9 +63,14 @@ class Link:
         await peer.discover_characteristics()
         self.control = peer.get_characteristics_by_uuid(UUID(self.control_uuid))[0]
         self.packet = peer.get_characteristics_by_uuid(UUID(self.packet_uuid))[0] if self.packet_uuid else None
-        await peer.subscribe(self.control, lambda value: self.notifications.put_nowait(bytes(value)))
+        self.peer, self.address = peer, address
+        if subscribe:
+            await self.subscribe()
         print(f'connected to {address} ({self.name}), MTU {self.mtu}', flush=True)
         return self
+
+    async def subscribe(self) -> None:
+        await self.peer.subscribe(self.control, lambda value: self.notifications.put_nowait(bytes(value)))
 
     def _on_disconnection(self, reason):
         self.disconnect_reason = reason
