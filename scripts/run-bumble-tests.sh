@@ -55,6 +55,18 @@ flashed() {  # flashed SHA: the device's state file names the image and dfukit s
     grep -q '"status":"verified"' "$work/out.txt" && grep -q "$1" "$work/state.json" 2>/dev/null
 }
 
+# holds SHA PATTERN SECONDS: dfukit said verified and, within SECONDS (a device that is still
+# copying or booting the image writes its state file when it runs it), the state file names the
+# image and matches PATTERN.
+holds() {
+    grep -q '"status":"verified"' "$work/out.txt" || return 1
+    for _ in $(seq $(( $3 * 10 ))); do
+        grep -q "$1" "$work/state.json" 2>/dev/null && grep -q "$2" "$work/state.json" && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
 start vendor_ctrlpt_device.py
 timeout 300 "$bin" scan --device "hci:tcp:127.0.0.1:$((port + 1))" --seconds 2 > "$work/out.txt" 2>&1
 check "scan lists the vendor device with its profile" grep -q "DFU-BUMBLE.*vendor-ctrlpt" "$work/out.txt"
@@ -91,18 +103,48 @@ timeout 300 "$bin" flash --profile vendor-ctrlpt --device "hci:tcp:127.0.0.1:$((
 check "without security: the refusal names Insufficient Encryption and the fix" bash -c \
     "grep -q 'Insufficient Encryption' '$work/out.txt' && grep -q 'hint: .*security: medium' '$work/out.txt' && [ ! -f '$work/state.json' ]"
 
-# MCUmgr SMP against a Zephyr smp_svr + MCUboot peer (messages encoded by PyPI smp).
+# MCUmgr SMP against a Zephyr smp_svr + MCUboot peer (messages encoded by PyPI smp) that reboots
+# as Zephyr and MCUboot do (Tests/Bumble/README.md): after answering reset it runs the old image
+# for 250 ms, then drops the link (0x08) and is silent while MCUboot swaps (1 s boot + 97 ms per
+# KiB: about 4.9 s for this 41,623-byte image), then runs the new image unconfirmed.
 smp_image=firmware-samples/mcuboot/app-ecdsa-p256.bin
 smp_sha=$(sha256sum "$smp_image" | cut -d' ' -f1)
 start mcumgr_smp_device.py
 timeout 300 "$bin" flash --profile mcumgr-smp --device "hci:tcp:127.0.0.1:$((port + 1))" "$smp_image" --json > "$work/out.txt" 2>&1
-check "MCUmgr SMP over hci:tcp: test, reset, confirm, verified" bash -c \
-    "grep -q '\"status\":\"verified\"' '$work/out.txt' && grep -q '$smp_sha' '$work/state.json' && grep -q '\"confirmed\": *true' '$work/state.json'"
+check "MCUmgr SMP test-and-confirm over hci:tcp (reset delay 250 ms, swap about 4 s): verified, the new image runs confirmed" \
+    holds "$smp_sha" '"confirmed": *true' 1
+# The same with a long silent swap (220 ms per KiB: 8.9 s, 9.9 s without advertising).
+start mcumgr_smp_device.py --swap-ms-per-kib 220
+timeout 300 "$bin" flash --profile mcumgr-smp --device "hci:tcp:127.0.0.1:$((port + 1))" "$smp_image" --json > "$work/out.txt" 2>&1
+check "MCUmgr SMP test-and-confirm over hci:tcp with a 9 s silent swap: verified, the new image runs confirmed" \
+    holds "$smp_sha" '"confirmed": *true' 1
 
 start mcumgr_smp_device.py --disconnect-after 20000
 timeout 300 "$bin" flash --profile mcumgr-smp --device "hci:tcp:127.0.0.1:$((port + 1))" "$smp_image" --json > "$work/out.txt" 2>&1
 check "MCUmgr SMP resumes the upload after a disconnect" bash -c \
     "grep -q '\"resumes\":[1-9]' '$work/out.txt' && grep -q '$smp_sha' '$work/state.json'"
+
+# Nordic legacy DFU against an nRF5 SDK 11 bootloader peer (Tests/Bumble/README.md): a package
+# made by adafruit-nrfutil whose 102,400-byte image is 420 packets at MTU 247, so the final
+# packet is a receipt boundary at PRN 10 and 12 (the bootloader sends no receipt there, only
+# 10 03 01 after its flash write). The application starts (and writes the state file) about
+# 3.8 s after activate.
+legacy_pkg=firmware-samples/nordic/legacy-app-102400.zip
+legacy_sha=$(python3 -c 'import zipfile,hashlib,json,sys; z=zipfile.ZipFile(sys.argv[1]); m=json.loads(z.read("manifest.json")); print(hashlib.sha256(z.read(m["manifest"]["application"]["bin_file"])).hexdigest())' "$legacy_pkg")
+for prn in 10 12; do
+    start nordic_legacy_dfu_device.py
+    timeout 300 "$bin" flash --profile nordic-legacy-dfu --device "hci:tcp:127.0.0.1:$((port + 1))" "$legacy_pkg" \
+        --set prn=$prn --json > "$work/out.txt" 2>&1
+    check "Nordic legacy DFU over hci:tcp, 102,400 bytes at MTU 247, PRN $prn (final packet on a receipt boundary): verified, the application runs it" \
+        holds "$legacy_sha" '"running": "application"' 10
+done
+# A lost link mid-transfer: the bootloader keeps its state and refuses a new Start (10 01 02);
+# the tool must reset it (06) and start again.
+start nordic_legacy_dfu_device.py --disconnect-after 50000
+timeout 300 "$bin" flash --profile nordic-legacy-dfu --device "hci:tcp:127.0.0.1:$((port + 1))" "$legacy_pkg" \
+    --set prn=10 --json > "$work/out.txt" 2>&1
+check "Nordic legacy DFU over hci:tcp after a lost link (start refused 10 01 02, reset, start again): verified, the application runs it" \
+    holds "$legacy_sha" '"running": "application"' 10
 
 # Buttonless entry: an application on F0:DF:00:00:02:01 reboots into its bootloader, which
 # advertises on address + 1 from its own controller.

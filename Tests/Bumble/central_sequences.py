@@ -27,7 +27,8 @@ then 10 03 01; validate -> 10 04 01; activate -> no notification, the link drops
 the application advertises after about --expect-silent-ms. --resume-by-reset expects the peer to
 drop the link mid-transfer (its --disconnect-after): the reconnected bootloader reports the bytes
 it holds (07), refuses a new start with 10 01 02, takes a reset (06: link dropped with 0x13,
-"DfuTarg" back), and the whole transfer runs again.
+"DfuTarg" back), and the whole transfer runs again. --expect-timeout-s S starts a transfer and
+then waits: the bootloader must drop the link S seconds after the start and come back idle.
 
 Exits 0 when every check passed; prints one line per check.
 """
@@ -291,6 +292,9 @@ async def legacy(device: Device, args) -> None:
     check(refused == 0xFD, f'the control point refuses writes before notifications are on (ATT error {refused})')
     await link.subscribe()
     bootloader_address = link.address
+    if args.expect_timeout_s:
+        await legacy_timeout(device, link, args, image)
+        return
     try:
         await legacy_transfer(link, args, init_packet, image, expect_drop=args.resume_by_reset)
     except (Disconnected, asyncio.TimeoutError):
@@ -326,6 +330,28 @@ async def legacy(device: Device, args) -> None:
           f'from {address} (bootloader {bootloader_address})')
 
 
+async def legacy_timeout(device: Device, link: Link, args, image: bytes) -> None:
+    """Start, then nothing: the DFU timer (restarted by the start) ends the transfer; the
+    bootloader comes back idle and takes a new start."""
+    await link.write(link.control, bytes([0x01, 0x04]))
+    await link.write(link.packet, bytes(8) + len(image).to_bytes(4, 'little'), with_response=False)
+    started = now()
+    answer = await legacy_answer(link, 0x01, timeout=args.expect_erase_ms / 1000 + 10)
+    check(answer == bytes([0x10, 0x01, 0x01]), 'start: 10 01 01')
+    reason, dropped = await wait_disconnected(link, args.expect_timeout_s + 5)
+    idle = dropped - started
+    check(reason == REMOTE_USER_TERMINATED and abs(idle - args.expect_timeout_s) < 0.5,
+          f'no activity: the bootloader dropped the link (0x{reason:02X}) {idle:.2f} s after the start '
+          f'(timeout {args.expect_timeout_s:g} s)')
+    await wait_advertising(device, LEGACY[0], 10)
+    link = await Link(device, LEGACY).connect()
+    await link.write(link.control, bytes([0x01, 0x04]))
+    await link.write(link.packet, bytes(8) + len(image).to_bytes(4, 'little'), with_response=False)
+    answer = await legacy_answer(link, 0x01, timeout=args.expect_erase_ms / 1000 + 10)
+    check(answer == bytes([0x10, 0x01, 0x01]), 'back as DfuTarg, idle: a new start is accepted (10 01 01)')
+    await link.connection.disconnect()
+
+
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--transport', required=True, help='tcp-client:127.0.0.1:PORT of a second controller')
@@ -343,6 +369,8 @@ async def main() -> int:
     legacy_parser.add_argument('--expect-silent-ms', type=float, required=True, help='activation to app advertising')
     legacy_parser.add_argument('--app-name', default='Nordic_App')
     legacy_parser.add_argument('--resume-by-reset', action='store_true')
+    legacy_parser.add_argument('--expect-timeout-s', type=float,
+                               help="only start, then wait for the peer's inactivity timeout (its --inactivity-timeout-s)")
     args = parser.parse_args()
     async with await open_transport(args.transport) as hci:
         device = Device.with_hci('central', Address('C0:DF:00:00:00:01'), hci.source, hci.sink)

@@ -79,7 +79,8 @@ run_case smp-reconnect-during-reset-delay \
 # the settings page, the application's start (500 ms): about 3811 ms.
 LEGACY_PACKAGE=firmware-samples/nordic/legacy-app-102400.zip
 LEGACY_BIN=$LOGS/legacy-app-102400.bin
-unzip -p "$LEGACY_PACKAGE" legacy-app-102400.bin >"$LEGACY_BIN"
+"$PYTHON" -c 'import sys, zipfile; open(sys.argv[2], "wb").write(zipfile.ZipFile(sys.argv[1]).read("legacy-app-102400.bin"))' \
+    "$LEGACY_PACKAGE" "$LEGACY_BIN"
 run_case legacy-prn10 "Tests/Bumble/nordic_legacy_dfu_device.py" \
     "$SEQUENCES legacy --package $LEGACY_PACKAGE --prn 10 --expect-silent-ms 3811" "$LEGACY_BIN" '"running": "application"'
 run_case legacy-prn12 "Tests/Bumble/nordic_legacy_dfu_device.py" \
@@ -87,6 +88,8 @@ run_case legacy-prn12 "Tests/Bumble/nordic_legacy_dfu_device.py" \
 run_case legacy-lost-link-reset-restart "Tests/Bumble/nordic_legacy_dfu_device.py --disconnect-after 50000" \
     "$SEQUENCES legacy --package $LEGACY_PACKAGE --prn 10 --expect-silent-ms 3811 --resume-by-reset" \
     "$LEGACY_BIN" '"running": "application"'
+run_case legacy-inactivity-timeout "Tests/Bumble/nordic_legacy_dfu_device.py --inactivity-timeout-s 6" \
+    "$SEQUENCES legacy --package $LEGACY_PACKAGE --expect-silent-ms 0 --expect-timeout-s 6"
 
 echo "$PASSED passed, $FAILED failed"
 [ $FAILED = 0 ] && rm -rf "$LOGS"
