@@ -19,6 +19,11 @@ public final class SimulatedFleet: @unchecked Sendable {
     public let configuration: SimulatorConfiguration
     private let devices: [any SimulatedPeripheral]
     private let faulty: Set<Int>
+    /// The last world made for each device: the next one starts at its time, so the device's
+    /// own notion of time (when it is busy until) never runs backwards.
+    /// Guarded by `lock` (batch slots ask for worlds concurrently).
+    private var lastWorlds: [Int: SimulatedWorld] = [:]
+    private let lock = NSLock()
 
     public init(_ configuration: SimulatorConfiguration) throws(SimulatorConfigurationError) {
         self.configuration = configuration
@@ -58,8 +63,13 @@ public final class SimulatedFleet: @unchecked Sendable {
         if attempt == 1, faulty.contains(index) {
             faults.unresponsiveAfterBytes = 2_000 + index * 37 % 4_000
         }
-        return SimulatedWorld(name: "sim:\(configuration.deviceName)?fleet=\(configuration.fleet)", settings: settings,
-                              faults: faults, peripherals: [devices[index]])
+        let world = SimulatedWorld(name: "sim:\(configuration.deviceName)?fleet=\(configuration.fleet)", settings: settings,
+                                   faults: faults, peripherals: [devices[index]])
+        lock.lock()
+        world.now = lastWorlds[index]?.now ?? .zero
+        lastWorlds[index] = world
+        lock.unlock()
+        return world
     }
 
     /// The device itself, for tests.
