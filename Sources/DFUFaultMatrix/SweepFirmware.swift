@@ -1,5 +1,6 @@
 import DFUBytes
 import DFUEngine
+import DFUPackage
 import DFUSimulator
 
 /// Images of any size for each protocol, shaped as its vendor's tools shape them, for boundary
@@ -27,13 +28,13 @@ public enum SweepFirmware {
     /// app_size, hash { SHA256, SHA-256 of the image byte-reversed } } } } (dfu-cc.proto).
     public static func nordicSecure(size: Int, seed: UInt64 = 1, firmwareVersion: UInt32 = 1) -> FlashImage {
         let data = payload(size: size, seed: seed)
-        let hash = Protobuf.varintField(1, 3) + Protobuf.bytesField(2, SHA256.digest(data).reversed())
-        let initCommand = Protobuf.varintField(1, UInt64(firmwareVersion)) + Protobuf.varintField(2, 52)
-            + Protobuf.bytesField(3, Protobuf.varint(0xFFFE)) + Protobuf.varintField(4, 0)
-            + Protobuf.varintField(7, UInt64(size)) + Protobuf.bytesField(8, hash)
-        let command = Protobuf.varintField(1, 1) + Protobuf.bytesField(2, initCommand)
+        let hash = ProtobufWriter.varintField(1, 3) + ProtobufWriter.bytesField(2, SHA256.digest(data).reversed())
+        let initCommand = ProtobufWriter.varintField(1, UInt64(firmwareVersion)) + ProtobufWriter.varintField(2, 52)
+            + ProtobufWriter.bytesField(3, ProtobufWriter.varint(0xFFFE)) + ProtobufWriter.varintField(4, 0)
+            + ProtobufWriter.varintField(7, UInt64(size)) + ProtobufWriter.bytesField(8, hash)
+        let command = ProtobufWriter.varintField(1, 1) + ProtobufWriter.bytesField(2, initCommand)
         return FlashImage(name: "application", version: "\(firmwareVersion)", data: data,
-                          initPacket: Protobuf.bytesField(1, command))
+                          initPacket: ProtobufWriter.bytesField(1, command))
     }
 
     /// An application of `size` bytes with the legacy init packet `adafruit-nrfutil dfu genpkg
@@ -58,25 +59,5 @@ public enum SweepFirmware {
                                                version: .init(major: 2, minor: 0, revision: 0, build: 0))
         let slot = SMPSlotImage(bytes: bytes)
         return FlashImage(name: "image-0", version: "2.0.0", data: bytes, imageHash: slot?.hash ?? [])
-    }
-}
-
-/// Just enough protobuf (proto2 wire format) to write an init packet.
-enum Protobuf {
-    static func varint(_ value: UInt64) -> [UInt8] {
-        var value = value
-        var bytes: [UInt8] = []
-        repeat {
-            let low = UInt8(value & 0x7F)
-            value >>= 7
-            bytes.append(value == 0 ? low : low | 0x80)
-        } while value != 0
-        return bytes
-    }
-
-    static func varintField(_ number: UInt64, _ value: UInt64) -> [UInt8] { varint(number << 3) + varint(value) }
-
-    static func bytesField(_ number: UInt64, _ bytes: [UInt8]) -> [UInt8] {
-        varint(number << 3 | 2) + varint(UInt64(bytes.count)) + bytes
     }
 }
