@@ -36,6 +36,8 @@ public final class VendorControlPointDevice: SimulatedPeripheral {
     public static let frameFormat = LengthHeaderFormat(headerSize: 2, lengthWidth: 2, endianness: .little,
                                                        maximumPayloadLength: 8192)
     static let controlPointHandle: UInt16 = 3
+    /// Command names for `disconnect-on` / `disconnect-after-command`: the profile's.
+    public static let commandNames = ["status", "start", "data", "verify", "activate", "info"]
     static let maximumChunk = 4096
 
     public let advertisement: Advertisement

@@ -3,12 +3,15 @@ import DFUBytes
 
 /// A `GATTLink` to a simulated peripheral. Every call runs the connection-event model forward
 /// on the world's virtual clock until the call can complete, so a whole update runs in
-/// milliseconds of real time and always takes the same simulated time.
+/// milliseconds of real time and always takes the same simulated time. Device timers run in
+/// between, in time order: a device that reboots while the central waits ends the link then.
 public final class SimulatedLink: GATTLink {
     private let world: SimulatedWorld
     private let peripheral: any SimulatedPeripheral
     private var scheduler: ConnectionEventScheduler
     private var inbox: [GATTNotification] = []
+    /// A notification held back by a `reorder-notification` fault until the next one arrives.
+    private var heldBack: GATTNotification?
     private var writeAcknowledgements = 0
     private var readResults: [Result<[UInt8], GATTError>] = []
     private var disconnectReason: String?
@@ -32,7 +35,8 @@ public final class SimulatedLink: GATTLink {
         try requireConnected()
         // Primary services, characteristics and descriptors: about four request/response
         // round trips, two connection intervals each.
-        world.now += scheduler.settings.connectionInterval * 8
+        world.advanceClock(to: world.now + scheduler.settings.connectionInterval * 8)
+        try requireConnected()
         return peripheral.services
     }
 
@@ -82,13 +86,16 @@ public final class SimulatedLink: GATTLink {
         }
         if !inbox.isEmpty { return inbox.removeFirst() }
         try requireConnected()
-        if world.now < deadline { world.now = deadline }
+        world.advanceClock(to: deadline)
+        try requireConnected()
         return nil
     }
 
+    /// Lets time pass, as a radio link's timer would: a link that drops meanwhile is noticed
+    /// by the next call, not by this one.
     public func sleep(until deadline: Duration) async throws(GATTError) {
-        try run(until: { false }, deadline: deadline)
-        if world.now < deadline { world.now = deadline }
+        if isConnected { try? run(until: { false }, deadline: deadline) }
+        world.advanceClock(to: deadline)
     }
 
     public func disconnect() async {
@@ -97,18 +104,25 @@ public final class SimulatedLink: GATTLink {
 
     // MARK: - The event loop
 
-    /// Runs connection events until `condition` holds, the deadline passes, the link drops
-    /// (throws) or nothing is left in flight.
+    /// Runs connection events and device timers, in time order, until `condition` holds, the
+    /// deadline passes, the link drops (throws) or nothing is left in flight or due. A timer due
+    /// at the same moment as an event runs first.
     private func run(until condition: () -> Bool, deadline: Duration) throws(GATTError) {
         while !condition() {
             try requireConnected()
-            guard let eventTime = scheduler.nextBusyEvent(notBefore: world.now), eventTime <= deadline else { return }
+            let eventTime = scheduler.nextBusyEvent(notBefore: world.now)
+            if let timer = world.nextTimer, timer <= deadline, eventTime.map({ timer <= $0 }) ?? true {
+                world.advanceClock(to: timer)
+                continue
+            }
+            guard let eventTime, eventTime <= deadline else { return }
             runEvent(at: eventTime)
         }
     }
 
     private func runEvent(at time: Duration) {
-        world.now = time
+        world.advanceClock(to: time)
+        guard isConnected else { return }
         statistics.connectionEvents += 1
         for pdu in scheduler.takeCentralPackets() {
             statistics.packetsToPeripheral += 1
@@ -121,7 +135,7 @@ public final class SimulatedLink: GATTLink {
             statistics.valueBytesToCentral += output.pdu.valueByteCount
             deliverToCentral(output.pdu, at: time)
             if output.disconnectAfterSending {
-                drop(reason: "the device rebooted")
+                drop(reason: output.disconnectReason)
                 return
             }
         }
@@ -135,6 +149,10 @@ public final class SimulatedLink: GATTLink {
         case let .writeRequest(handle, value), let .writeCommand(handle, value):
             world.valueBytesReceived += value.count
             let outputs = peripheral.receiveWrite(handle: handle, value: value, at: time)
+            if let loss = outputs.first(where: \.losesLinkAtOnce) {
+                drop(reason: loss.disconnectReason)
+                return
+            }
             if silent { break }
             if case .writeRequest = pdu {
                 scheduler.enqueueFromPeripheral(PeripheralOutput(pdu: .writeResponse, readyAt: time), arrivedAt: time)
@@ -147,6 +165,13 @@ public final class SimulatedLink: GATTLink {
             scheduler.enqueueFromPeripheral(PeripheralOutput(pdu: answer, readyAt: time), arrivedAt: time)
         default:
             break
+        }
+        for threshold in faults.rebootAfterBytes
+        where world.valueBytesReceived >= threshold && !world.firedReboots.contains(threshold) {
+            world.firedReboots.insert(threshold)
+            peripheral.powerCycle(at: time)
+            drop(reason: "simulated fault: the device reset (power glitch) after \(threshold) bytes", peripheralKnows: true)
+            return
         }
         for threshold in faults.disconnectAfterBytes
         where world.valueBytesReceived >= threshold && !world.firedDisconnects.contains(threshold) {
@@ -173,17 +198,30 @@ public final class SimulatedLink: GATTLink {
             if world.faults.corruptNotifications.contains(count), !delivered.isEmpty {
                 delivered[delivered.count - 1] ^= 0xFF
             }
-            inbox.append(GATTNotification(valueHandle: handle, value: delivered, receivedAt: time))
+            let notification = GATTNotification(valueHandle: handle, value: delivered, receivedAt: time)
+            if world.faults.reorderNotifications.contains(count) {
+                if let earlier = heldBack { inbox.append(earlier) }
+                heldBack = notification
+                return
+            }
+            inbox.append(notification)
+            if world.faults.duplicateNotifications.contains(count) { inbox.append(notification) }
+            if let earlier = heldBack {
+                heldBack = nil
+                inbox.append(GATTNotification(valueHandle: earlier.valueHandle, value: earlier.value, receivedAt: time))
+            }
         default:
             break
         }
     }
 
-    func drop(reason: String) {
+    /// Ends the link. `peripheralKnows`: the device ended it by resetting, so it is not told.
+    func drop(reason: String, peripheralKnows: Bool = false) {
         guard disconnectReason == nil else { return }
         disconnectReason = reason
+        heldBack = nil
         scheduler.dropEverything()
-        peripheral.connectionEnded(at: world.now)
+        if !peripheralKnows { peripheral.connectionEnded(at: world.now) }
     }
 
     private func requireConnected() throws(GATTError) {
@@ -194,7 +232,7 @@ public final class SimulatedLink: GATTLink {
 
     /// The error for an unanswered request; the clock moves on to the deadline.
     private func timeout(_ what: String, deadline: Duration) -> GATTError {
-        if world.now < deadline { world.now = deadline }
+        world.advanceClock(to: deadline)
         if let reason = disconnectReason {
             return GATTError(.disconnected, address: address.description, detail: reason)
         }

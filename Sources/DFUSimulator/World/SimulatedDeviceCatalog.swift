@@ -37,13 +37,29 @@ public enum SimulatedDeviceCatalog {
                               faults: faults, peripherals: [device])
     }
 
+    /// The command names `disconnect-on` and `disconnect-after-command` take, per device: the
+    /// profile's command names where a request maps to one.
+    public static let commandNames: [String: [String]] = [
+        "vendor-ctrlpt": VendorControlPointDevice.commandNames,
+        "nordic-secure-dfu": NordicSecureDFUDevice.commandNames,
+        "nordic-legacy-dfu": NordicLegacyDFUDevice.commandNames,
+        "mcumgr-smp": SMPServerDevice.commandNames,
+    ]
+
     /// Refuses keys meant for another device (`buttonless` on sim:mcumgr-smp, `buf-size` on
-    /// sim:vendor-ctrlpt, ...).
+    /// sim:vendor-ctrlpt, ...) and command faults naming a command the device does not have.
     private static func refuseForeignKeys(_ configuration: SimulatorConfiguration) throws(SimulatorConfigurationError) {
+        let device = configuration.deviceName
         for key in configuration.deviceSpecificKeys {
-            guard let owner = SimulatorConfiguration.deviceSpecificKeyOwners[key],
-                  owner != configuration.deviceName else { continue }
-            throw SimulatorConfigurationError("\(key) applies to sim:\(owner) only, not sim:\(configuration.deviceName)")
+            guard let owners = SimulatorConfiguration.deviceSpecificKeyOwners[key], !owners.contains(device) else { continue }
+            throw SimulatorConfigurationError(
+                "\(key) applies to \(owners.map { "sim:\($0)" }.joined(separator: " and ")) only, not sim:\(device)")
+        }
+        let known = commandNames[device] ?? []
+        for fault in configuration.faults.commandDisconnects where !known.contains(fault.command) {
+            throw SimulatorConfigurationError(
+                "fault \(fault.moment.rawValue): sim:\(device) has no command '\(fault.command)' (known: "
+                    + known.joined(separator: ", ") + ")")
         }
     }
 }

@@ -16,6 +16,13 @@ public final class NordicLegacyDFUDevice: SimulatedPeripheral {
     public static let packetHandle: UInt16 = 3
     public static let controlPointHandle: UInt16 = 6
     public static let versionHandle: UInt16 = 9
+    /// Command names for `disconnect-on` / `disconnect-after-command`: the profile's
+    /// (`image_sizes` is the packet write of the three sizes after `start_dfu`), plus `reset`
+    /// (06) and `report_size` (07).
+    public static let commandNames = [
+        "start_dfu", "image_sizes", "init_start", "init_complete", "set_prn", "receive_firmware", "validate",
+        "activate", "reset", "report_size",
+    ]
     /// DFU_REVISION 0x0008: major 0, minor 8 (SDK 7-11 with init packets).
     public static let version: [UInt8] = [0x08, 0x00]
 

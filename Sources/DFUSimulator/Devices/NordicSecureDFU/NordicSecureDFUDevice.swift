@@ -32,6 +32,15 @@ public final class NordicSecureDFUDevice: SimulatedPeripheral {
     public static let controlPointHandle: UInt16 = 3
     public static let packetHandle: UInt16 = 6
     public static let buttonlessHandle: UInt16 = 9
+    /// Command names for `disconnect-on` / `disconnect-after-command`: one per control-point
+    /// opcode, and `create`, `select` and `execute` also by object type as the profile names
+    /// them (`create_data`, `select_command`, `execute_data`, ...); `enter_bootloader` and
+    /// `set_adv_name` on the buttonless characteristic.
+    public static let commandNames = [
+        "protocol_version", "create", "create_command", "create_data", "set_prn", "checksum", "execute",
+        "execute_command", "execute_data", "select", "select_command", "select_data", "mtu_get", "ping",
+        "hw_version", "fw_version", "abort", "enter_bootloader", "set_adv_name",
+    ]
     public static let defaultBootloaderName = "DfuTarg"
     public static let defaultApplicationName = "Nordic_Buttonless"
 

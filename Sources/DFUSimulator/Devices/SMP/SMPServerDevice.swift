@@ -15,6 +15,11 @@ public final class SMPServerDevice: SimulatedPeripheral {
     public static let characteristicUUID = BluetoothUUID(string: "DA2E7828-FBCE-4E01-AE9E-261174997C48")!
     public static let frameFormat = LengthHeaderFormat(headerSize: 8, lengthOffset: 2, lengthWidth: 2, endianness: .big)
     static let characteristicHandle: UInt16 = 3
+    /// Command names for `disconnect-on` / `disconnect-after-command`: the profile's where a
+    /// request maps to one (`image_test`: an image state write with `confirm` false;
+    /// `image_confirm`: with `confirm` true, with or without a hash).
+    public static let commandNames = ["echo", "reset", "params", "image_list", "image_test", "image_confirm",
+                                      "upload", "image_erase"]
     /// The image the device runs when it leaves the factory: version 1.0.0, 48 KiB.
     public static let factoryImage = SMPSlotImage(bytes: SimulatedMCUbootImage.make(
         payload: (0..<49_152).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) },
