@@ -92,6 +92,26 @@ final class SMPExchange {
         return produced
     }
 
+    /// Lets device time pass until every timer the device armed has fired (a reset comes
+    /// due, MCUboot swaps, the application boots), then connects again; later requests go out
+    /// from then on. Returns what the timers did.
+    @discardableResult
+    func runTimers() -> [PeripheralEvent] {
+        var events: [PeripheralEvent] = []
+        while let due = device.nextTimer {
+            events += device.fireTimers(at: due)
+            now = max(now, due)
+        }
+        device.connectionStarted(mtu: 247, at: now)
+        return events
+    }
+
+    /// Sends `reset` and lets the device reboot and boot.
+    func resetAndBoot() {
+        send(SMPTestSupport.resetRequest)
+        runTimers()
+    }
+
     /// The response frames in `outputs`, reassembled from notifications.
     static func frames(_ outputs: [PeripheralOutput], file: StaticString = #filePath, line: UInt = #line) -> [[UInt8]] {
         var reassembler = Reassembler(format: SMPServerDevice.frameFormat)

@@ -27,6 +27,11 @@ public enum SimulatedDeviceCatalog {
             var settings = configuration.smpServer
             settings.flash = configuration.flash
             settings.busyRequests = faults.busyCommands
+            settings.commandDisconnects = faults.commandDisconnects
+            let timing = configuration.timing
+            settings.resetDelay = timing.resetDelay ?? settings.resetDelay
+            settings.bootTime = timing.boot ?? settings.bootTime
+            settings.swapPerKiB = timing.swapPerKiB ?? settings.swapPerKiB
             device = SMPServerDevice(address: configuration.address, name: configuration.advertisedName ?? "Zephyr SMP",
                                      settings: settings)
         default:
