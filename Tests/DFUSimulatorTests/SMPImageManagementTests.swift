@@ -288,6 +288,25 @@ final class SMPImageManagementTests: XCTestCase {
         XCTAssertEqual(exchange.exchange(v1), hexBytes("03 00 0005 0001 09 00 a1 627263 01"))
     }
 
+    func testWhileATestSwapIsPendingOnlyThatTestMayBeAskedAgain() {
+        // img_mgmt_set_next_boot_slot: 28 (IMAGE_ALREADY_PENDING) for any other change.
+        let device = SMPTestSupport.device()
+        let exchange = SMPExchange(device)
+        exchange.uploadImage(image.bytes)
+        exchange.send(SMPTestSupport.testState(hash: image.hash, confirm: false))
+        let again = exchange.request(SMPTestSupport.testState(hash: image.hash, confirm: false)).body
+        XCTAssertNotNil(again?["images"], "the same test again: the list, rc 0")
+        let confirmRunning = exchange.request(hexBytes("0a00000a00010a00a167636f6e6669726df5")).body
+        XCTAssertEqual(confirmRunning?["err"]?["rc"], 28, "{confirm: true} while a test is pending")
+        XCTAssertEqual(exchange.request(SMPTestSupport.testState(hash: image.hash, confirm: true)).body?["err"]?["rc"], 28)
+        XCTAssertEqual(exchange.request(SMPTestSupport.testState(hash: SMPServerDevice.factoryImage.hash, confirm: false))
+            .body?["err"]?["rc"], 33, "testing the running image is refused first")
+        var v1 = hexBytes("0a00000a00010a00a167636f6e6669726df5")
+        v1[0] = 0x02
+        XCTAssertEqual(exchange.request(v1).body?["rc"], 6, "v1: EBADSTATE")
+        XCTAssertEqual(device.slots.swapType, .test)
+    }
+
     func testAnImageWithABadHashIsNotBooted() {
         let device = SMPTestSupport.device()
         let exchange = SMPExchange(device)
