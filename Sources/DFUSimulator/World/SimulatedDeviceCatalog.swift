@@ -9,10 +9,13 @@ public enum SimulatedDeviceCatalog {
         if names.contains(configuration.deviceName) { try refuseForeignKeys(configuration) }
         switch configuration.deviceName {
         case "vendor-ctrlpt":
+            var timing = VendorControlPointDevice.Timing()
+            timing.resetDelay = configuration.timing.resetDelay ?? timing.resetDelay
+            timing.boot = configuration.timing.boot ?? timing.boot
             device = VendorControlPointDevice(address: configuration.address,
                                               name: configuration.advertisedName ?? "DFU-SIM",
-                                              flash: configuration.flash,
-                                              busyCommands: faults.busyCommands)
+                                              flash: configuration.flash, busyCommands: faults.busyCommands,
+                                              timing: timing, commandDisconnects: faults.commandDisconnects)
         case "nordic-secure-dfu":
             device = NordicSecureDFUDevice(address: configuration.address, name: configuration.advertisedName,
                                            buttonless: configuration.buttonless,
