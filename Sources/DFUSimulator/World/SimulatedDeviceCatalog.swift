@@ -25,7 +25,9 @@ public enum SimulatedDeviceCatalog {
         case "nordic-legacy-dfu":
             device = NordicLegacyDFUDevice(address: configuration.address,
                                            name: configuration.advertisedName ?? "DfuTarg",
-                                           flash: configuration.flash, failingCommands: faults.busyCommands)
+                                           flash: configuration.flash, failingCommands: faults.busyCommands,
+                                           bootTime: configuration.timing.boot ?? .milliseconds(1100),
+                                           commandDisconnects: faults.commandDisconnects)
         case "mcumgr-smp":
             var settings = configuration.smpServer
             settings.flash = configuration.flash

@@ -21,12 +21,18 @@ public final class SimulatedFleet: @unchecked Sendable {
     private let members: [Member]
     private let faulty: Set<Int>
 
-    /// One device and the world of its latest attempt.
+    /// One device, the address it was made with (it may advertise elsewhere later: a Nordic
+    /// bootloader on address + 1, an application after a legacy update) and the world of its
+    /// latest attempt.
     private final class Member {
         let device: any SimulatedPeripheral
+        let address: DeviceAddress
         var lastWorld: SimulatedWorld?
 
-        init(device: any SimulatedPeripheral) { self.device = device }
+        init(device: any SimulatedPeripheral, address: DeviceAddress) {
+            self.device = device
+            self.address = address
+        }
     }
 
     private var devices: [any SimulatedPeripheral] { members.map(\.device) }
@@ -40,7 +46,9 @@ public final class SimulatedFleet: @unchecked Sendable {
             single.address = configuration.address.adding(Int64(index))
             devices.append(try SimulatedDeviceCatalog.makeWorld(single).peripherals[0])
         }
-        self.members = devices.map(Member.init)
+        self.members = devices.enumerated().map { index, device in
+            Member(device: device, address: configuration.address.adding(Int64(index)))
+        }
         var generator = SeededGenerator(seed: configuration.seed)
         faulty = Set((0..<configuration.fleet).filter { _ in Double.random(in: 0..<1, using: &generator) < configuration.faultRate })
     }
@@ -83,7 +91,7 @@ public final class SimulatedFleet: @unchecked Sendable {
     }
 
     private func index(of address: DeviceAddress) -> Int? {
-        members.firstIndex { $0.device.advertisement.address == address }
+        members.firstIndex { $0.address == address || $0.device.advertisement.address == address }
     }
 }
 
