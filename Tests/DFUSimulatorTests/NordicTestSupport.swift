@@ -81,8 +81,21 @@ final class SecureDFUClient {
 
     var mtu: Int { link.mtu }
 
-    func reconnect(to address: DeviceAddress? = nil) throws {
-        link = try world.connectLink(to: address ?? self.address, timeout: .seconds(1))
+    /// Connects again, waiting up to `timeout` for the device to advertise (a bootloader that
+    /// reset after an update is silent while it activates and boots).
+    func reconnect(to address: DeviceAddress? = nil, timeout: Duration = .seconds(30)) throws {
+        link = try world.connectLink(to: address ?? self.address, timeout: timeout)
+    }
+
+    /// Waits for the link to end (the bootloader ends it to reset) and returns why; nil when it
+    /// is still up after `timeout`.
+    func linkEnd(within timeout: Duration = .seconds(5)) async -> String? {
+        do {
+            while try await link.nextNotification(until: link.now + timeout) != nil {}
+            return nil
+        } catch {
+            return error.detail
+        }
     }
 
     /// Writes a command and returns the next notification (nil when none came within 5 s).

@@ -12,8 +12,9 @@ public final class SimulatedLink: GATTLink {
     private var inbox: [GATTNotification] = []
     /// A notification held back by a `reorder-notification` fault until the next one arrives.
     private var heldBack: GATTNotification?
-    private var writeAcknowledgements = 0
-    private var readResults: [Result<[UInt8], GATTError>] = []
+    /// Answers to ATT requests (write and read responses, error responses), in arrival order;
+    /// one request is outstanding at a time.
+    private var requestResults: [Result<[UInt8], GATTError>] = []
     private var disconnectReason: String?
     public private(set) var statistics = LinkStatistics()
     /// The address connected to, kept: a peripheral may advertise elsewhere after a reboot (a
@@ -44,9 +45,9 @@ public final class SimulatedLink: GATTLink {
         try requireConnected()
         scheduler.enqueueFromCentral(.readRequest(handle: characteristic.valueHandle))
         let deadline = world.now + scheduler.settings.attTimeout
-        try run(until: { !self.readResults.isEmpty }, deadline: deadline)
-        guard !readResults.isEmpty else { throw timeout("read of \(characteristic.uuid)", deadline: deadline) }
-        return try readResults.removeFirst().get()
+        try run(until: { !self.requestResults.isEmpty }, deadline: deadline)
+        guard !requestResults.isEmpty else { throw timeout("read of \(characteristic.uuid)", deadline: deadline) }
+        return try requestResults.removeFirst().get()
     }
 
     public func write(_ value: [UInt8], to characteristic: GATTCharacteristic,
@@ -60,11 +61,11 @@ public final class SimulatedLink: GATTLink {
         case .withResponse:
             scheduler.enqueueFromCentral(.writeRequest(handle: characteristic.valueHandle, value: value))
             let deadline = world.now + scheduler.settings.attTimeout
-            try run(until: { self.writeAcknowledgements > 0 }, deadline: deadline)
-            guard writeAcknowledgements > 0 else {
+            try run(until: { !self.requestResults.isEmpty }, deadline: deadline)
+            guard !requestResults.isEmpty else {
                 throw timeout("write request to \(characteristic.uuid)", deadline: deadline)
             }
-            writeAcknowledgements -= 1
+            _ = try requestResults.removeFirst().get()
         case .withoutResponse:
             let buffers = scheduler.settings.transmitBuffers
             try run(until: { self.scheduler.queuedToPeripheral < buffers },
@@ -73,11 +74,15 @@ public final class SimulatedLink: GATTLink {
         }
     }
 
+    /// Writes the Client Characteristic Configuration descriptor (it follows the value handle):
+    /// notifications (0x0001) where the characteristic notifies, else indications (0x0002), as
+    /// the ATT client does.
     public func setNotifications(enabled: Bool, for characteristic: GATTCharacteristic) async throws(GATTError) {
-        // The Client Characteristic Configuration descriptor follows the value handle.
         let descriptor = GATTCharacteristic(service: characteristic.service, uuid: BluetoothUUIDs.clientConfiguration,
                                             valueHandle: characteristic.valueHandle + 1, properties: [.write])
-        try await write(enabled ? [0x01, 0x00] : [0x00, 0x00], to: descriptor, type: .withResponse)
+        let indicationsOnly = !characteristic.properties.contains(.notify) && characteristic.properties.contains(.indicate)
+        let value: [UInt8] = enabled ? [indicationsOnly ? 0x02 : 0x01, 0x00] : [0x00, 0x00]
+        try await write(value, to: descriptor, type: .withResponse)
     }
 
     public func nextNotification(until deadline: Duration) async throws(GATTError) -> GATTNotification? {
@@ -154,10 +159,13 @@ public final class SimulatedLink: GATTLink {
                 return
             }
             if silent { break }
+            // A device refuses a write request with an error response instead of the write
+            // response; a write command gets neither.
+            let refusal = outputs.first { if case .errorResponse = $0.pdu { return true } else { return false } }
             if case .writeRequest = pdu {
-                scheduler.enqueueFromPeripheral(PeripheralOutput(pdu: .writeResponse, readyAt: time), arrivedAt: time)
+                scheduler.enqueueFromPeripheral(refusal ?? PeripheralOutput(pdu: .writeResponse, readyAt: time), arrivedAt: time)
             }
-            for output in outputs { scheduler.enqueueFromPeripheral(output, arrivedAt: time) }
+            for output in outputs where output != refusal { scheduler.enqueueFromPeripheral(output, arrivedAt: time) }
         case let .readRequest(handle):
             if silent { break }
             let answer: SimulatedPDU = peripheral.readValue(handle: handle).map { .readResponse(value: $0) }
@@ -184,12 +192,13 @@ public final class SimulatedLink: GATTLink {
     private func deliverToCentral(_ pdu: SimulatedPDU, at time: Duration) {
         switch pdu {
         case .writeResponse:
-            writeAcknowledgements += 1
+            requestResults.append(.success([]))
         case let .readResponse(value):
-            readResults.append(.success(value))
+            requestResults.append(.success(value))
         case let .errorResponse(code, handle):
-            readResults.append(.failure(GATTError(.attError(code: code, handle: handle), address: address.description,
-                                                  detail: "the device refused the request")))
+            requestResults.append(.failure(GATTError(.attError(code: code, handle: handle), address: address.description,
+                                                     detail: "the device refused the request (ATT error 0x"
+                                                         + String(code, radix: 16, uppercase: true) + ")")))
         case let .notification(handle, value):
             world.notificationsSent += 1
             let count = world.notificationsSent

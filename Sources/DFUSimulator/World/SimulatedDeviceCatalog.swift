@@ -21,7 +21,9 @@ public enum SimulatedDeviceCatalog {
                                            buttonless: configuration.buttonless,
                                            publicKeyDER: configuration.publicKey?.der,
                                            resumePolicy: configuration.resumePolicy, flash: configuration.flash,
-                                           failingCommands: faults.busyCommands)
+                                           failingCommands: faults.busyCommands,
+                                           bootTime: configuration.timing.boot ?? SecureDFUTiming.defaultBootTime,
+                                           commandDisconnects: faults.commandDisconnects)
         case "nordic-legacy-dfu":
             device = NordicLegacyDFUDevice(address: configuration.address,
                                            name: configuration.advertisedName ?? "DfuTarg",
