@@ -80,6 +80,9 @@ struct LegacyDFUBootloader {
     /// When the DFU timer ends DFU mode unless a packet restarts it.
     var timeoutDeadline: Duration { timerRestartedAt + Self.timeout }
 
+    /// The image was received whole and its CRC checked (`DFU_STATE_WAIT_4_ACTIVATE`).
+    var isValidated: Bool { state == .validated }
+
     /// The next packet write is the three image sizes (`m_pkt_type == PKT_TYPE_START`).
     var expectsImageSizes: Bool { packetKind == .start }
 

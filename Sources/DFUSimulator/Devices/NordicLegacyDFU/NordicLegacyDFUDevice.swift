@@ -59,12 +59,12 @@ public final class NordicLegacyDFUDevice: SimulatedPeripheral {
     /// Bank 0 holds a valid application (`bootloader_app_is_valid`).
     public private(set) var applicationIsValid = false
     private let bootloaderName: String
-    private var bootloader: LegacyDFUBootloader
-    private var cycle = PowerCycle()
+    private(set) var bootloader: LegacyDFUBootloader
+    private(set) var cycle = PowerCycle()
     private var commandFaults: CommandDisconnectInjector
     /// DFU mode ended on a command: the link ends with the terminate, then the device is silent
     /// until `silentUntil` (activation work and boot) and runs in `next`.
-    private var leaving: (silentUntil: Duration, next: Mode)?
+    private(set) var leaving: (silentUntil: Duration, next: Mode)?
 
     public init(address: DeviceAddress, name: String = "DfuTarg", capacity: Int = 0x3_B000,
                 flash: FlashTiming = FlashTiming(), failingCommands: Set<Int> = [], bootTime: Duration = .milliseconds(1100),

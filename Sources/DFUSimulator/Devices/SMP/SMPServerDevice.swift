@@ -40,7 +40,7 @@ public final class SMPServerDevice: SimulatedPeripheral {
     private var busyUntil: Duration = .zero
     /// When each accepted request's processing ends, oldest first.
     private var processingEnds: [Duration] = []
-    private var cycle = PowerCycle()
+    private(set) var cycle = PowerCycle()
     private var commandFaults: CommandDisconnectInjector
     /// Requests dropped because `buf_count` requests were already waiting.
     public private(set) var droppedRequestCount = 0

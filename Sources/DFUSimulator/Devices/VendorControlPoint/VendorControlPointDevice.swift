@@ -42,11 +42,11 @@ public final class VendorControlPointDevice: SimulatedPeripheral {
 
     public let advertisement: Advertisement
     public let timing: Timing
-    private var firmware: VendorControlPointFirmware
+    private(set) var firmware: VendorControlPointFirmware
     private var reassembler = Reassembler(format: VendorControlPointDevice.frameFormat)
     private var mtu = 23
     private var busyUntil: Duration = .zero
-    private var cycle = PowerCycle()
+    private(set) var cycle = PowerCycle()
     private var commandFaults: CommandDisconnectInjector
     public private(set) var rebootCount = 0
 
