@@ -5,11 +5,15 @@ import Foundation
 /// plus 0...N-1) and distinct signal strengths, for `dfukit batch run`.
 ///
 /// Every device keeps its state (a half-received image, an installed one) across attempts.
-/// Each attempt gets its own world on its own virtual clock, whose links share one adapter's
-/// air time; a device's pending timers (a reboot, a swap) carry over to the next attempt's
-/// world with the time they had left (`SimulatedWorld.adoptDevices(from:)`). Links share air time: with K links open at once each gets `min(packets-per-event,
-/// adapter-packets / K)` packets per connection event (at least one). The batch runner adds
-/// the attempts' simulated times up per concurrency slot.
+/// Each attempt gets its own world on its own virtual clock; a device's pending timers (a
+/// reboot, a swap) carry over to the next attempt's world with the time they had left
+/// (`SimulatedWorld.adoptDevices(from:)`), as the batch runner adds the attempts' simulated
+/// times up per concurrency slot. The links of a world share one adapter's air time: with K
+/// links open at once each gets `min(packets-per-event, adapter-packets / K)` packets per
+/// connection event (at least one).
+///
+/// Device faults (`busy`, `disconnect-on`, `disconnect-after-command`) count over each device's
+/// life; link faults apply to every attempt's world.
 ///
 /// With `fault-rate=R`, a seeded share R of the devices stop answering part-way through
 /// their first attempt (it fails after its resumes); later attempts have no fault.
@@ -40,11 +44,10 @@ public final class SimulatedFleet: @unchecked Sendable {
     public init(_ configuration: SimulatorConfiguration) throws(SimulatorConfigurationError) {
         self.configuration = configuration
         var devices: [any SimulatedPeripheral] = []
-        var single = configuration
-        single.faults = FaultPlan()
         for index in 0..<configuration.fleet {
-            single.address = configuration.address.adding(Int64(index))
-            devices.append(try SimulatedDeviceCatalog.makeWorld(single).peripherals[0])
+            var member = configuration
+            member.address = configuration.address.adding(Int64(index))
+            devices.append(try SimulatedDeviceCatalog.makeWorld(member).peripherals[0])
         }
         self.members = devices.enumerated().map { index, device in
             Member(device: device, address: configuration.address.adding(Int64(index)))

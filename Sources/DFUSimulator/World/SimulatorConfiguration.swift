@@ -7,12 +7,12 @@ import DFUGATT
 /// - `address` (AA:BB:CC:DD:EE:FF), `name` (advertised name)
 /// - `erase-ms` (page erase), `write-ns-per-byte` (flash write)
 /// - device timing (`DeviceTiming`; each device's default models its shipped firmware):
-///   `reset-delay-ms` (vendor-ctrlpt: from the `activate` answer to the reboot, default 100;
-///   mcumgr-smp: from `reset` to the reboot, default 250 as Zephyr's
-///   `CONFIG_MCUMGR_GRP_OS_RESET_MS`), `boot-ms` (from the reset, after any swap or bank copy,
-///   to the first advertisement: vendor-ctrlpt 500, mcumgr-smp 1000, the Nordic devices 1100),
-///   `swap-ms-per-kib` (mcumgr-smp: MCUboot's swap per KiB of image; default from the flash
-///   timing, about 97 ms at the defaults)
+///   `reset-delay-ms` (0...60000; vendor-ctrlpt: from handling `activate` to the reboot,
+///   default 100; mcumgr-smp: from handling `reset` to the reboot, default 250 as Zephyr's
+///   `CONFIG_MCUMGR_GRP_OS_RESET_MS`), `boot-ms` (0...600000: from the reset, after any swap
+///   or bank copy, to the first advertisement: vendor-ctrlpt 500, mcumgr-smp 1000, the Nordic
+///   devices 1100), `swap-ms-per-kib` (0...10000; mcumgr-smp: MCUboot's swap per KiB of
+///   image; default from the flash timing, about 97 ms at the defaults)
 /// - `fault` (repeatable): `disconnect-after:BYTES`, `drop-notification:N`,
 ///   `corrupt-notification:N`, `duplicate-notification:N`, `reorder-notification:N` (the Nth
 ///   notification arrives after the one that follows it), `busy:N` (the Nth command answers
@@ -21,7 +21,15 @@ import DFUGATT
 ///   advertises again), `disconnect-on:COMMAND[:N]` (the link drops when the device receives
 ///   the Nth request of COMMAND, default the first, before processing it) and
 ///   `disconnect-after-command:COMMAND[:N]` (the device processes it, then the link drops
-///   before the answer); command names per device in `SimulatedDeviceCatalog.commandNames`
+///   before the answer). Command names (`SimulatedDeviceCatalog.commandNames`): vendor-ctrlpt
+///   `status start data verify activate info`; mcumgr-smp `echo reset params image_list
+///   image_test image_confirm upload image_erase` (image_test / image_confirm: an image state
+///   write with `confirm` false / true); nordic-secure-dfu one per opcode `protocol_version
+///   create set_prn checksum execute select mtu_get ping hw_version fw_version abort`, also by
+///   object type `create_command create_data select_command select_data execute_command
+///   execute_data`, and the buttonless `enter_bootloader set_adv_name`; nordic-legacy-dfu
+///   `start_dfu image_sizes init_start init_complete set_prn receive_firmware validate activate
+///   reset report_size` (image_sizes: the packet write after start_dfu)
 /// - `nordic-secure-dfu` only: `buttonless` (`0`, `1` = `unbonded`, `bonded`), `key` (path of
 ///   the PEM public key init packets must be signed with), `resume` (`ram`, `object`, `init`:
 ///   what survives a disconnect, see `SecureDFUResumePolicy`)
