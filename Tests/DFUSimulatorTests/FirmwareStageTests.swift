@@ -77,11 +77,7 @@ final class FirmwareStageTests: XCTestCase {
         let target = TargetFirmware(bytes: firmware)
         XCTAssertEqual(device.stage(of: target), FirmwareStageReport(.unchanged, "runs the application"))
         let client = try SecureDFUClient(world: world, address: device.advertisement.address)
-        let characteristic = GATTCharacteristic(service: NordicSecureDFUDevice.serviceUUID,
-                                                uuid: NordicSecureDFUDevice.buttonlessBondedUUID, valueHandle: 9,
-                                                properties: [.write, .indicate])
-        try await client.link.setNotifications(enabled: true, for: characteristic)
-        try await client.link.write([0x01], to: characteristic, type: .withResponse)
+        try await client.enterBootloader(.bonded)
         try client.reconnect()
         let packet = HandEncodedInitPacket.application(for: firmware).bytes
         _ = try await client.command(SecureDFUClient.create(1, size: packet.count))

@@ -13,12 +13,8 @@ final class LegacyDFUTimingTests: XCTestCase {
     /// NordicLegacyDFUDeviceTests (app_version 1).
     private let image: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]
     private let initPacket: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0x01, 0x00, 0x00, 0x00, 0x01, 0x00, 0xFE, 0xFF, 0x92, 0x47]
-    private let controlPoint = GATTCharacteristic(service: NordicLegacyDFUDevice.serviceUUID,
-                                                  uuid: NordicLegacyDFUDevice.controlPointUUID, valueHandle: 6,
-                                                  properties: [.write, .notify])
-    private let packet = GATTCharacteristic(service: NordicLegacyDFUDevice.serviceUUID,
-                                            uuid: NordicLegacyDFUDevice.packetUUID, valueHandle: 3,
-                                            properties: [.writeWithoutResponse])
+    private let controlPoint = LegacyDFUCharacteristics.controlPoint
+    private let packet = LegacyDFUCharacteristics.packet
     private var world: SimulatedWorld!
     private var device: NordicLegacyDFUDevice!
     private var link: SimulatedLink!

@@ -18,12 +18,8 @@ final class NordicLegacyDFUDeviceTests: XCTestCase {
     private var world: SimulatedWorld!
     private var link: SimulatedLink!
 
-    private let controlPoint = GATTCharacteristic(service: NordicLegacyDFUDevice.serviceUUID,
-                                                  uuid: NordicLegacyDFUDevice.controlPointUUID, valueHandle: 6,
-                                                  properties: [.write, .notify])
-    private let packet = GATTCharacteristic(service: NordicLegacyDFUDevice.serviceUUID,
-                                            uuid: NordicLegacyDFUDevice.packetUUID, valueHandle: 3,
-                                            properties: [.writeWithoutResponse])
+    private let controlPoint = LegacyDFUCharacteristics.controlPoint
+    private let packet = LegacyDFUCharacteristics.packet
 
     private func makeDevice(mtu: Int = 23, failing: Set<Int> = []) throws {
         device = NordicLegacyDFUDevice(address: address, flash: FlashTiming(writePerByte: .zero, pageErase: .zero, hashPerByte: .zero),

@@ -45,9 +45,7 @@ final class SMPImageManagementTests: XCTestCase {
         let exchange = SMPExchange(device)
         let bytes = image.bytes
         let sha = SHA256.digest(bytes)
-        exchange.send(SMPTestSupport.upload(offset: 0, data: Array(bytes[0..<2000]), length: bytes.count, sha: sha))
-        exchange.send(SMPTestSupport.upload(offset: 2000, data: Array(bytes[2000..<4000])))
-        exchange.send(SMPTestSupport.upload(offset: 4000, data: Array(bytes[4000..<6000])))
+        exchange.uploadStart(of: bytes, count: 6000)
         // The link drops: the upload (img_mgmt's RAM state) survives.
         device.connectionEnded(at: .seconds(1))
         device.connectionStarted(mtu: 247, at: .seconds(4))
@@ -67,8 +65,7 @@ final class SMPImageManagementTests: XCTestCase {
         let exchange = SMPExchange(device)
         let bytes = image.bytes
         let sha = SHA256.digest(bytes)
-        exchange.send(SMPTestSupport.upload(offset: 0, data: Array(bytes[0..<2000]), length: bytes.count, sha: sha))
-        exchange.send(SMPTestSupport.upload(offset: 2000, data: Array(bytes[2000..<4000])))
+        exchange.uploadStart(of: bytes, count: 4000)
         exchange.resetAndBoot()
         XCTAssertEqual(device.rebootCount, 1)
         XCTAssertEqual(device.server.uploadedByteCount, 0)

@@ -142,6 +142,16 @@ final class SMPExchange {
         return (SMPHeader(decoding: response), response.count >= 8 ? try? CBOR.decode(Array(response[8...])) : nil)
     }
 
+    /// Sends the first `count` bytes of `image` in 2000-byte chunks, the first with `len` and
+    /// `sha`, without looking at the answers.
+    func uploadStart(of image: [UInt8], count: Int) {
+        for offset in stride(from: 0, to: count, by: 2000) {
+            let data = Array(image[offset..<min(count, offset + 2000)])
+            send(offset == 0 ? SMPTestSupport.upload(offset: 0, data: data, length: image.count, sha: SHA256.digest(image))
+                             : SMPTestSupport.upload(offset: offset, data: data))
+        }
+    }
+
     /// Uploads a whole image in `chunk`-byte pieces; returns the last response body.
     @discardableResult
     func uploadImage(_ image: [UInt8], chunk: Int = 1024, sha: [UInt8]? = nil, file: StaticString = #filePath,

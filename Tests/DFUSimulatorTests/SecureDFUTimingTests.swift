@@ -76,12 +76,7 @@ final class SecureDFUTimingTests: XCTestCase {
     func testButtonlessDeviceRunsTheNewApplicationAfterActivation() async throws {
         let (device, client) = try make("&buttonless=1")
         let world = client.world
-        let link = client.link
-        let characteristic = GATTCharacteristic(service: NordicSecureDFUDevice.serviceUUID,
-                                                uuid: NordicSecureDFUDevice.buttonlessUnbondedUUID, valueHandle: 9,
-                                                properties: [.write, .indicate])
-        try await link.setNotifications(enabled: true, for: characteristic)
-        try await link.write([0x01], to: characteristic, type: .withResponse)
+        try await client.enterBootloader(.unbonded)
         try client.reconnect(to: device.bootloaderAddress)
         _ = try await sendInitPacket(client, for: firmware)
         _ = try await client.command(SecureDFUClient.create(2, size: 40))
@@ -96,11 +91,7 @@ final class SecureDFUTimingTests: XCTestCase {
 
     func testAFailedValidationResetsIntoTheOldApplication() async throws {
         let (device, client) = try make("&buttonless=bonded")
-        let characteristic = GATTCharacteristic(service: NordicSecureDFUDevice.serviceUUID,
-                                                uuid: NordicSecureDFUDevice.buttonlessBondedUUID, valueHandle: 9,
-                                                properties: [.write, .indicate])
-        try await client.link.setNotifications(enabled: true, for: characteristic)
-        try await client.link.write([0x01], to: characteristic, type: .withResponse)
+        try await client.enterBootloader(.bonded)
         try client.reconnect()
         _ = try await sendInitPacket(client, for: Array("other".utf8))
         _ = try await client.command(SecureDFUClient.create(2, size: 5))
@@ -209,15 +200,11 @@ final class SecureDFUTimingTests: XCTestCase {
 
     func testDisconnectAfterEnterBootloaderStillEntersIt() async throws {
         let (device, client) = try make("&buttonless=1&fault=disconnect-after-command:enter_bootloader")
-        let characteristic = GATTCharacteristic(service: NordicSecureDFUDevice.serviceUUID,
-                                                uuid: NordicSecureDFUDevice.buttonlessUnbondedUUID, valueHandle: 9,
-                                                properties: [.write, .indicate])
-        try await client.link.setNotifications(enabled: true, for: characteristic)
         do {
-            try await client.link.write([0x01], to: characteristic, type: .withResponse)
+            try await client.enterBootloader(.unbonded)
             XCTFail("no answer")
         } catch {
-            XCTAssertEqual(error.kind, .disconnected)
+            XCTAssertEqual((error as? GATTError)?.kind, .disconnected)
         }
         XCTAssertEqual(device.mode, .bootloader)
         try client.reconnect(to: device.bootloaderAddress, timeout: .seconds(5))

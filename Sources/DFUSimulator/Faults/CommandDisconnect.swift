@@ -46,9 +46,19 @@ struct CommandDisconnectInjector: Sendable, Equatable {
         counts = Array(repeating: 0, count: faults.count)
     }
 
+    /// Handles a request answering to `names` that arrived at `time`: `process` handles it and
+    /// returns the device's outputs, unless a fault fires on it; then the link is lost before
+    /// `process` runs, or right after it ran (its outputs are not sent).
+    mutating func handle(_ names: [String], at time: Duration,
+                         _ process: () -> [PeripheralOutput]) -> [PeripheralOutput] {
+        guard let fault = arrived(names) else { return process() }
+        if fault.moment == .afterProcessing { _ = process() }
+        return [.linkLoss(reason: fault.reason, at: time)]
+    }
+
     /// A request answering to `names` arrived: the fault that fires on it, if any. Every
     /// matching fault counts it.
-    mutating func arrived(_ names: [String]) -> CommandDisconnect? {
+    private mutating func arrived(_ names: [String]) -> CommandDisconnect? {
         var fired: CommandDisconnect?
         for index in faults.indices where names.contains(faults[index].command) {
             counts[index] += 1

@@ -179,22 +179,22 @@ public final class NordicLegacyDFUDevice: SimulatedPeripheral {
         case Self.packetHandle: names = bootloader.expectsImageSizes ? ["image_sizes"] : []
         default: return []
         }
-        let fault = commandFaults.arrived(names)
-        if let fault, fault.moment == .beforeProcessing { return [.linkLoss(reason: fault.reason, at: time)] }
-        let replies = handle == Self.controlPointHandle
-            ? bootloader.controlPoint(value, at: time) : bootloader.packet(value, at: time)
-        let outputs = replies.map { reply in
-            switch reply {
-            case let .notification(bytes, readyAt):
-                return PeripheralOutput(pdu: .notification(handle: Self.controlPointHandle, value: bytes), readyAt: readyAt)
-            case let .endDFU(readyAt, activation):
-                leaveDFU(activation, at: readyAt)
-                return PeripheralOutput(pdu: .terminate, readyAt: readyAt, disconnectAfterSending: true,
-                                        disconnectReason: "the bootloader ended the link to leave DFU mode")
-            }
+        return commandFaults.handle(names, at: time) {
+            let replies = handle == Self.controlPointHandle
+                ? bootloader.controlPoint(value, at: time) : bootloader.packet(value, at: time)
+            return replies.map(output)
         }
-        if let fault { return [.linkLoss(reason: fault.reason, at: time)] }
-        return outputs
+    }
+
+    private func output(_ reply: LegacyDFUReply) -> PeripheralOutput {
+        switch reply {
+        case let .notification(bytes, readyAt):
+            return PeripheralOutput(pdu: .notification(handle: Self.controlPointHandle, value: bytes), readyAt: readyAt)
+        case let .endDFU(readyAt, activation):
+            leaveDFU(activation, at: readyAt)
+            return PeripheralOutput(pdu: .terminate, readyAt: readyAt, disconnectAfterSending: true,
+                                    disconnectReason: "the bootloader ended the link to leave DFU mode")
+        }
     }
 
     /// 05 or 06: the work that follows the terminate, and where the device then runs.

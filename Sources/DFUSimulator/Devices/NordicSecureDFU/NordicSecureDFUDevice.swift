@@ -187,11 +187,9 @@ public final class NordicSecureDFUDevice: SimulatedPeripheral {
         case (.application, Self.buttonlessHandle):
             return buttonlessWrite(value, at: time)
         case (.bootloader, Self.controlPointHandle):
-            let fault = commandFaults.arrived(bootloader.commandNames(controlPoint: value))
-            if let fault, fault.moment == .beforeProcessing { return [.linkLoss(reason: fault.reason, at: time)] }
-            let outputs = outputs(bootloader.controlPoint(value, at: time))
-            if let fault { return [.linkLoss(reason: fault.reason, at: time)] }
-            return outputs
+            return commandFaults.handle(bootloader.commandNames(controlPoint: value), at: time) {
+                outputs(bootloader.controlPoint(value, at: time))
+            }
         case (.bootloader, Self.packetHandle):
             return outputs(bootloader.packet(value, at: time))
         default:
@@ -207,15 +205,14 @@ public final class NordicSecureDFUDevice: SimulatedPeripheral {
         }
         let names = value.first == ButtonlessOpcode.enterBootloader.rawValue ? ["enter_bootloader"]
             : value.first == ButtonlessOpcode.setAdvertisementName.rawValue ? ["set_adv_name"] : []
-        let fault = commandFaults.arrived(names)
-        if let fault, fault.moment == .beforeProcessing { return [.linkLoss(reason: fault.reason, at: time)] }
-        guard let outcome = ButtonlessDFUService(mode: buttonless).receive(value) else { return [] }
-        if let name = outcome.newBootloaderName { bootloaderName = name }
-        if outcome.enterBootloader { enteringBootloader = true }
-        if let fault { return [.linkLoss(reason: fault.reason, at: time)] }
-        return [PeripheralOutput(pdu: .notification(handle: Self.buttonlessHandle, value: outcome.response),
-                                 readyAt: time, disconnectAfterSending: outcome.enterBootloader,
-                                 disconnectReason: "the application reset into its bootloader")]
+        return commandFaults.handle(names, at: time) {
+            guard let outcome = ButtonlessDFUService(mode: buttonless).receive(value) else { return [] }
+            if let name = outcome.newBootloaderName { bootloaderName = name }
+            if outcome.enterBootloader { enteringBootloader = true }
+            return [PeripheralOutput(pdu: .notification(handle: Self.buttonlessHandle, value: outcome.response),
+                                     readyAt: time, disconnectAfterSending: outcome.enterBootloader,
+                                     disconnectReason: "the application reset into its bootloader")]
+        }
     }
 
     private func outputs(_ replies: [SecureDFUReply]) -> [PeripheralOutput] {

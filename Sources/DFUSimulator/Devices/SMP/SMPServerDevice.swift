@@ -143,16 +143,20 @@ public final class SMPServerDevice: SimulatedPeripheral {
                 droppedRequestCount += 1
                 continue
             }
-            let fault = commandFaults.arrived(SMPServer.commandNames(of: frame))
-            if let fault, fault.moment == .beforeProcessing { return [.linkLoss(reason: fault.reason, at: time)] }
-            guard let outcome = server.handle(frame: frame) else { continue }
-            busyUntil = max(busyUntil, time) + outcome.cost
-            processingEnds.append(busyUntil)
-            if outcome.armsReset { cycle.scheduleReset(at: busyUntil + server.settings.resetDelay) }
-            if let fault { return [.linkLoss(reason: fault.reason, at: time)] }
-            outputs += notifications(outcome.response, readyAt: busyUntil)
+            let produced = commandFaults.handle(SMPServer.commandNames(of: frame), at: time) { respond(to: frame, at: time) }
+            if produced.contains(where: \.losesLinkAtOnce) { return produced }
+            outputs += produced
         }
         return outputs
+    }
+
+    /// One request: the server's answer once the device is done with it.
+    private func respond(to frame: [UInt8], at time: Duration) -> [PeripheralOutput] {
+        guard let outcome = server.handle(frame: frame) else { return [] }
+        busyUntil = max(busyUntil, time) + outcome.cost
+        processingEnds.append(busyUntil)
+        if outcome.armsReset { cycle.scheduleReset(at: busyUntil + server.settings.resetDelay) }
+        return notifications(outcome.response, readyAt: busyUntil)
     }
 
     private func notifications(_ frame: [UInt8], readyAt: Duration) -> [PeripheralOutput] {

@@ -138,15 +138,19 @@ public final class VendorControlPointDevice: SimulatedPeripheral {
         for frame in frames {
             let payload = Self.frameFormat.payload(ofFrame: frame)
             let names = payload.first.flatMap(VendorControlPointOpcode.init(rawValue:)).map { [$0.name] } ?? []
-            let fault = commandFaults.arrived(names)
-            if let fault, fault.moment == .beforeProcessing { return [.linkLoss(reason: fault.reason, at: time)] }
-            let reply = firmware.process(payload)
-            busyUntil = max(busyUntil, time) + reply.cost
-            if reply.activates { cycle.scheduleReset(at: busyUntil + timing.resetDelay) }
-            if let fault { return [.linkLoss(reason: fault.reason, at: time)] }
-            outputs += notifications(for: reply.payload, readyAt: busyUntil)
+            let produced = commandFaults.handle(names, at: time) { process(payload, at: time) }
+            if produced.contains(where: \.losesLinkAtOnce) { return produced }
+            outputs += produced
         }
         return outputs
+    }
+
+    /// One command: the answer once the device is done with it.
+    private func process(_ payload: [UInt8], at time: Duration) -> [PeripheralOutput] {
+        let reply = firmware.process(payload)
+        busyUntil = max(busyUntil, time) + reply.cost
+        if reply.activates { cycle.scheduleReset(at: busyUntil + timing.resetDelay) }
+        return notifications(for: reply.payload, readyAt: busyUntil)
     }
 
     private func notifications(for response: [UInt8], readyAt: Duration) -> [PeripheralOutput] {
