@@ -16,6 +16,7 @@
 //   -> DFUBatch      provisioning lines: many devices at once, retries, checks
 //   -> DFULedger     the provisioning ledger (SQLite / PostgreSQL: CSQLite, CPostgres) and batch reports
 //   -> DFUCommandLine / dfukit   the CLI
+//   -> DFUFaultMatrix / dfukit-fault-matrix   boundary sweeps and the fault matrix over the simulators
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -65,6 +66,9 @@ let package = Package(
                 dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUEngine",
                                "DFULedger", "DFUBatch", "DFUHCITransport", "DFUBlueZ"],
                 swiftSettings: swiftSettings),
+        .target(name: "DFUFaultMatrix",
+                dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUEngine"],
+                swiftSettings: swiftSettings),
         .executableTarget(name: "dfukit", dependencies: ["DFUCommandLine"], swiftSettings: swiftSettings),
         .executableTarget(name: "dfukit-bench",
                           dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUEngine",
@@ -88,6 +92,9 @@ let package = Package(
                     dependencies: ["DFUBlueZ", "DFUATT", "DFUGATT", "DFUHCI", "DFUBytes", "CBluetooth"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "DFUCommandLineTests", dependencies: ["DFUCommandLine", "DFUBytes", "DFUPackage"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "DFUFaultMatrixTests",
+                    dependencies: ["DFUFaultMatrix", "DFUEngine", "DFUSimulator", "DFUProfile", "DFUPackage", "DFUBytes"],
                     swiftSettings: swiftSettings),
     ],
     cxxLanguageStandard: .cxx17

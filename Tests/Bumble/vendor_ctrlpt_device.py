@@ -83,8 +83,9 @@ class VendorControlPoint:
         return answer, opcode == 0x04 and answer[1] == OK
 
     def status(self, _body: bytes) -> bytes:
+        # The session, received bytes and all, until activate ends it (also after verify).
         session = self.session
-        if session and not session.verified:
+        if session:
             return (bytes([0x85, OK]) + u32(len(session.received)) + u32(zlib.crc32(session.received))
                     + session.sha256)
         return bytes([0x85, OK]) + u32(0) + u32(0) + ZERO_SHA

@@ -153,7 +153,8 @@ final class FlashCommandTests: XCTestCase {
             ("sim:vendor-ctrlpt/zz", "error: 'zz' in --device is not a device address like C0:FF:EE:00:00:01"),
             ("sim:vendor-ctrlpt?mtu=9", "error: sim: mtu must be an integer in 23...517, not '9'"),
             ("sim:vendor-ctrlpt?fault=bogus:1", "error: sim: unknown fault 'bogus' (known: disconnect-after, "
-                + "drop-notification, corrupt-notification, busy, unresponsive-after)"),
+                + "drop-notification, corrupt-notification, duplicate-notification, reorder-notification, busy, "
+                + "unresponsive-after, reboot-after, disconnect-on, disconnect-after-command)"),
             ("sim:unknown-device", "error: sim: no simulated device 'unknown-device' (known: vendor-ctrlpt, nordic-secure-dfu, nordic-legacy-dfu, mcumgr-smp)"),
         ]
         for (device, message) in cases {

@@ -92,36 +92,43 @@ final class VendorProfileTests: XCTestCase {
     func testProcedureShape() throws {
         let profile = try loadVendor()
         let text = try String(contentsOfFile: vendorProfilePath, encoding: .utf8)
-        XCTAssertEqual(profile.procedure.count, 4)
+        XCTAssertEqual(profile.procedure.count, 5)
 
-        // 1. retry 3 x { send status; if resumable then set else { send start; set } }
-        guard case .retry(let attempts, let probe) = profile.procedure[0].kind else {
-            return XCTFail("step 1 is not retry")
+        // 1. send info; 2. retry 3 x { send status }: what the device runs and holds
+        guard case .send(let info) = profile.procedure[0].kind else { return XCTFail("step 1 is not send") }
+        XCTAssertEqual(info.command, "info")
+        guard case .retry(let attempts, let probe) = profile.procedure[1].kind,
+              case .send(let status) = probe.first?.kind else {
+            return XCTFail("step 2 is not retry { send status }")
         }
         XCTAssertEqual(attempts, 3)
-        XCTAssertEqual(profile.procedure[0].location.line, position(of: "  - retry:", in: text).line)
-        XCTAssertEqual(probe.count, 2)
-        guard case .send(let status) = probe[0].kind else { return XCTFail("retry does not start with send") }
         XCTAssertEqual(status.command, "status")
-        XCTAssertEqual(status.alias, "status")
-        guard case .conditional(let condition, let then, let otherwise) = probe[1].kind else {
-            return XCTFail("the second step of the retry is not if")
+        XCTAssertEqual(profile.procedure[1].location.line, position(of: "  - retry:", in: text).line)
+
+        // 3. phase transfer: skipped when the device runs or holds the whole image; else
+        //    resume or start, then chunks of image.data from `from` { retry 3 x { send data } }
+        guard case .phase(let transfer) = profile.procedure[2].kind else { return XCTFail("step 3 is not a phase") }
+        XCTAssertEqual(transfer.name, "transfer")
+        XCTAssertEqual(transfer.achieves, .received)
+        XCTAssertEqual(render(try XCTUnwrap(transfer.done).node),
+                       "((info.sha256 == image.sha256) || (((status.sha256 == image.sha256) && (status.offset == image.size)) "
+                       + "&& (status.crc32 == image.crc32)))")
+        guard case .retry(3, let decide) = transfer.steps[0].kind,
+              case .conditional(let condition, let then, let otherwise) = decide.first?.kind else {
+            return XCTFail("the transfer does not start with retry { if }")
         }
         XCTAssertEqual(render(condition.node),
                        "(((status.sha256 == image.sha256) && (status.offset <= image.size)) && "
                        + "(status.crc32 == crc32(slice(image.data, 0, status.offset))))")
-        let conditionStart = position(of: "status.sha256 == image.sha256", in: text)
+        let conditionStart = position(of: "status.sha256 == image.sha256 && status.offset <=", in: text)
         XCTAssertEqual(condition.location.line, conditionStart.line)
         XCTAssertEqual(condition.location.column, conditionStart.column)
         guard case .set(let resumed) = then.first?.kind else { return XCTFail("then is not set") }
         XCTAssertEqual(resumed.map(\.name), ["from", "max_chunk"])
         XCTAssertEqual(resumed[1].value.node, .integer(4096))
-        XCTAssertEqual(otherwise.count, 2)
         guard case .send(let startStep) = otherwise.first?.kind else { return XCTFail("else starts without send") }
         XCTAssertEqual(startStep.command, "start")
-
-        // 2. chunks of image.data from `from` { retry 3 x { send data, expect next_offset } }
-        guard case .chunks(let loop) = profile.procedure[1].kind else { return XCTFail("step 2 is not chunks") }
+        guard case .chunks(let loop) = transfer.steps[1].kind else { return XCTFail("no chunks in the transfer") }
         XCTAssertEqual(loop.alias, "chunk")
         XCTAssertEqual(loop.data.node, .path(["image", "data"]))
         XCTAssertEqual(loop.from?.node, .path(["from"]))
@@ -134,16 +141,23 @@ final class VendorProfileTests: XCTestCase {
         XCTAssertEqual(dataStep.command, "data")
         XCTAssertEqual(dataStep.expect.map { render($0.node) }, ["(data.next_offset == chunk.end)"])
 
-        // 3. retry 2 x { send verify with two expectations }; 4. send activate
-        guard case .retry(2, let verifySteps) = profile.procedure[2].kind,
+        // 4. phase verify (repeatable): retry 2 x { send verify with two expectations }
+        guard case .phase(let verifyPhase) = profile.procedure[3].kind, verifyPhase.repeatable,
+              case .retry(2, let verifySteps) = verifyPhase.steps.first?.kind,
               case .send(let verify) = verifySteps.first?.kind else {
-            return XCTFail("step 3 is not retry { send verify }")
+            return XCTFail("step 4 is not a repeatable phase { retry { send verify } }")
         }
         XCTAssertEqual(verify.command, "verify")
         XCTAssertEqual(verify.expect.count, 2)
         XCTAssertNil(verify.timeout)
         XCTAssertNil(verify.retries)
-        guard case .send(let activate) = profile.procedure[3].kind else { return XCTFail("step 4 is not send") }
+
+        // 5. phase activate: send activate (it reboots the device), reconnect, check what runs
+        guard case .phase(let activatePhase) = profile.procedure[4].kind,
+              case .send(let activate) = activatePhase.steps.first?.kind else { return XCTFail("step 5 is not a phase") }
+        XCTAssertEqual(activatePhase.achieves, .installed)
         XCTAssertEqual(activate.command, "activate")
+        XCTAssertNotNil(profile.commands["activate"]?.reboots)
+        guard case .reconnect = activatePhase.steps[1].kind else { return XCTFail("no reconnect after activate") }
     }
 }

@@ -141,6 +141,93 @@ final class FaultPlanTests: XCTestCase {
         XCTAssertEqual(link.now, ms(100) + .seconds(3))
     }
 
+    func testDuplicateNotificationDeliversTheNthTwice() async throws {
+        var faults = FaultPlan()
+        faults.duplicateNotifications = [2]
+        let device = ScriptedPeripheral(answersPerWrite: 3)
+        let (_, link) = try SimulatorTestSupport.connect(device, faults: faults)
+        try await link.write([0x10], to: characteristic, type: .withoutResponse)
+        var values: [[UInt8]] = []
+        while let notification = try await link.nextNotification(until: ms(1_000)) { values.append(notification.value) }
+        XCTAssertEqual(values, [[0x10, 0x00], [0x10, 0x01], [0x10, 0x01], [0x10, 0x02]])
+        XCTAssertEqual(link.statistics.packetsToCentral, 3, "sent once, heard twice")
+    }
+
+    func testReorderNotificationDeliversTheNthAfterTheNext() async throws {
+        var faults = FaultPlan()
+        faults.reorderNotifications = [2]
+        let device = ScriptedPeripheral(answersPerWrite: 2)
+        let (_, link) = try SimulatorTestSupport.connect(device, faults: faults)
+        try await link.write([0x10], to: characteristic, type: .withoutResponse)  // notifications 1 and 2 at 130 ms
+        try await link.write([0x20], to: characteristic, type: .withoutResponse)  // 3 and 4
+        var received: [([UInt8], Duration)] = []
+        while let notification = try await link.nextNotification(until: ms(1_000)) {
+            received.append((notification.value, notification.receivedAt))
+        }
+        XCTAssertEqual(received.map(\.0), [[0x10, 0x00], [0x20, 0x00], [0x10, 0x01], [0x20, 0x01]])
+        XCTAssertEqual(received[2].1, received[1].1, "released when the following one arrives")
+    }
+
+    func testAReorderedNotificationWithNoneAfterItIsLostWithTheLink() async throws {
+        var faults = FaultPlan()
+        faults.reorderNotifications = [1]
+        let device = ScriptedPeripheral(answersPerWrite: 1)
+        let (world, link) = try SimulatorTestSupport.connect(device, faults: faults)
+        try await link.write([0x10], to: characteristic, type: .withoutResponse)
+        let none = try await link.nextNotification(until: ms(1_000))
+        XCTAssertNil(none, "held back: nothing followed it yet")
+        await link.disconnect()
+        let again = try world.connectLink(to: device.advertisement.address, timeout: .seconds(1))
+        try await again.write([0x20], to: characteristic, type: .withoutResponse)
+        let next = try await again.nextNotification(until: again.now + .seconds(1))
+        XCTAssertEqual(next?.value, [0x20, 0x00])
+        let after = try await again.nextNotification(until: again.now + .seconds(1))
+        XCTAssertNil(after, "the held notification went with the first link")
+    }
+
+    func testRebootAfterBytesPowerCyclesTheDeviceOnce() async throws {
+        var faults = FaultPlan()
+        faults.rebootAfterBytes = [30]
+        let device = TimedPeripheral(bootTime: ms(800))
+        let world = SimulatedWorld(name: "sim:test", settings: SimulatorTestSupport.settings(), faults: faults,
+                                   peripherals: [device])
+        let link = try world.connectLink(to: device.advertisement.address, timeout: .seconds(1))
+        try await link.write([UInt8](repeating: 1, count: 20), to: TimedPeripheral.characteristic, type: .withResponse)
+        do {
+            try await link.write([UInt8](repeating: 2, count: 20), to: TimedPeripheral.characteristic, type: .withResponse)
+            XCTFail("the device resets once 30 bytes are in")
+        } catch {
+            XCTAssertEqual(error.kind, .disconnected)
+            XCTAssertEqual(error.detail, "simulated fault: the device reset (power glitch) after 30 bytes")
+        }
+        XCTAssertEqual(device.powerCycles, [ms(145)])
+        XCTAssertEqual(device.writes.count, 2, "the write that crossed the threshold reached the device")
+        XCTAssertEqual(device.ended, [], "the device reset: it is not told the link ended")
+        let again = try world.connectLink(to: device.advertisement.address, timeout: .seconds(2))
+        XCTAssertEqual(world.now, ms(1_045), "connectable once booted (945 ms), 100 ms to connect")
+        try await again.write([UInt8](repeating: 3, count: 40), to: TimedPeripheral.characteristic, type: .withResponse)
+        XCTAssertEqual(device.powerCycles.count, 1, "each threshold fires once")
+    }
+
+    func testALinkLossTheDeviceReportsDropsTheLinkAtOnceWithItsReason() async throws {
+        let device = TimedPeripheral()
+        device.loseLinkOnWrite = 0x02
+        let world = SimulatedWorld(name: "sim:test", settings: SimulatorTestSupport.settings(), peripherals: [device])
+        let link = try world.connectLink(to: device.advertisement.address, timeout: .seconds(1))
+        try await link.write([0x01], to: TimedPeripheral.characteristic, type: .withoutResponse)
+        do {
+            try await link.write([0x02], to: TimedPeripheral.characteristic, type: .withResponse)
+            XCTFail("the link is lost on the second write")
+        } catch {
+            XCTAssertEqual(error.kind, .disconnected)
+            XCTAssertEqual(error.detail, "test: link lost on 2")
+        }
+        XCTAssertEqual(link.now, ms(115), "in the event that carried the write")
+        XCTAssertEqual(device.ended, [ms(115)], "a lost link is a link end the device is told about")
+        await XCTAssertDisconnects(try await { _ = try await link.nextNotification(until: .seconds(1)) }(),
+                                   "the answer to the first write, queued in the same event, is lost too")
+    }
+
     func testEmptyPlanIsEmpty() {
         XCTAssertTrue(FaultPlan().isEmpty)
         var plan = FaultPlan()
@@ -148,11 +235,11 @@ final class FaultPlanTests: XCTestCase {
         XCTAssertFalse(plan.isEmpty)
     }
 
-    private func XCTAssertDisconnects(_ body: @autoclosure () async throws -> Void,
+    private func XCTAssertDisconnects(_ body: @autoclosure () async throws -> Void, _ message: String = "",
                                       file: StaticString = #filePath, line: UInt = #line) async {
         do {
             try await body()
-            XCTFail("expected a disconnect", file: file, line: line)
+            XCTFail("expected a disconnect: \(message)", file: file, line: line)
         } catch let error as GATTError {
             XCTAssertEqual(error.kind, .disconnected, file: file, line: line)
         } catch {

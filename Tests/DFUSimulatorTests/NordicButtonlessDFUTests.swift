@@ -39,9 +39,12 @@ final class NordicButtonlessDFUTests: XCTestCase {
         XCTAssertFalse(link.isConnected, "the application resets once the indication is out")
         XCTAssertEqual(link.address, applicationAddress, "the dropped link still names the address it connected to")
         XCTAssertEqual(device.mode, .bootloader)
+        XCTAssertFalse(device.isAdvertising(at: link.now), "the bootloader checks the application, then starts")
+        let resetAt = link.now
 
         let bootloaderAddress = DeviceAddress(string: "C0:FF:EE:00:00:02")!
-        let again = try await world.scan(timeout: .seconds(1))
+        let again = try await world.scan(timeout: .seconds(5))
+        XCTAssertEqual(world.now - resetAt, .milliseconds(1_100) + .milliseconds(100), "boot, then one advertising interval")
         XCTAssertEqual(again.map(\.address), [bootloaderAddress])
         XCTAssertEqual(again.map(\.name), ["DfuTarg"])
         do {
@@ -61,9 +64,9 @@ final class NordicButtonlessDFUTests: XCTestCase {
         let value2 = try await client.flash(initPacket: HandEncodedInitPacket.application(for: hello).bytes,
                                               firmware: hello)
         XCTAssertEqual(value2, [0x60, 0x04, 0x01])
-        XCTAssertEqual(device.mode, .application)
-        let value3 = try await world.scan(timeout: .seconds(1)).map(\.address)
+        let value3 = try await world.scan(timeout: .seconds(10)).map(\.address)
         XCTAssertEqual(value3, [applicationAddress])
+        XCTAssertEqual(device.mode, .application)
         XCTAssertEqual(device.rebootCount, 2)
     }
 
@@ -73,12 +76,13 @@ final class NordicButtonlessDFUTests: XCTestCase {
         let characteristic = buttonless(BluetoothUUID(string: "8EC90004-F315-4F60-9FB8-838830DAEA50")!)
         let value4 = try await link.discoverServices().first?.characteristics
         XCTAssertEqual(value4, [characteristic])
+        try await link.setNotifications(enabled: true, for: characteristic)
         let value5 = try await write([0x02, 0x03, 0x41, 0x42, 0x43], characteristic, on: link)
         XCTAssertEqual(value5, [0x20, 0x02, 0x02])
         let value6 = try await write([0x01], characteristic, on: link)
         XCTAssertEqual(value6, [0x20, 0x01, 0x01])
         XCTAssertEqual(device.mode, .bootloader)
-        let value7 = try await world.scan(timeout: .seconds(1)).map(\.address)
+        let value7 = try await world.scan(timeout: .seconds(5)).map(\.address)
         XCTAssertEqual(value7, [applicationAddress])
     }
 
@@ -88,6 +92,7 @@ final class NordicButtonlessDFUTests: XCTestCase {
         XCTAssertEqual(value8, ["MyApp"])
         let link = try world.connectLink(to: applicationAddress, timeout: .seconds(1))
         let characteristic = buttonless(NordicSecureDFUDevice.buttonlessUnbondedUUID)
+        try await link.setNotifications(enabled: true, for: characteristic)
         let value9 = try await write([0x02, 0x05, 0x41, 0x42], characteristic, on: link)
         XCTAssertEqual(value9, [0x20, 0x02, 0x05],
                        "the length byte says 5, 2 bytes follow")
@@ -100,8 +105,24 @@ final class NordicButtonlessDFUTests: XCTestCase {
         XCTAssertEqual(value12, [0x20, 0x02, 0x01])
         let value13 = try await write([0x01], characteristic, on: link)
         XCTAssertEqual(value13, [0x20, 0x01, 0x01])
-        let value14 = try await world.scan(timeout: .seconds(1)).map(\.name)
+        let value14 = try await world.scan(timeout: .seconds(5)).map(\.name)
         XCTAssertEqual(value14, ["DFU2"])
+    }
+
+    func testWritesAreRefusedUntilIndicationsAreEnabled() async throws {
+        let (device, world) = makeWorld(.unbonded)
+        let link = try world.connectLink(to: applicationAddress, timeout: .seconds(1))
+        let characteristic = buttonless(NordicSecureDFUDevice.buttonlessUnbondedUUID)
+        do {
+            try await link.write([0x01], to: characteristic, type: .withResponse)
+            XCTFail("CCCD not configured")
+        } catch {
+            XCTAssertEqual(error.kind, .attError(code: 0xFD, handle: 9), "BLE_GATT_STATUS_ATTERR_CPS_CCCD_CONFIG_ERROR")
+        }
+        XCTAssertEqual(device.mode, .application)
+        try await link.setNotifications(enabled: true, for: characteristic)
+        let answer = try await write([0x01], characteristic, on: link)
+        XCTAssertEqual(answer, [0x20, 0x01, 0x01])
     }
 
     func testAddressPlusOneIncrementsOnlyTheLeastSignificantByte() {

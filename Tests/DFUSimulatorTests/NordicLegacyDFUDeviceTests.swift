@@ -18,12 +18,8 @@ final class NordicLegacyDFUDeviceTests: XCTestCase {
     private var world: SimulatedWorld!
     private var link: SimulatedLink!
 
-    private let controlPoint = GATTCharacteristic(service: NordicLegacyDFUDevice.serviceUUID,
-                                                  uuid: NordicLegacyDFUDevice.controlPointUUID, valueHandle: 6,
-                                                  properties: [.write, .notify])
-    private let packet = GATTCharacteristic(service: NordicLegacyDFUDevice.serviceUUID,
-                                            uuid: NordicLegacyDFUDevice.packetUUID, valueHandle: 3,
-                                            properties: [.writeWithoutResponse])
+    private let controlPoint = LegacyDFUCharacteristics.controlPoint
+    private let packet = LegacyDFUCharacteristics.packet
 
     private func makeDevice(mtu: Int = 23, failing: Set<Int> = []) throws {
         device = NordicLegacyDFUDevice(address: address, flash: FlashTiming(writePerByte: .zero, pageErase: .zero, hashPerByte: .zero),
@@ -104,7 +100,7 @@ final class NordicLegacyDFUDeviceTests: XCTestCase {
         let value15 = try await control([0x04])
         XCTAssertEqual(value15, [0x10, 0x04, 0x01])
         try await link.write([0x05], to: controlPoint, type: .withResponse)
-        XCTAssertFalse(link.isConnected, "activate and reset: the link ends without an answer")
+        XCTAssertFalse(link.isConnected, "activate and reset: the write is acknowledged, the link ends without an answer")
         XCTAssertEqual(device.installed, [NordicInstalledImage(type: .application, data: image, firmwareVersion: 1)])
         XCTAssertEqual(device.rebootCount, 1)
         XCTAssertEqual(device.commandLog, [.startDFU, .initializeParameters, .initializeParameters,
@@ -220,7 +216,8 @@ final class NordicLegacyDFUDeviceTests: XCTestCase {
         XCTAssertEqual(value46, [0x10, 0x02, 0x06])
     }
 
-    func testStateDoesNotSurviveADisconnect() async throws {
+    func testStateSurvivesADisconnectAndANewStartIsRefusedUntilReset() async throws {
+        // SDK 11: a disconnect only restarts advertising; m_dfu_state and the bytes stay.
         try makeDevice()
         try await startAndSendInitPacket()
         let value47 = try await control([0x03])
@@ -229,22 +226,26 @@ final class NordicLegacyDFUDeviceTests: XCTestCase {
         let size = try await control([0x07])
         XCTAssertEqual(size, [0x10, 0x07, 0x01, 0x04, 0x00, 0x00, 0x00])
         await link.disconnect()
-        XCTAssertEqual(device.receivedImageByteCount, 0)
+        XCTAssertEqual(device.receivedImageByteCount, 4)
         link = try world.connectLink(to: address, timeout: .seconds(1))
+        let again = try await control([0x01, 0x04])
+        XCTAssertNil(again)
+        try await send(applicationSizes)
+        let refused = try await nextNotification()
+        XCTAssertEqual(refused, [0x10, 0x01, 0x02], "Start outside DFU_STATE_IDLE: invalid state")
+        // The rest of the image still fits where it stopped.
         let value48 = try await control([0x03])
         XCTAssertNil(value48)
         try await send(Array(image[4...]))
         let value49 = try await nextNotification()
-        XCTAssertEqual(value49, [0x10, 0x03, 0x02], "the bootloader starts over")
-        try await startAndSendInitPacket()
-        let value50 = try await control([0x03])
-        XCTAssertNil(value50)
-        try await send(image)
-        let value51 = try await nextNotification()
-        XCTAssertEqual(value51, [0x10, 0x03, 0x01])
+        XCTAssertEqual(value49, [0x10, 0x03, 0x01])
+        // 06: the link ends, nothing is installed, and DFU mode starts over after the boot.
         try await link.write([0x06], to: controlPoint, type: .withResponse)
         XCTAssertFalse(link.isConnected, "reset")
         XCTAssertEqual(device.installed, [])
+        link = try world.connectLink(to: address, timeout: .seconds(5))
+        XCTAssertEqual(device.receivedImageByteCount, 0)
+        try await startAndSendInitPacket()
     }
 
     func testBusyFaultAnswersOperationFailed() async throws {

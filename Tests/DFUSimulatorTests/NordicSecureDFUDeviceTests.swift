@@ -77,7 +77,8 @@ final class NordicSecureDFUDeviceTests: XCTestCase {
             }
             let value2 = try await client.command([0x0C])
             XCTAssertEqual(value2, [0x60, 0x0C, 0x01], "abort answers, then resets")
-            XCTAssertFalse(client.link.isConnected)
+            let ended = await client.linkEnd()
+            XCTAssertEqual(ended, "the bootloader ended the link to reset")
         }
     }
 
@@ -119,15 +120,17 @@ final class NordicSecureDFUDeviceTests: XCTestCase {
                            [0x60, 0x03, 0x01, 0x05, 0x00, 0x00, 0x00, 0x86, 0xA6, 0x10, 0x36])
             let value12 = try await client.command([0x04])
             XCTAssertEqual(value12, [0x60, 0x04, 0x01])
-            XCTAssertFalse(client.link.isConnected, "MTU \(mtu): the bootloader resets after the last execute")
+            let ended = await client.linkEnd()
+            XCTAssertEqual(ended, "the bootloader ended the link to reset", "MTU \(mtu): the bootloader resets after the last execute")
             XCTAssertEqual(device.installed, [NordicInstalledImage(type: .application, data: hello, firmwareVersion: 1)])
-            XCTAssertEqual(device.rebootCount, 1)
             XCTAssertEqual(device.commandLog, [.setReceiptNotification, .selectObject, .createObject,
                                                .calculateChecksum, .execute, .selectObject, .createObject,
                                                .calculateChecksum, .execute])
 
             // Back as a bootloader at the same address, with nothing in progress.
             try client.reconnect()
+            XCTAssertEqual(device.rebootCount, 1)
+            XCTAssertEqual(device.activatedCount, 1)
             let value13 = try await client.command([0x06, 0x01])
             XCTAssertEqual(value13,
                            [0x60, 0x06, 0x01, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00])
@@ -494,7 +497,8 @@ final class NordicSecureDFUDeviceTests: XCTestCase {
         try await client.stream(hello)
         let value94 = try await client.command([0x04])
         XCTAssertEqual(value94, [0x60, 0x04, 0x0B, 0x0C])
-        XCTAssertFalse(client.link.isConnected, "the bootloader resets after post-validation, whatever the outcome")
+        let ended = await client.linkEnd()
+        XCTAssertEqual(ended, "the bootloader ended the link to reset", "after post-validation, whatever the outcome")
         XCTAssertEqual(device.installed, [])
         try client.reconnect()
         let value95 = try await client.command([0x06, 0x01])

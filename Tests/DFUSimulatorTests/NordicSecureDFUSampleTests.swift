@@ -54,7 +54,8 @@ final class NordicSecureDFUSampleTests: XCTestCase {
         let value5 = try await client.flash(initPacket: try NordicSamples.entry("sd_bl.dat", in: package),
                                               firmware: softDeviceBootloader)
         XCTAssertEqual(value5, [0x60, 0x04, 0x01])
-        XCTAssertFalse(client.link.isConnected)
+        let ended = await client.linkEnd()
+        XCTAssertNotNil(ended)
         try client.reconnect()
         let application = try NordicSamples.entry("app.bin", in: package)
         let value6 = try await client.flash(initPacket: try NordicSamples.entry("app.dat", in: package),
@@ -64,10 +65,11 @@ final class NordicSecureDFUSampleTests: XCTestCase {
             NordicInstalledImage(type: .softDeviceBootloader, data: softDeviceBootloader, firmwareVersion: 2),
             NordicInstalledImage(type: .application, data: application, firmwareVersion: 5),
         ], "installed: \(device.installed.map { ($0.type, $0.data.count, $0.firmwareVersion) })")
+        try client.reconnect()
         XCTAssertEqual(device.rebootCount, 2)
+        XCTAssertEqual(device.activatedCount, 2)
 
         // The bootloader is now version 2: a bootloader package must be newer (version 7 is).
-        try client.reconnect()
         let bootloader = try NordicSamples.entry("bootloader.bin", in: "bootloader-signed.zip")
         let value7 = try await client.flash(initPacket: try NordicSamples.entry("bootloader.dat", in: "bootloader-signed.zip"),
                                               firmware: bootloader)

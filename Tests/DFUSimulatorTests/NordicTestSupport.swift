@@ -81,8 +81,36 @@ final class SecureDFUClient {
 
     var mtu: Int { link.mtu }
 
-    func reconnect(to address: DeviceAddress? = nil) throws {
-        link = try world.connectLink(to: address ?? self.address, timeout: .seconds(1))
+    /// Connects again, waiting up to `timeout` for the device to advertise (a bootloader that
+    /// reset after an update is silent while it activates and boots).
+    func reconnect(to address: DeviceAddress? = nil, timeout: Duration = .seconds(30)) throws {
+        link = try world.connectLink(to: address ?? self.address, timeout: timeout)
+    }
+
+    /// The buttonless characteristic of an application in `mode`.
+    static func buttonless(_ mode: ButtonlessMode) -> GATTCharacteristic {
+        GATTCharacteristic(service: NordicSecureDFUDevice.serviceUUID,
+                           uuid: mode == .bonded ? NordicSecureDFUDevice.buttonlessBondedUUID : NordicSecureDFUDevice.buttonlessUnbondedUUID,
+                           valueHandle: NordicSecureDFUDevice.buttonlessHandle, properties: [.write, .indicate])
+    }
+
+    /// Asks the application (buttonless, `mode`) to enter its bootloader: indications on, then
+    /// 01. Throws what the write threw (the link may be gone before its response).
+    func enterBootloader(_ mode: ButtonlessMode) async throws {
+        let characteristic = Self.buttonless(mode)
+        try await link.setNotifications(enabled: true, for: characteristic)
+        try await link.write([0x01], to: characteristic, type: .withResponse)
+    }
+
+    /// Waits for the link to end (the bootloader ends it to reset) and returns why; nil when it
+    /// is still up after `timeout`.
+    func linkEnd(within timeout: Duration = .seconds(5)) async -> String? {
+        do {
+            while try await link.nextNotification(until: link.now + timeout) != nil {}
+            return nil
+        } catch {
+            return error.detail
+        }
     }
 
     /// Writes a command and returns the next notification (nil when none came within 5 s).
@@ -152,6 +180,16 @@ final class SecureDFUClient {
         }
         return last
     }
+}
+
+/// The legacy bootloader's characteristics, as a client that discovered them holds them.
+enum LegacyDFUCharacteristics {
+    static let controlPoint = GATTCharacteristic(service: NordicLegacyDFUDevice.serviceUUID,
+                                                 uuid: NordicLegacyDFUDevice.controlPointUUID, valueHandle: 6,
+                                                 properties: [.write, .notify])
+    static let packet = GATTCharacteristic(service: NordicLegacyDFUDevice.serviceUUID,
+                                           uuid: NordicLegacyDFUDevice.packetUUID, valueHandle: 3,
+                                           properties: [.writeWithoutResponse])
 }
 
 enum NordicSamples {

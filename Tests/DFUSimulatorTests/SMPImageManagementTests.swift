@@ -45,14 +45,9 @@ final class SMPImageManagementTests: XCTestCase {
         let exchange = SMPExchange(device)
         let bytes = image.bytes
         let sha = SHA256.digest(bytes)
-        exchange.send(SMPTestSupport.upload(offset: 0, data: Array(bytes[0..<2000]), length: bytes.count, sha: sha))
-        exchange.send(SMPTestSupport.upload(offset: 2000, data: Array(bytes[2000..<4000])))
-        exchange.send(SMPTestSupport.upload(offset: 4000, data: Array(bytes[4000..<6000])))
-        // The link drops, and even the device resets: the upload survives.
+        exchange.uploadStart(of: bytes, count: 6000)
+        // The link drops: the upload (img_mgmt's RAM state) survives.
         device.connectionEnded(at: .seconds(1))
-        device.connectionStarted(mtu: 247, at: .seconds(2))
-        exchange.send(SMPTestSupport.resetRequest, at: .seconds(2))
-        device.connectionEnded(at: .seconds(3))
         device.connectionStarted(mtu: 247, at: .seconds(4))
         // The first chunk again with the same sha: the device answers where it is.
         let again = SMPTestSupport.upload(offset: 0, data: Array(bytes[0..<2000]), length: bytes.count, sha: sha, sequence: 7)
@@ -62,6 +57,37 @@ final class SMPImageManagementTests: XCTestCase {
         exchange.send(SMPTestSupport.upload(offset: 6000, data: Array(bytes[6000..<8000])), at: .seconds(4))
         let rest = SMPTestSupport.upload(offset: 8000, data: Array(bytes[8000...]))
         XCTAssertEqual(exchange.request(rest).body?["match"], true)
+    }
+
+    func testAResetForgetsAnUnfinishedUpload() {
+        // g_img_mgmt_state is RAM: after a reboot the same first chunk starts a new upload.
+        let device = SMPTestSupport.device()
+        let exchange = SMPExchange(device)
+        let bytes = image.bytes
+        let sha = SHA256.digest(bytes)
+        exchange.uploadStart(of: bytes, count: 4000)
+        exchange.resetAndBoot()
+        XCTAssertEqual(device.rebootCount, 1)
+        XCTAssertEqual(device.server.uploadedByteCount, 0)
+        let continuation = exchange.request(SMPTestSupport.upload(offset: 4000, data: Array(bytes[4000..<6000])))
+        XCTAssertEqual(continuation.body?["off"], 0, "an offset the device does not expect: it asks for 0")
+        let again = exchange.request(SMPTestSupport.upload(offset: 0, data: Array(bytes[0..<2000]), length: bytes.count, sha: sha))
+        XCTAssertEqual(again.body?["off"], 2000, "the first chunk is written again, not resumed")
+        XCTAssertEqual(device.server.uploadedByteCount, 2000)
+    }
+
+    func testAPowerGlitchForgetsTheUploadToo() {
+        let device = SMPTestSupport.device()
+        let exchange = SMPExchange(device)
+        let bytes = image.bytes
+        exchange.send(SMPTestSupport.upload(offset: 0, data: Array(bytes[0..<2000]), length: bytes.count, sha: SHA256.digest(bytes)))
+        device.powerCycle(at: .seconds(1))
+        XCTAssertFalse(device.isAdvertising(at: .seconds(1)))
+        XCTAssertEqual(device.nextTimer, .seconds(2), "nothing to swap: the 1 s boot")
+        exchange.runTimers()
+        XCTAssertTrue(device.isAdvertising(at: .seconds(2)))
+        XCTAssertEqual(device.server.uploadedByteCount, 0)
+        XCTAssertEqual(device.rebootCount, 1)
     }
 
     func testAnotherShaStartsOver() {
@@ -197,9 +223,7 @@ final class SMPImageManagementTests: XCTestCase {
         XCTAssertEqual(flags(entry(answer?["images"]?.arrayValue ?? [], slot: 0)), ["confirmed", "active"])
 
         // Reset: MCUboot swaps, the new image runs unconfirmed, the old one is the fallback.
-        exchange.send(SMPTestSupport.resetRequest)
-        device.connectionEnded(at: .seconds(1))
-        device.connectionStarted(mtu: 247, at: .seconds(2))
+        exchange.resetAndBoot()
         list = exchange.imageList()
         XCTAssertEqual(entry(list, slot: 0)?["hash"], .bytes(image.hash))
         XCTAssertEqual(flags(entry(list, slot: 0)), ["active"])
@@ -216,8 +240,8 @@ final class SMPImageManagementTests: XCTestCase {
         XCTAssertEqual(flags(entry(confirmed?["images"]?.arrayValue ?? [], slot: 1)), [])
 
         // Another reset keeps it.
-        exchange.send(SMPTestSupport.resetRequest, at: .seconds(2))
-        device.connectionEnded(at: .seconds(3))
+        exchange.resetAndBoot()
+        XCTAssertEqual(device.lastBoot, .none)
         XCTAssertEqual(device.slots.primary.hash, image.hash)
         XCTAssertEqual(device.rebootCount, 2)
     }
@@ -227,11 +251,8 @@ final class SMPImageManagementTests: XCTestCase {
         let exchange = SMPExchange(device)
         exchange.uploadImage(image.bytes)
         exchange.send(SMPTestSupport.testState(hash: image.hash, confirm: false))
-        for round in 0..<2 {
-            exchange.send(SMPTestSupport.resetRequest)
-            device.connectionEnded(at: .seconds(round * 2 + 1))
-            device.connectionStarted(mtu: 247, at: .seconds(round * 2 + 2))
-        }
+        for _ in 0..<2 { exchange.resetAndBoot() }
+        XCTAssertEqual(device.lastBoot, .swapped(bytes: SMPServerDevice.factoryImage.bytes.count), "reverted")
         let list = exchange.imageList()
         XCTAssertEqual(entry(list, slot: 0)?["version"], "1.0.0")
         XCTAssertEqual(flags(entry(list, slot: 0)), ["confirmed", "active"])
@@ -245,9 +266,7 @@ final class SMPImageManagementTests: XCTestCase {
         exchange.uploadImage(image.bytes)
         let answer = exchange.request(SMPTestSupport.testState(hash: image.hash, confirm: true)).body
         XCTAssertEqual(flags(entry(answer?["images"]?.arrayValue ?? [], slot: 1)), ["pending", "permanent"])
-        exchange.send(SMPTestSupport.resetRequest)
-        device.connectionEnded(at: .seconds(1))
-        device.connectionStarted(mtu: 247, at: .seconds(2))
+        exchange.resetAndBoot()
         XCTAssertEqual(flags(entry(exchange.imageList(), slot: 0)), ["confirmed", "active"])
         XCTAssertEqual(device.slots.primary.hash, image.hash)
     }
@@ -266,6 +285,25 @@ final class SMPImageManagementTests: XCTestCase {
         XCTAssertEqual(exchange.exchange(v1), hexBytes("03 00 0005 0001 09 00 a1 627263 01"))
     }
 
+    func testWhileATestSwapIsPendingOnlyThatTestMayBeAskedAgain() {
+        // img_mgmt_set_next_boot_slot: 28 (IMAGE_ALREADY_PENDING) for any other change.
+        let device = SMPTestSupport.device()
+        let exchange = SMPExchange(device)
+        exchange.uploadImage(image.bytes)
+        exchange.send(SMPTestSupport.testState(hash: image.hash, confirm: false))
+        let again = exchange.request(SMPTestSupport.testState(hash: image.hash, confirm: false)).body
+        XCTAssertNotNil(again?["images"], "the same test again: the list, rc 0")
+        let confirmRunning = exchange.request(hexBytes("0a00000a00010a00a167636f6e6669726df5")).body
+        XCTAssertEqual(confirmRunning?["err"]?["rc"], 28, "{confirm: true} while a test is pending")
+        XCTAssertEqual(exchange.request(SMPTestSupport.testState(hash: image.hash, confirm: true)).body?["err"]?["rc"], 28)
+        XCTAssertEqual(exchange.request(SMPTestSupport.testState(hash: SMPServerDevice.factoryImage.hash, confirm: false))
+            .body?["err"]?["rc"], 33, "testing the running image is refused first")
+        var v1 = hexBytes("0a00000a00010a00a167636f6e6669726df5")
+        v1[0] = 0x02
+        XCTAssertEqual(exchange.request(v1).body?["rc"], 6, "v1: EBADSTATE")
+        XCTAssertEqual(device.slots.swapType, .test)
+    }
+
     func testAnImageWithABadHashIsNotBooted() {
         let device = SMPTestSupport.device()
         let exchange = SMPExchange(device)
@@ -273,11 +311,10 @@ final class SMPImageManagementTests: XCTestCase {
         bytes[100] ^= 0xFF  // payload changed after signing: the SHA256 TLV no longer matches
         exchange.uploadImage(bytes)
         exchange.send(SMPTestSupport.testState(hash: image.hash, confirm: false))
-        exchange.send(SMPTestSupport.resetRequest)
-        device.connectionEnded(at: .seconds(1))
-        device.connectionStarted(mtu: 247, at: .seconds(2))
+        exchange.resetAndBoot()
         XCTAssertEqual(device.slots.primary.hash, SMPServerDevice.factoryImage.hash)
         XCTAssertNil(device.slots.secondary)
+        XCTAssertEqual(device.lastBoot, .erasedInvalidImage(bytes: bytes.count))
     }
 
     func testEraseClearsSlotOne() {

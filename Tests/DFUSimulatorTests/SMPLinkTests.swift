@@ -61,72 +61,8 @@ final class SMPLinkTests: XCTestCase {
 
     // MARK: Over the link
 
-    /// An SMP client just good enough for the tests: keeps up to `window` requests in flight
-    /// and reassembles answers from notifications.
-    private final class Client {
-        let link: SimulatedLink
-        let characteristic: GATTCharacteristic
-        private var reassembler = Reassembler(format: SMPServerDevice.frameFormat)
-        private var sequence: UInt8 = 0
-
-        init(_ link: SimulatedLink) async throws {
-            self.link = link
-            let services = try await link.discoverServices()
-            characteristic = try XCTUnwrap(services.first?.characteristics.first)
-            try await link.setNotifications(enabled: true, for: characteristic)
-        }
-
-        func write(_ frame: [UInt8]) async throws {
-            for segment in Segmenter.segments(of: frame, maximumSize: link.mtu - 3) {
-                try await link.write(segment, to: characteristic, type: .withoutResponse)
-            }
-        }
-
-        func nextResponse(timeout: Duration = .seconds(5)) async throws -> CBORValue? {
-            let deadline = link.now + timeout
-            while let notification = try await link.nextNotification(until: deadline) {
-                if let frame = try reassembler.append(notification.value).first {
-                    return try CBOR.decode(Array(frame[8...]))
-                }
-            }
-            return nil
-        }
-
-        func request(group: UInt16, command: UInt8, op: UInt8 = 2, body: CBORValue = .map([])) async throws -> CBORValue? {
-            sequence &+= 1
-            try await write(SMPTestSupport.frame(op: op, group: group, sequence: sequence, command: command, body: body))
-            return try await nextResponse()
-        }
-
-        /// Uploads with up to `window` chunks in flight; returns the last answer.
-        func upload(_ image: [UInt8], chunk: Int, window: Int) async throws -> CBORValue? {
-            var next = 0
-            var inFlight = 0
-            var confirmed = 0
-            var last: CBORValue?
-            let sha = SHA256.digest(image)
-            while confirmed < image.count {
-                while inFlight < window, next < image.count {
-                    let end = min(image.count, next + chunk)
-                    let frame = next == 0
-                        ? SMPTestSupport.upload(offset: 0, data: Array(image[0..<end]), length: image.count, sha: sha)
-                        : SMPTestSupport.upload(offset: next, data: Array(image[next..<end]))
-                    try await write(frame)
-                    next = end
-                    inFlight += 1
-                }
-                guard let answer = try await nextResponse() else { return nil }
-                inFlight -= 1
-                last = answer
-                if let offset = answer["off"]?.integerValue { confirmed = max(confirmed, offset) }
-            }
-            return last
-        }
-    }
-
-    private func connect(_ world: SimulatedWorld) async throws -> Client {
-        let address = try XCTUnwrap(world.peripherals.first?.advertisement.address)
-        return try await Client(try world.connectLink(to: address, timeout: .seconds(1)))
+    private func connect(_ world: SimulatedWorld) async throws -> SMPLinkClient {
+        try await SMPLinkClient.connect(world)
     }
 
     func testWindowedUploadOfAnImgtoolImageThenTestResetAndConfirm() async throws {
@@ -156,13 +92,25 @@ final class SMPLinkTests: XCTestCase {
         _ = try await client.request(group: 1, command: 0, body: .textMap(["hash": .bytes(hash), "confirm": false]))
         let reset = try await client.request(group: 0, command: 5)
         XCTAssertEqual(reset, .map([]))
-        // The device reboots after the answer: the link drops.
+        let answeredAt = client.link.now
+        // The old image keeps answering until its reset comes due, 250 ms after the request.
+        let echo = try await client.request(group: 0, command: 0, body: .textMap(["d": "x"]))
+        XCTAssertEqual(echo?["r"], "x")
         do {
-            _ = try await client.request(group: 0, command: 0, body: .textMap(["d": "x"]))
+            _ = try await client.nextResponse(timeout: .seconds(5))
             XCTFail("the link should have dropped")
         } catch {
             XCTAssertEqual((error as? GATTError)?.kind, .disconnected)
+            XCTAssertEqual((error as? GATTError)?.detail, "the device rebooted (its reset came due 0.25 seconds after the request)")
         }
+        let rebootedAt = client.link.now
+        XCTAssertLessThan(rebootedAt - answeredAt, .milliseconds(250), "250 ms after the request, not the answer")
+        // MCUboot swaps (silent), then the new image boots and advertises.
+        let swap = device.server.settings.swapTime(bytes: max(image.count, SMPServerDevice.factoryImage.bytes.count))
+        let heard = try await world.waitForAdvertisement(from: device.advertisement.address, timeout: .seconds(60))
+        XCTAssertNotNil(heard)
+        XCTAssertEqual(world.now - rebootedAt, swap + .seconds(1) + SimulatedWorld.advertisementHeardAfter)
+        XCTAssertEqual(swap, .microseconds(5_032_248), "13 sectors of 4 KiB, three erases and writes each")
         let again = try await connect(world)
         let confirmed = try await again.request(group: 1, command: 0, body: .textMap(["confirm": true]))
         let primary = confirmed?["images"]?.arrayValue?.first { $0["slot"] == 0 }

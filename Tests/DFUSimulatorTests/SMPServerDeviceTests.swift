@@ -106,19 +106,42 @@ final class SMPServerDeviceTests: XCTestCase {
         XCTAssertEqual(SMPExchange.frames(device.receiveWrite(handle: 3, value: later, at: .milliseconds(100) + .microseconds(600))).count, 1)
     }
 
-    func testResetAnswersThenReboots() {
+    func testResetAnswersThenKeepsRunningUntilItsResetDelayEnds() {
         let device = SMPTestSupport.device()
         let outputs = device.receiveWrite(handle: 3, value: SMPTestSupport.resetRequest, at: .zero)
         // PyPI smp: ResetWriteResponse(sequence=4).
         XCTAssertEqual(SMPExchange.frames(outputs), [hexBytes("0b00000100000405a0")])
-        XCTAssertEqual(outputs.last?.disconnectAfterSending, true)
-        // Until the link drops, nothing more is taken.
-        XCTAssertEqual(device.receiveWrite(handle: 3, value: hexBytes("0800000100000306a0"), at: .milliseconds(1)), [])
-        device.connectionEnded(at: .milliseconds(20))
-        XCTAssertEqual(device.rebootCount, 1)
-        device.connectionStarted(mtu: 247, at: .milliseconds(200))
+        XCTAssertEqual(outputs.last?.disconnectAfterSending, false, "the answer does not end the link")
+        XCTAssertTrue(device.isResetPending)
+        // The handler ran 0.5 ms; the reboot comes 250 ms later (CONFIG_MCUMGR_GRP_OS_RESET_MS).
+        XCTAssertEqual(device.nextTimer, .microseconds(500) + .milliseconds(250))
+        // Meanwhile the old image answers requests and advertises.
         XCTAssertEqual(SMPExchange.frames(device.receiveWrite(handle: 3, value: hexBytes("0800000100000306a0"),
-                                                              at: .milliseconds(300))).count, 1)
+                                                              at: .milliseconds(100))).count, 1)
+        XCTAssertTrue(device.isAdvertising(at: .milliseconds(100)))
+        XCTAssertEqual(device.fireTimers(at: .microseconds(250_500)),
+                       [.reset(reason: "the device rebooted (its reset came due 0.25 seconds after the request)")])
+        XCTAssertEqual(device.rebootCount, 1)
+        XCTAssertFalse(device.isAdvertising(at: .microseconds(250_500)), "booting: silent")
+        XCTAssertEqual(device.nextTimer, .microseconds(1_250_500), "nothing marked: no swap, 1 s to boot")
+        XCTAssertEqual(device.fireTimers(at: .microseconds(1_250_500)), [])
+        XCTAssertTrue(device.isAdvertising(at: .microseconds(1_250_500)))
+        XCTAssertNil(device.nextTimer)
+    }
+
+    func testASecondResetDoesNotPostponeTheFirst() {
+        let device = SMPTestSupport.device()
+        _ = device.receiveWrite(handle: 3, value: SMPTestSupport.resetRequest, at: .zero)
+        _ = device.receiveWrite(handle: 3, value: SMPTestSupport.resetRequest, at: .milliseconds(200))
+        XCTAssertEqual(device.nextTimer, .microseconds(250_500), "k_work_schedule leaves scheduled work alone")
+    }
+
+    func testTimingSettings() {
+        let device = SMPTestSupport.device { $0.resetDelay = .milliseconds(40); $0.bootTime = .milliseconds(300) }
+        _ = device.receiveWrite(handle: 3, value: SMPTestSupport.resetRequest, at: .zero)
+        XCTAssertEqual(device.nextTimer, .microseconds(40_500))
+        _ = device.fireTimers(at: .microseconds(40_500))
+        XCTAssertEqual(device.nextTimer, .microseconds(340_500))
     }
 
     func testBusyFaultAnswersEBUSY() {

@@ -92,6 +92,26 @@ final class SMPExchange {
         return produced
     }
 
+    /// Lets device time pass until every timer the device armed has fired (a reset comes
+    /// due, MCUboot swaps, the application boots), then connects again; later requests go out
+    /// from then on. Returns what the timers did.
+    @discardableResult
+    func runTimers() -> [PeripheralEvent] {
+        var events: [PeripheralEvent] = []
+        while let due = device.nextTimer {
+            events += device.fireTimers(at: due)
+            now = max(now, due)
+        }
+        device.connectionStarted(mtu: 247, at: now)
+        return events
+    }
+
+    /// Sends `reset` and lets the device reboot and boot.
+    func resetAndBoot() {
+        send(SMPTestSupport.resetRequest)
+        runTimers()
+    }
+
     /// The response frames in `outputs`, reassembled from notifications.
     static func frames(_ outputs: [PeripheralOutput], file: StaticString = #filePath, line: UInt = #line) -> [[UInt8]] {
         var reassembler = Reassembler(format: SMPServerDevice.frameFormat)
@@ -120,6 +140,16 @@ final class SMPExchange {
                  line: UInt = #line) -> (header: SMPHeader?, body: CBORValue?) {
         let response = exchange(frame, at: time, file: file, line: line)
         return (SMPHeader(decoding: response), response.count >= 8 ? try? CBOR.decode(Array(response[8...])) : nil)
+    }
+
+    /// Sends the first `count` bytes of `image` in 2000-byte chunks, the first with `len` and
+    /// `sha`, without looking at the answers.
+    func uploadStart(of image: [UInt8], count: Int) {
+        for offset in stride(from: 0, to: count, by: 2000) {
+            let data = Array(image[offset..<min(count, offset + 2000)])
+            send(offset == 0 ? SMPTestSupport.upload(offset: 0, data: data, length: image.count, sha: SHA256.digest(image))
+                             : SMPTestSupport.upload(offset: offset, data: data))
+        }
     }
 
     /// Uploads a whole image in `chunk`-byte pieces; returns the last response body.

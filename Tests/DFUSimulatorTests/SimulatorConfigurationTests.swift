@@ -42,6 +42,53 @@ final class SimulatorConfigurationTests: XCTestCase {
         XCTAssertEqual(configuration.faults.unresponsiveAfterBytes, 600)
     }
 
+    func testTimingKeysAndNewFaults() throws {
+        let configuration = try SimulatorConfiguration(parsing:
+            "mcumgr-smp?reset-delay-ms=40&boot-ms=2500&swap-ms-per-kib=12&fault=duplicate-notification:3"
+            + "&fault=reorder-notification:5&fault=reboot-after:7000&fault=reboot-after:90"
+            + "&fault=disconnect-on:upload:4&fault=disconnect-after-command:reset")
+        XCTAssertEqual(configuration.timing, DeviceTiming(resetDelay: .milliseconds(40), boot: .milliseconds(2_500),
+                                                         swapPerKiB: .milliseconds(12)))
+        XCTAssertEqual(configuration.faults.duplicateNotifications, [3])
+        XCTAssertEqual(configuration.faults.reorderNotifications, [5])
+        XCTAssertEqual(configuration.faults.rebootAfterBytes, [7_000, 90])
+        XCTAssertEqual(configuration.faults.commandDisconnects, [
+            CommandDisconnect(command: "upload", occurrence: 4, moment: .beforeProcessing),
+            CommandDisconnect(command: "reset", occurrence: 1, moment: .afterProcessing),
+        ])
+        XCTAssertEqual(configuration.faults.commandDisconnects.map(\.description),
+                       ["disconnect-on:upload:4", "disconnect-after-command:reset:1"])
+        XCTAssertEqual(SimulatorConfiguration(deviceName: "mcumgr-smp").timing, DeviceTiming(), "nil: the device's own defaults")
+    }
+
+    func testCommandFaultsMustNameACommandOfTheDevice() throws {
+        for (device, names) in SimulatedDeviceCatalog.commandNames {
+            for name in names {
+                XCTAssertNoThrow(try SimulatedDeviceCatalog.makeWorld(
+                    SimulatorConfiguration(parsing: "\(device)?fault=disconnect-on:\(name)")), "\(device) \(name)")
+            }
+        }
+        let configuration = try SimulatorConfiguration(parsing: "vendor-ctrlpt?fault=disconnect-after-command:upload")
+        XCTAssertThrowsError(try SimulatedDeviceCatalog.makeWorld(configuration)) { error in
+            XCTAssertEqual("\(error)", "sim: fault disconnect-after-command: sim:vendor-ctrlpt has no command 'upload' "
+                               + "(known: status, start, data, verify, activate, info)")
+        }
+        XCTAssertEqual(SimulatedDeviceCatalog.commandNames["mcumgr-smp"],
+                       ["echo", "reset", "params", "image_list", "image_test", "image_confirm", "upload", "image_erase"])
+    }
+
+    func testTimingKeysAreRefusedForDevicesWithoutThem() throws {
+        for (text, key, owners) in [("nordic-secure-dfu?reset-delay-ms=10", "reset-delay-ms", "sim:vendor-ctrlpt and sim:mcumgr-smp"),
+                                    ("vendor-ctrlpt?swap-ms-per-kib=10", "swap-ms-per-kib", "sim:mcumgr-smp")] {
+            let configuration = try SimulatorConfiguration(parsing: text)
+            XCTAssertThrowsError(try SimulatedDeviceCatalog.makeWorld(configuration)) { error in
+                XCTAssertEqual("\(error)", "sim: \(key) applies to \(owners) only, not sim:\(configuration.deviceName)")
+            }
+        }
+        XCTAssertNoThrow(try SimulatedDeviceCatalog.makeWorld(SimulatorConfiguration(parsing: "nordic-legacy-dfu?boot-ms=10")),
+                         "boot-ms applies to every device")
+    }
+
     func testFractionalIntervalAndBounds() throws {
         XCTAssertEqual(try SimulatorConfiguration(parsing: "x?interval=11.25").link.connectionInterval, .microseconds(11_250))
         XCTAssertEqual(try SimulatorConfiguration(parsing: "x?interval=4000").link.connectionInterval, .seconds(4))
@@ -68,8 +115,8 @@ final class SimulatorConfigurationTests: XCTestCase {
             ("?mtu=30", "sim: needs a device name, e.g. sim:vendor-ctrlpt"),
             ("vendor-ctrlpt?colour=blue",
              "unknown key 'colour' (known: mtu, interval, packets-per-event, buffers, address, name, erase-ms, "
-                + "write-ns-per-byte, fault, buttonless, key, resume, buf-size, buf-count, erase, smp-version, "
-                + "fleet, fault-rate, seed, adapter-packets)"),
+                + "write-ns-per-byte, reset-delay-ms, boot-ms, swap-ms-per-kib, fault, buttonless, key, resume, "
+                + "buf-size, buf-count, erase, smp-version, fleet, fault-rate, seed, adapter-packets)"),
             ("nordic-secure-dfu?buttonless=yes", "buttonless must be 0, 1 (or unbonded) or bonded, not 'yes'"),
             ("nordic-secure-dfu?resume=flash", "resume must be ram, object or init, not 'flash'"),
             ("nordic-secure-dfu?key=/nonexistent/key.pem",
@@ -87,7 +134,19 @@ final class SimulatorConfigurationTests: XCTestCase {
             ("vendor-ctrlpt?erase-ms=10001", "erase-ms must be an integer in 0...10000, not '10001'"),
             ("vendor-ctrlpt?write-ns-per-byte=-1", "write-ns-per-byte must be an integer in 0...1000000, not '-1'"),
             ("vendor-ctrlpt?fault=explode:1",
-             "unknown fault 'explode' (known: disconnect-after, drop-notification, corrupt-notification, busy, unresponsive-after)"),
+             "unknown fault 'explode' (known: disconnect-after, drop-notification, corrupt-notification, "
+                + "duplicate-notification, reorder-notification, busy, unresponsive-after, reboot-after, "
+                + "disconnect-on, disconnect-after-command)"),
+            ("vendor-ctrlpt?fault=disconnect-on:", "fault disconnect-on is disconnect-on:COMMAND[:N], e.g. "
+                + "disconnect-on:verify:2, not 'disconnect-on:'"),
+            ("vendor-ctrlpt?fault=disconnect-on:verify:2:3", "fault disconnect-on is disconnect-on:COMMAND[:N], e.g. "
+                + "disconnect-on:verify:2, not 'disconnect-on:verify:2:3'"),
+            ("vendor-ctrlpt?fault=disconnect-after-command:verify:0",
+             "fault disconnect-after-command verify must be an integer in 1...2147483647, not '0'"),
+            ("vendor-ctrlpt?fault=reboot-after:x", "fault reboot-after must be an integer in 1...2147483647, not 'x'"),
+            ("vendor-ctrlpt?reset-delay-ms=60001", "reset-delay-ms must be an integer in 0...60000, not '60001'"),
+            ("vendor-ctrlpt?boot-ms=-5", "boot-ms must be an integer in 0...600000, not '-5'"),
+            ("mcumgr-smp?swap-ms-per-kib=fast", "swap-ms-per-kib must be an integer in 0...10000, not 'fast'"),
             ("vendor-ctrlpt?fault=busy", "a fault is KIND:NUMBER, e.g. disconnect-after:40000, not 'busy'"),
             ("vendor-ctrlpt?fault=busy:0", "fault busy must be an integer in 1...2147483647, not '0'"),
             ("vendor-ctrlpt?fault=drop-notification:x", "fault drop-notification must be an integer in 1...2147483647, not 'x'"),

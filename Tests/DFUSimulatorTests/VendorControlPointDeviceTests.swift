@@ -221,10 +221,86 @@ final class VendorControlPointDeviceTests: XCTestCase {
         XCTAssertEqual(verify, [0x26, 0x00, 0x83, 0x00] + imageCRC + imageSHA)
         let activate = try await exchange([0x04])
         XCTAssertEqual(activate, [0x02, 0x00, 0x84, 0x00])
-        XCTAssertFalse(link.isConnected, "the device reboots once the answer is out")
+        let answeredAt = link.now
+        XCTAssertTrue(link.isConnected, "the answer goes out; the reboot comes 100 ms after activate was handled")
         XCTAssertEqual(device.installed?.data, image)
         XCTAssertEqual(device.installed?.sha256, imageSHA)
-        XCTAssertEqual(device.commandLog, [0x01, 0x02, 0x03, 0x04])
+        XCTAssertNil(device.runningImage, "still the factory image until the reboot")
+        let info = try await exchange([0x06])
+        XCTAssertEqual(info, [0x26, 0x00, 0x86, 0x00] + [UInt8](repeating: 0, count: 36), "info: the running image")
+        do {
+            _ = try await link.nextNotification(until: link.now + .seconds(1))
+            XCTFail("the reboot drops the link")
+        } catch {
+            XCTAssertEqual(error.detail, "the device rebooted (0.1 seconds after activate)")
+        }
+        XCTAssertLessThan(link.now - answeredAt, .milliseconds(100))
+        XCTAssertEqual(device.runningImage?.data, image)
+        XCTAssertEqual(device.rebootCount, 1)
+        XCTAssertEqual(device.commandLog, [0x01, 0x02, 0x03, 0x04, 0x06])
+        XCTAssertThrowsError(try world.connectLink(to: device.advertisement.address, timeout: .milliseconds(400)),
+                             "booting for 500 ms: not advertising")
+        link = try world.connectLink(to: device.advertisement.address, timeout: .seconds(1))
+        let booted = try await exchange([0x06])
+        XCTAssertEqual(booted, [0x26, 0x00, 0x86, 0x00, 0x05, 0x00, 0x00, 0x00] + imageSHA, "info: the new image")
+        let status = try await exchange([0x05])
+        XCTAssertEqual(status, [0x2A, 0x00, 0x85, 0x00] + [UInt8](repeating: 0, count: 40), "activate ended the session")
+    }
+
+    func testStatusKeepsReportingTheWholeImageAfterVerifyUntilActivate() async throws {
+        _ = try await exchange(startPayload())
+        _ = try await exchange(dataPayload(offset: 0, image))
+        _ = try await exchange([0x03])
+        // The link drops between verify and activate: status shows the image is complete.
+        await link.disconnect()
+        link = try world.connectLink(to: device.advertisement.address, timeout: .seconds(1))
+        let status = try await exchange([0x05])
+        XCTAssertEqual(status, [0x2A, 0x00, 0x85, 0x00, 0x05, 0x00, 0x00, 0x00] + imageCRC + imageSHA)
+        let activate = try await exchange([0x04])
+        XCTAssertEqual(activate, [0x02, 0x00, 0x84, 0x00], "still verified: activate is accepted")
+    }
+
+    func testAPowerGlitchKeepsTheSessionAndBootsTheActivatedImage() async throws {
+        _ = try await exchange(startPayload())
+        _ = try await exchange(dataPayload(offset: 0, [0x68, 0x65]))
+        device.powerCycle(at: link.now)
+        XCTAssertFalse(device.isAdvertising(at: link.now))
+        XCTAssertEqual(device.nextTimer, link.now + .milliseconds(500))
+        link = try world.connectLink(to: device.advertisement.address, timeout: .seconds(1))
+        let status = try await exchange([0x05])
+        XCTAssertEqual(status, [0x2A, 0x00, 0x85, 0x00, 0x02, 0x00, 0x00, 0x00] + headCRC + imageSHA, "in flash")
+    }
+
+    func testTimingKeysAndCommandFaults() async throws {
+        let configuration = try SimulatorConfiguration(parsing:
+            "vendor-ctrlpt?mtu=23&reset-delay-ms=20&boot-ms=3000&fault=disconnect-on:verify"
+            + "&fault=disconnect-after-command:status:2")
+        let world = try SimulatedDeviceCatalog.makeWorld(configuration)
+        let device = try XCTUnwrap(world.peripherals.first as? VendorControlPointDevice)
+        XCTAssertEqual(device.timing, VendorControlPointDevice.Timing(resetDelay: .milliseconds(20), boot: .seconds(3)))
+        XCTAssertEqual(VendorControlPointDevice.Timing(), .init(resetDelay: .milliseconds(100), boot: .milliseconds(500)))
+        self.device = device
+        self.world = world
+        link = try world.connectLink(to: device.advertisement.address, timeout: .seconds(1))
+        _ = try await exchange([0x05])
+        _ = try await exchange(startPayload())
+        _ = try await exchange(dataPayload(offset: 0, image))
+        do {
+            _ = try await exchange([0x03])
+            XCTFail("disconnect-on:verify")
+        } catch {
+            XCTAssertEqual((error as? GATTError)?.detail, "simulated fault: disconnect on verify #1, before the device processed it")
+        }
+        XCTAssertEqual(device.commandLog, [0x05, 0x01, 0x02], "verify was never processed")
+        link = try world.connectLink(to: device.advertisement.address, timeout: .seconds(1))
+        do {
+            _ = try await exchange([0x05])
+            XCTFail("disconnect-after-command:status:2")
+        } catch {
+            XCTAssertEqual((error as? GATTError)?.detail,
+                           "simulated fault: disconnect after status #2 was processed, before its answer")
+        }
+        XCTAssertEqual(device.commandLog, [0x05, 0x01, 0x02, 0x05], "the second status was processed")
     }
 
     func testDataAfterVerifyIsBadState() async throws {

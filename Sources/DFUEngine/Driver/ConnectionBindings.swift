@@ -79,10 +79,12 @@ struct ConnectionBindings {
 
     private static func segmentSize(_ spec: CharacteristicSpec, mtu: Int) -> Int {
         let attPayload = Segmenter.attPayloadSize(mtu: mtu)
+        let size: Int
         switch spec.segmentSize {
-        case .mtu: return attPayload
-        case let .fixed(size): return max(1, min(size, attPayload))
+        case .mtu: size = attPayload
+        case let .fixed(fixed): size = max(1, min(fixed, attPayload))
         }
+        return max(spec.segmentMultiple, size / spec.segmentMultiple * spec.segmentMultiple)
     }
 
     static func gattProperty(_ property: CharacteristicSpec.Property) -> GATTProperties {

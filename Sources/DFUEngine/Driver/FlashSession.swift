@@ -150,9 +150,11 @@ public final class FlashSession {
         guard let known = imageProgress.stage else { return error }
         var error = error
         var stages = [known]
-        if let phase = imageProgress.currentPhase, imageProgress.currentPhaseWrote, let next = phase.achieves, next > known,
+        if [.timeout, .disconnected].contains(error.kind), let phase = imageProgress.currentPhase,
+           imageProgress.currentPhaseWrote, let next = phase.achieves, next > known,
            next != .received || imageBytesHeld >= image.data.count {
-            // The phase under way wrote to the device: its effect may have landed unanswered.
+            // The phase under way wrote to the device and an answer was lost: what it asked for
+            // may have happened. (A device that answered with an error did not do it.)
             stages.append(next)
         }
         error.deviceHolds = stages

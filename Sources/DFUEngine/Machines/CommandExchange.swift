@@ -54,7 +54,7 @@ public struct CommandExchange: LinkMachine {
     private let setup: Setup
     private var state = State.ready
     private var notifications: NotificationMessages
-    private var ignored: [String] = []
+    private var ignored = IgnoredMessages()
     public private(set) var resends = 0
 
     public init(_ setup: Setup) {
@@ -77,7 +77,7 @@ public struct CommandExchange: LinkMachine {
             return receive(value, deadline: deadline)
         case let (.awaitingAnswer(attempt, _), .deadlinePassed(now)):
             guard attempt < setup.attempts else {
-                return finish(.failed(.timeout(after: setup.timeout, attempts: attempt, ignored: ignored)))
+                return finish(.failed(.timeout(after: setup.timeout, attempts: attempt, ignored: ignored.notes)))
             }
             resends += 1
             return startAttempt(attempt + 1, now: now)
@@ -110,11 +110,14 @@ public struct CommandExchange: LinkMachine {
         var messages: [[UInt8]] = []
         switch notifications.append(value) {
         case let .success(complete): messages = complete
-        case let .failure(garbage): remember(garbage.note)
+        case let .failure(garbage): ignored.remember(garbage.note)
         }
         for message in messages {
             do {
-                if let fields = try match(message, response: response) {
+                switch try ResponseMatcher.match(message, response: response, scope: setup.scope) {
+                case let .mismatched(note):
+                    ignored.remember(note)
+                case let .matched(fields):
                     if let failure = DeviceStatus.failure(in: fields, specs: response.allStatuses,
                                                           tables: setup.codeTables) {
                         return finish(.failed(.deviceStatus(failure)))
@@ -126,26 +129,6 @@ public struct CommandExchange: LinkMachine {
             }
         }
         return .awaitNotification(until: deadline)
-    }
-
-    private mutating func match(_ message: [UInt8], response: ResponseSpec) throws(EvaluationError) -> [String: Value]? {
-        switch try MessageDecoder.decode(message, as: response.message, in: setup.scope, status: response.status) {
-        case let .mismatched(reason):
-            remember("\(message.prefix(16).hexString) (\(reason))")
-            return nil
-        case let .matched(fields):
-            var scope = setup.scope
-            scope["response"] = .record(fields)
-            for condition in response.match where !(try ExpressionEvaluator.condition(condition, in: scope)) {
-                remember("\(message.prefix(16).hexString) (fails match '\(condition.text)')")
-                return nil
-            }
-            return fields
-        }
-    }
-
-    private mutating func remember(_ note: String) {
-        if ignored.count < 5 { ignored.append(note) }
     }
 
     private mutating func finish(_ action: Action) -> Action {

@@ -59,7 +59,7 @@ public struct StreamTransfer: LinkMachine {
     /// Offset of the next byte to write.
     public private(set) var position: Int
     private var lastReceipt: [String: Value]?
-    private var ignored: [String] = []
+    private var ignored = IgnoredMessages()
 
     public init(_ setup: Setup) {
         self.setup = setup
@@ -89,7 +89,7 @@ public struct StreamTransfer: LinkMachine {
             }
             return checkReceipt(value, spec: receipt, deadline: deadline)
         case (.awaitingReceipt, .deadlinePassed):
-            return finish(.failed(.timeout(after: setup.timeout, attempts: 1, ignored: ignored)))
+            return finish(.failed(.timeout(after: setup.timeout, attempts: 1, ignored: ignored.notes)))
         default:
             return finish(.failed(.evaluation(EvaluationError(
                 expression: "stream", location: setup.receipt?.location ?? SourceLocation(file: "stream", line: 0, column: 0),
@@ -110,7 +110,7 @@ public struct StreamTransfer: LinkMachine {
         do {
             switch try MessageDecoder.decode(value, as: spec, in: setup.scope) {
             case let .mismatched(reason):
-                if ignored.count < 5 { ignored.append("\(value.prefix(16).hexString) (\(reason))") }
+                ignored.remember("\(value.prefix(16).hexString) (\(reason))")
                 return .awaitNotification(until: deadline)
             case let .matched(fields):
                 var scope = setup.scope

@@ -79,7 +79,7 @@ public struct WindowedTransfer: LinkMachine {
     private var notifications: NotificationMessages
     private var timeoutsInARow = 0
     private var lastFields: [String: Value] = [:]
-    private var ignored: [String] = []
+    private var ignored = IgnoredMessages()
     private var finished = false
     /// The next sequence number (the driver carries it on to later commands).
     public private(set) var sequence: Int
@@ -115,7 +115,7 @@ public struct WindowedTransfer: LinkMachine {
         case let .deadlinePassed(now):
             timeoutsInARow += 1
             guard timeoutsInARow < setup.attempts, let oldest = inFlight.first else {
-                return fail(.timeout(after: setup.timeout, attempts: timeoutsInARow, ignored: ignored))
+                return fail(.timeout(after: setup.timeout, attempts: timeoutsInARow, ignored: ignored.notes))
             }
             // Send again from the oldest unanswered request.
             inFlight.removeAll()
@@ -163,7 +163,7 @@ public struct WindowedTransfer: LinkMachine {
         var messages: [[UInt8]] = []
         switch notifications.append(value) {
         case let .success(complete): messages = complete
-        case let .failure(garbage): remember(garbage.note)
+        case let .failure(garbage): ignored.remember(garbage.note)
         }
         for message in messages {
             do {
@@ -209,23 +209,12 @@ public struct WindowedTransfer: LinkMachine {
     /// The in-flight request this message answers, and its fields.
     private mutating func match(_ message: [UInt8], response: ResponseSpec) throws(EvaluationError) -> (Int, [String: Value])? {
         for (position, request) in inFlight.enumerated() {
-            guard case let .matched(fields) = try MessageDecoder.decode(message, as: response.message, in: request.scope,
-                                                                       status: response.status) else { continue }
-            var scope = request.scope
-            scope["response"] = .record(fields)
-            var matches = true
-            for condition in response.match where !(try ExpressionEvaluator.condition(condition, in: scope)) {
-                matches = false
-                break
+            if case let .matched(fields) = try ResponseMatcher.match(message, response: response, scope: request.scope) {
+                return (position, fields)
             }
-            if matches { return (position, fields) }
         }
-        remember("\(message.prefix(16).hexString) (answers no request in flight)")
+        ignored.remember("\(message.prefix(16).hexString) (answers no request in flight)")
         return nil
-    }
-
-    private mutating func remember(_ note: String) {
-        if ignored.count < 5 { ignored.append(note) }
     }
 
     private mutating func fail(_ failure: ExchangeFailure) -> Action {

@@ -242,7 +242,8 @@ final class ProfileDecoder {
             context.failedSections.insert("characteristics")
             return
         }
-        let keys = ["service", "uuid", "properties", "write", "framing", "segment", "subscribe", "optional"]
+        let keys = ["service", "uuid", "properties", "write", "framing", "segment", "segment-multiple", "subscribe",
+                    "optional"]
         for entry in all.entries {
             definedCharacteristics.append(entry.key)
             let what = "characteristic '\(entry.key)'"
@@ -273,11 +274,13 @@ final class ProfileDecoder {
             let subscribe = map.optional("subscribe").map { context.bool($0, "'subscribe'") }
                 ?? (properties.contains(.notify) || properties.contains(.indicate))
             let optional = map.optional("optional").map { context.bool($0, "'optional'") } ?? false
-            guard let service, let uuid, let writeType, let segment, let subscribe, let optional else { continue }
+            let multiple = map.optional("segment-multiple").map { context.int($0, "'segment-multiple'", range: 1...64) } ?? 1
+            guard let service, let uuid, let writeType, let segment, let subscribe, let optional, let multiple else { continue }
             var spec = CharacteristicSpec(
                 name: entry.key, service: service, uuid: uuid, requiredProperties: properties, writeType: writeType,
                 framing: framing, segmentSize: segment, subscribe: subscribe, location: entry.keyNode.location)
             spec.optional = optional
+            spec.segmentMultiple = multiple
             characteristics.append(spec)
         }
     }

@@ -222,7 +222,14 @@ extension ProfileDecoder {
     }
 
     private func decodePhase(_ value: ProfileNode, _ map: MappingReader) -> Step.Kind? {
-        guard let name = context.identifier(value, "the name of a 'phase'") else { return nil }
+        guard let name = context.string(value, "the name of a 'phase'") else { return nil }
+        guard !name.isEmpty, name.unicodeScalars.allSatisfy({
+            ExpressionTokenizer.isIdentifierStart($0) || ExpressionTokenizer.isDigit($0) || $0 == "-"
+        }) else {
+            context.error("the name of a 'phase' must be made of letters, digits, '-' and '_', found '\(name)'",
+                          at: value.location)
+            return nil
+        }
         if definedPhases.contains(name) {
             context.error("a second phase named '\(name)': phase names must be unique (they name what the device "
                           + "completed)", at: value.location)

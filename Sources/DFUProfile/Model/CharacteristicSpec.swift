@@ -34,6 +34,9 @@ public struct CharacteristicSpec: Sendable {
     /// nil when one write carries exactly one message.
     public var framing: String?
     public var segmentSize: SegmentSize
+    /// Writes are a whole number of this many bytes (legacy Nordic bootloaders take data in
+    /// 32-bit words): the segment size is rounded down to a multiple of it.
+    public var segmentMultiple = 1
     /// Whether the engine subscribes to its notifications (or indications) before the procedure.
     public var subscribe: Bool
     /// When true, a device without it is still usable (e.g. a buttonless-DFU characteristic only

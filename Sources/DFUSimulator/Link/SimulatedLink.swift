@@ -3,14 +3,18 @@ import DFUBytes
 
 /// A `GATTLink` to a simulated peripheral. Every call runs the connection-event model forward
 /// on the world's virtual clock until the call can complete, so a whole update runs in
-/// milliseconds of real time and always takes the same simulated time.
+/// milliseconds of real time and always takes the same simulated time. Device timers run in
+/// between, in time order: a device that reboots while the central waits ends the link then.
 public final class SimulatedLink: GATTLink {
     private let world: SimulatedWorld
     private let peripheral: any SimulatedPeripheral
     private var scheduler: ConnectionEventScheduler
     private var inbox: [GATTNotification] = []
-    private var writeAcknowledgements = 0
-    private var readResults: [Result<[UInt8], GATTError>] = []
+    /// A notification held back by a `reorder-notification` fault until the next one arrives.
+    private var heldBack: GATTNotification?
+    /// Answers to ATT requests (write and read responses, error responses), in arrival order;
+    /// one request is outstanding at a time.
+    private var requestResults: [Result<[UInt8], GATTError>] = []
     private var disconnectReason: String?
     public private(set) var statistics = LinkStatistics()
     /// The address connected to, kept: a peripheral may advertise elsewhere after a reboot (a
@@ -32,7 +36,8 @@ public final class SimulatedLink: GATTLink {
         try requireConnected()
         // Primary services, characteristics and descriptors: about four request/response
         // round trips, two connection intervals each.
-        world.now += scheduler.settings.connectionInterval * 8
+        world.advanceClock(to: world.now + scheduler.settings.connectionInterval * 8)
+        try requireConnected()
         return peripheral.services
     }
 
@@ -40,9 +45,9 @@ public final class SimulatedLink: GATTLink {
         try requireConnected()
         scheduler.enqueueFromCentral(.readRequest(handle: characteristic.valueHandle))
         let deadline = world.now + scheduler.settings.attTimeout
-        try run(until: { !self.readResults.isEmpty }, deadline: deadline)
-        guard !readResults.isEmpty else { throw timeout("read of \(characteristic.uuid)", deadline: deadline) }
-        return try readResults.removeFirst().get()
+        try run(until: { !self.requestResults.isEmpty }, deadline: deadline)
+        guard !requestResults.isEmpty else { throw timeout("read of \(characteristic.uuid)", deadline: deadline) }
+        return try requestResults.removeFirst().get()
     }
 
     public func write(_ value: [UInt8], to characteristic: GATTCharacteristic,
@@ -56,11 +61,11 @@ public final class SimulatedLink: GATTLink {
         case .withResponse:
             scheduler.enqueueFromCentral(.writeRequest(handle: characteristic.valueHandle, value: value))
             let deadline = world.now + scheduler.settings.attTimeout
-            try run(until: { self.writeAcknowledgements > 0 }, deadline: deadline)
-            guard writeAcknowledgements > 0 else {
+            try run(until: { !self.requestResults.isEmpty }, deadline: deadline)
+            guard !requestResults.isEmpty else {
                 throw timeout("write request to \(characteristic.uuid)", deadline: deadline)
             }
-            writeAcknowledgements -= 1
+            _ = try requestResults.removeFirst().get()
         case .withoutResponse:
             let buffers = scheduler.settings.transmitBuffers
             try run(until: { self.scheduler.queuedToPeripheral < buffers },
@@ -69,11 +74,15 @@ public final class SimulatedLink: GATTLink {
         }
     }
 
+    /// Writes the Client Characteristic Configuration descriptor (it follows the value handle):
+    /// notifications (0x0001) where the characteristic notifies, else indications (0x0002), as
+    /// the ATT client does.
     public func setNotifications(enabled: Bool, for characteristic: GATTCharacteristic) async throws(GATTError) {
-        // The Client Characteristic Configuration descriptor follows the value handle.
         let descriptor = GATTCharacteristic(service: characteristic.service, uuid: BluetoothUUIDs.clientConfiguration,
                                             valueHandle: characteristic.valueHandle + 1, properties: [.write])
-        try await write(enabled ? [0x01, 0x00] : [0x00, 0x00], to: descriptor, type: .withResponse)
+        let indicationsOnly = !characteristic.properties.contains(.notify) && characteristic.properties.contains(.indicate)
+        let value: [UInt8] = enabled ? [indicationsOnly ? 0x02 : 0x01, 0x00] : [0x00, 0x00]
+        try await write(value, to: descriptor, type: .withResponse)
     }
 
     public func nextNotification(until deadline: Duration) async throws(GATTError) -> GATTNotification? {
@@ -82,13 +91,16 @@ public final class SimulatedLink: GATTLink {
         }
         if !inbox.isEmpty { return inbox.removeFirst() }
         try requireConnected()
-        if world.now < deadline { world.now = deadline }
+        world.advanceClock(to: deadline)
+        try requireConnected()
         return nil
     }
 
+    /// Lets time pass, as a radio link's timer would: a link that drops meanwhile is noticed
+    /// by the next call, not by this one.
     public func sleep(until deadline: Duration) async throws(GATTError) {
-        try run(until: { false }, deadline: deadline)
-        if world.now < deadline { world.now = deadline }
+        if isConnected { try? run(until: { false }, deadline: deadline) }
+        world.advanceClock(to: deadline)
     }
 
     public func disconnect() async {
@@ -97,18 +109,25 @@ public final class SimulatedLink: GATTLink {
 
     // MARK: - The event loop
 
-    /// Runs connection events until `condition` holds, the deadline passes, the link drops
-    /// (throws) or nothing is left in flight.
+    /// Runs connection events and device timers, in time order, until `condition` holds, the
+    /// deadline passes, the link drops (throws) or nothing is left in flight or due. A timer due
+    /// at the same moment as an event runs first.
     private func run(until condition: () -> Bool, deadline: Duration) throws(GATTError) {
         while !condition() {
             try requireConnected()
-            guard let eventTime = scheduler.nextBusyEvent(notBefore: world.now), eventTime <= deadline else { return }
+            let eventTime = scheduler.nextBusyEvent(notBefore: world.now)
+            if let timer = world.nextTimer, timer <= deadline, eventTime.map({ timer <= $0 }) ?? true {
+                world.advanceClock(to: timer)
+                continue
+            }
+            guard let eventTime, eventTime <= deadline else { return }
             runEvent(at: eventTime)
         }
     }
 
     private func runEvent(at time: Duration) {
-        world.now = time
+        world.advanceClock(to: time)
+        guard isConnected else { return }
         statistics.connectionEvents += 1
         for pdu in scheduler.takeCentralPackets() {
             statistics.packetsToPeripheral += 1
@@ -121,7 +140,7 @@ public final class SimulatedLink: GATTLink {
             statistics.valueBytesToCentral += output.pdu.valueByteCount
             deliverToCentral(output.pdu, at: time)
             if output.disconnectAfterSending {
-                drop(reason: "the device rebooted")
+                drop(reason: output.disconnectReason)
                 return
             }
         }
@@ -135,11 +154,18 @@ public final class SimulatedLink: GATTLink {
         case let .writeRequest(handle, value), let .writeCommand(handle, value):
             world.valueBytesReceived += value.count
             let outputs = peripheral.receiveWrite(handle: handle, value: value, at: time)
-            if silent { break }
-            if case .writeRequest = pdu {
-                scheduler.enqueueFromPeripheral(PeripheralOutput(pdu: .writeResponse, readyAt: time), arrivedAt: time)
+            if let loss = outputs.first(where: \.losesLinkAtOnce) {
+                drop(reason: loss.disconnectReason)
+                return
             }
-            for output in outputs { scheduler.enqueueFromPeripheral(output, arrivedAt: time) }
+            if silent { break }
+            // A device refuses a write request with an error response instead of the write
+            // response; a write command gets neither.
+            let refusal = outputs.first { if case .errorResponse = $0.pdu { return true } else { return false } }
+            if case .writeRequest = pdu {
+                scheduler.enqueueFromPeripheral(refusal ?? PeripheralOutput(pdu: .writeResponse, readyAt: time), arrivedAt: time)
+            }
+            for output in outputs where output != refusal { scheduler.enqueueFromPeripheral(output, arrivedAt: time) }
         case let .readRequest(handle):
             if silent { break }
             let answer: SimulatedPDU = peripheral.readValue(handle: handle).map { .readResponse(value: $0) }
@@ -147,6 +173,13 @@ public final class SimulatedLink: GATTLink {
             scheduler.enqueueFromPeripheral(PeripheralOutput(pdu: answer, readyAt: time), arrivedAt: time)
         default:
             break
+        }
+        for threshold in faults.rebootAfterBytes
+        where world.valueBytesReceived >= threshold && !world.firedReboots.contains(threshold) {
+            world.firedReboots.insert(threshold)
+            peripheral.powerCycle(at: time)
+            drop(reason: "simulated fault: the device reset (power glitch) after \(threshold) bytes", peripheralKnows: true)
+            return
         }
         for threshold in faults.disconnectAfterBytes
         where world.valueBytesReceived >= threshold && !world.firedDisconnects.contains(threshold) {
@@ -159,12 +192,13 @@ public final class SimulatedLink: GATTLink {
     private func deliverToCentral(_ pdu: SimulatedPDU, at time: Duration) {
         switch pdu {
         case .writeResponse:
-            writeAcknowledgements += 1
+            requestResults.append(.success([]))
         case let .readResponse(value):
-            readResults.append(.success(value))
+            requestResults.append(.success(value))
         case let .errorResponse(code, handle):
-            readResults.append(.failure(GATTError(.attError(code: code, handle: handle), address: address.description,
-                                                  detail: "the device refused the request")))
+            requestResults.append(.failure(GATTError(.attError(code: code, handle: handle), address: address.description,
+                                                     detail: "the device refused the request (ATT error 0x"
+                                                         + String(code, radix: 16, uppercase: true) + ")")))
         case let .notification(handle, value):
             world.notificationsSent += 1
             let count = world.notificationsSent
@@ -173,17 +207,30 @@ public final class SimulatedLink: GATTLink {
             if world.faults.corruptNotifications.contains(count), !delivered.isEmpty {
                 delivered[delivered.count - 1] ^= 0xFF
             }
-            inbox.append(GATTNotification(valueHandle: handle, value: delivered, receivedAt: time))
+            let notification = GATTNotification(valueHandle: handle, value: delivered, receivedAt: time)
+            if world.faults.reorderNotifications.contains(count) {
+                if let earlier = heldBack { inbox.append(earlier) }
+                heldBack = notification
+                return
+            }
+            inbox.append(notification)
+            if world.faults.duplicateNotifications.contains(count) { inbox.append(notification) }
+            if let earlier = heldBack {
+                heldBack = nil
+                inbox.append(GATTNotification(valueHandle: earlier.valueHandle, value: earlier.value, receivedAt: time))
+            }
         default:
             break
         }
     }
 
-    func drop(reason: String) {
+    /// Ends the link. `peripheralKnows`: the device ended it by resetting, so it is not told.
+    func drop(reason: String, peripheralKnows: Bool = false) {
         guard disconnectReason == nil else { return }
         disconnectReason = reason
+        heldBack = nil
         scheduler.dropEverything()
-        peripheral.connectionEnded(at: world.now)
+        if !peripheralKnows { peripheral.connectionEnded(at: world.now) }
     }
 
     private func requireConnected() throws(GATTError) {
@@ -194,7 +241,7 @@ public final class SimulatedLink: GATTLink {
 
     /// The error for an unanswered request; the clock moves on to the deadline.
     private func timeout(_ what: String, deadline: Duration) -> GATTError {
-        if world.now < deadline { world.now = deadline }
+        world.advanceClock(to: deadline)
         if let reason = disconnectReason {
             return GATTError(.disconnected, address: address.description, detail: reason)
         }

@@ -31,12 +31,29 @@ public enum SimulatedPDU: Sendable, Equatable {
 public struct PeripheralOutput: Sendable, Equatable {
     public var pdu: SimulatedPDU
     public var readyAt: Duration
-    /// The device reboots (drops the link) once this PDU is sent.
+    /// The device ends the link once this PDU is sent.
     public var disconnectAfterSending: Bool
+    /// Why the link ends after this PDU (`disconnectAfterSending`), as the central hears it.
+    public var disconnectReason: String
+    /// Not sent at all: the link is lost the moment the device produces this (a command fault),
+    /// before anything else goes either way.
+    public var losesLinkAtOnce: Bool
 
-    public init(pdu: SimulatedPDU, readyAt: Duration, disconnectAfterSending: Bool = false) {
+    public init(pdu: SimulatedPDU, readyAt: Duration, disconnectAfterSending: Bool = false,
+                disconnectReason: String = "the device rebooted") {
         self.pdu = pdu
         self.readyAt = readyAt
         self.disconnectAfterSending = disconnectAfterSending
+        self.disconnectReason = disconnectReason
+        self.losesLinkAtOnce = false
+    }
+
+    /// The link is lost at `time` for `reason`; whatever the device produced in the same write
+    /// is lost with it.
+    public static func linkLoss(reason: String, at time: Duration) -> PeripheralOutput {
+        var output = PeripheralOutput(pdu: .terminate, readyAt: time, disconnectAfterSending: true,
+                                      disconnectReason: reason)
+        output.losesLinkAtOnce = true
+        return output
     }
 }

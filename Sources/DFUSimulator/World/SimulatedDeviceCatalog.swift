@@ -9,24 +9,36 @@ public enum SimulatedDeviceCatalog {
         if names.contains(configuration.deviceName) { try refuseForeignKeys(configuration) }
         switch configuration.deviceName {
         case "vendor-ctrlpt":
+            var timing = VendorControlPointDevice.Timing()
+            timing.resetDelay = configuration.timing.resetDelay ?? timing.resetDelay
+            timing.boot = configuration.timing.boot ?? timing.boot
             device = VendorControlPointDevice(address: configuration.address,
                                               name: configuration.advertisedName ?? "DFU-SIM",
-                                              flash: configuration.flash,
-                                              busyCommands: faults.busyCommands)
+                                              flash: configuration.flash, busyCommands: faults.busyCommands,
+                                              timing: timing, commandDisconnects: faults.commandDisconnects)
         case "nordic-secure-dfu":
             device = NordicSecureDFUDevice(address: configuration.address, name: configuration.advertisedName,
                                            buttonless: configuration.buttonless,
                                            publicKeyDER: configuration.publicKey?.der,
                                            resumePolicy: configuration.resumePolicy, flash: configuration.flash,
-                                           failingCommands: faults.busyCommands)
+                                           failingCommands: faults.busyCommands,
+                                           bootTime: configuration.timing.boot ?? SecureDFUTiming.defaultBootTime,
+                                           commandDisconnects: faults.commandDisconnects)
         case "nordic-legacy-dfu":
             device = NordicLegacyDFUDevice(address: configuration.address,
                                            name: configuration.advertisedName ?? "DfuTarg",
-                                           flash: configuration.flash, failingCommands: faults.busyCommands)
+                                           flash: configuration.flash, failingCommands: faults.busyCommands,
+                                           bootTime: configuration.timing.boot ?? .milliseconds(1100),
+                                           commandDisconnects: faults.commandDisconnects)
         case "mcumgr-smp":
             var settings = configuration.smpServer
             settings.flash = configuration.flash
             settings.busyRequests = faults.busyCommands
+            settings.commandDisconnects = faults.commandDisconnects
+            let timing = configuration.timing
+            settings.resetDelay = timing.resetDelay ?? settings.resetDelay
+            settings.bootTime = timing.boot ?? settings.bootTime
+            settings.swapPerKiB = timing.swapPerKiB ?? settings.swapPerKiB
             device = SMPServerDevice(address: configuration.address, name: configuration.advertisedName ?? "Zephyr SMP",
                                      settings: settings)
         default:
@@ -37,13 +49,29 @@ public enum SimulatedDeviceCatalog {
                               faults: faults, peripherals: [device])
     }
 
+    /// The command names `disconnect-on` and `disconnect-after-command` take, per device: the
+    /// profile's command names where a request maps to one.
+    public static let commandNames: [String: [String]] = [
+        "vendor-ctrlpt": VendorControlPointDevice.commandNames,
+        "nordic-secure-dfu": NordicSecureDFUDevice.commandNames,
+        "nordic-legacy-dfu": NordicLegacyDFUDevice.commandNames,
+        "mcumgr-smp": SMPServerDevice.commandNames,
+    ]
+
     /// Refuses keys meant for another device (`buttonless` on sim:mcumgr-smp, `buf-size` on
-    /// sim:vendor-ctrlpt, ...).
+    /// sim:vendor-ctrlpt, ...) and command faults naming a command the device does not have.
     private static func refuseForeignKeys(_ configuration: SimulatorConfiguration) throws(SimulatorConfigurationError) {
+        let device = configuration.deviceName
         for key in configuration.deviceSpecificKeys {
-            guard let owner = SimulatorConfiguration.deviceSpecificKeyOwners[key],
-                  owner != configuration.deviceName else { continue }
-            throw SimulatorConfigurationError("\(key) applies to sim:\(owner) only, not sim:\(configuration.deviceName)")
+            guard let owners = SimulatorConfiguration.deviceSpecificKeyOwners[key], !owners.contains(device) else { continue }
+            throw SimulatorConfigurationError(
+                "\(key) applies to \(owners.map { "sim:\($0)" }.joined(separator: " and ")) only, not sim:\(device)")
+        }
+        let known = commandNames[device] ?? []
+        for fault in configuration.faults.commandDisconnects where !known.contains(fault.command) {
+            throw SimulatorConfigurationError(
+                "fault \(fault.moment.rawValue): sim:\(device) has no command '\(fault.command)' (known: "
+                    + known.joined(separator: ", ") + ")")
         }
     }
 }

@@ -5,31 +5,53 @@ import Foundation
 /// plus 0...N-1) and distinct signal strengths, for `dfukit batch run`.
 ///
 /// Every device keeps its state (a half-received image, an installed one) across attempts.
-/// Each attempt gets its own world on its own virtual clock, whose links share one adapter's
-/// air time: with K links open at once each gets `min(packets-per-event,
-/// adapter-packets / K)` packets per connection event (at least one). The batch runner adds
-/// the attempts' simulated times up per concurrency slot.
+/// Each attempt gets its own world on its own virtual clock; a device's pending timers (a
+/// reboot, a swap) carry over to the next attempt's world with the time they had left
+/// (`SimulatedWorld.adoptDevices(from:)`), as the batch runner adds the attempts' simulated
+/// times up per concurrency slot. The links of a world share one adapter's air time: with K
+/// links open at once each gets `min(packets-per-event, adapter-packets / K)` packets per
+/// connection event (at least one).
+///
+/// Device faults (`busy`, `disconnect-on`, `disconnect-after-command`) count over each device's
+/// life; link faults apply to every attempt's world.
 ///
 /// With `fault-rate=R`, a seeded share R of the devices stop answering part-way through
 /// their first attempt (it fails after its resumes); later attempts have no fault.
 ///
-/// Thread safety: a device is only touched by the one task that holds its claim; the
-/// fleet's own state is immutable after creation.
+/// Thread safety: a device (and its member record) is only touched by the one task that
+/// holds its claim; the fleet's own state is immutable after creation.
 public final class SimulatedFleet: @unchecked Sendable {
     public let configuration: SimulatorConfiguration
-    private let devices: [any SimulatedPeripheral]
+    private let members: [Member]
     private let faulty: Set<Int>
+
+    /// One device, the address it was made with (it may advertise elsewhere later: a Nordic
+    /// bootloader on address + 1, an application after a legacy update) and the world of its
+    /// latest attempt.
+    private final class Member {
+        let device: any SimulatedPeripheral
+        let address: DeviceAddress
+        var lastWorld: SimulatedWorld?
+
+        init(device: any SimulatedPeripheral, address: DeviceAddress) {
+            self.device = device
+            self.address = address
+        }
+    }
+
+    private var devices: [any SimulatedPeripheral] { members.map(\.device) }
 
     public init(_ configuration: SimulatorConfiguration) throws(SimulatorConfigurationError) {
         self.configuration = configuration
         var devices: [any SimulatedPeripheral] = []
-        var single = configuration
-        single.faults = FaultPlan()
         for index in 0..<configuration.fleet {
-            single.address = configuration.address.adding(Int64(index))
-            devices.append(try SimulatedDeviceCatalog.makeWorld(single).peripherals[0])
+            var member = configuration
+            member.address = configuration.address.adding(Int64(index))
+            devices.append(try SimulatedDeviceCatalog.makeWorld(member).peripherals[0])
         }
-        self.devices = devices
+        self.members = devices.enumerated().map { index, device in
+            Member(device: device, address: configuration.address.adding(Int64(index)))
+        }
         var generator = SeededGenerator(seed: configuration.seed)
         faulty = Set((0..<configuration.fleet).filter { _ in Double.random(in: 0..<1, using: &generator) < configuration.faultRate })
     }
@@ -58,17 +80,21 @@ public final class SimulatedFleet: @unchecked Sendable {
         if attempt == 1, faulty.contains(index) {
             faults.unresponsiveAfterBytes = 2_000 + index * 37 % 4_000
         }
-        return SimulatedWorld(name: "sim:\(configuration.deviceName)?fleet=\(configuration.fleet)", settings: settings,
-                              faults: faults, peripherals: [devices[index]])
+        let member = members[index]
+        let world = SimulatedWorld(name: "sim:\(configuration.deviceName)?fleet=\(configuration.fleet)", settings: settings,
+                                   faults: faults, peripherals: [member.device])
+        if let previous = member.lastWorld { world.adoptDevices(from: previous) }
+        member.lastWorld = world
+        return world
     }
 
     /// The device itself, for tests.
     public func device(at address: DeviceAddress) -> (any SimulatedPeripheral)? {
-        index(of: address).map { devices[$0] }
+        index(of: address).map { members[$0].device }
     }
 
     private func index(of address: DeviceAddress) -> Int? {
-        devices.firstIndex { $0.advertisement.address == address }
+        members.firstIndex { $0.address == address || $0.device.advertisement.address == address }
     }
 }
 

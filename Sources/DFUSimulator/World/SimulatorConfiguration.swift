@@ -6,9 +6,30 @@ import DFUGATT
 ///   `buffers` (transmit buffers, 1...256)
 /// - `address` (AA:BB:CC:DD:EE:FF), `name` (advertised name)
 /// - `erase-ms` (page erase), `write-ns-per-byte` (flash write)
+/// - device timing (`DeviceTiming`; each device's default models its shipped firmware):
+///   `reset-delay-ms` (0...60000; vendor-ctrlpt: from handling `activate` to the reboot,
+///   default 100; mcumgr-smp: from handling `reset` to the reboot, default 250 as Zephyr's
+///   `CONFIG_MCUMGR_GRP_OS_RESET_MS`), `boot-ms` (0...600000: from the reset, after any swap
+///   or bank copy, to the first advertisement: vendor-ctrlpt 500, mcumgr-smp 1000, the Nordic
+///   devices 1100), `swap-ms-per-kib` (0...10000; mcumgr-smp: MCUboot's swap per KiB of
+///   image; default from the flash timing, about 97 ms at the defaults)
 /// - `fault` (repeatable): `disconnect-after:BYTES`, `drop-notification:N`,
-///   `corrupt-notification:N`, `busy:N` (the Nth command answers busy; Nordic devices answer
-///   "operation failed"), `unresponsive-after:BYTES`
+///   `corrupt-notification:N`, `duplicate-notification:N`, `reorder-notification:N` (the Nth
+///   notification arrives after the one that follows it), `busy:N` (the Nth command answers
+///   busy; Nordic devices answer "operation failed"), `unresponsive-after:BYTES`,
+///   `reboot-after:BYTES` (a power glitch: RAM lost, flash kept, then the device boots and
+///   advertises again), `disconnect-on:COMMAND[:N]` (the link drops when the device receives
+///   the Nth request of COMMAND, default the first, before processing it) and
+///   `disconnect-after-command:COMMAND[:N]` (the device processes it, then the link drops
+///   before the answer). Command names (`SimulatedDeviceCatalog.commandNames`): vendor-ctrlpt
+///   `status start data verify activate info`; mcumgr-smp `echo reset params image_list
+///   image_test image_confirm upload image_erase` (image_test / image_confirm: an image state
+///   write with `confirm` false / true); nordic-secure-dfu one per opcode `protocol_version
+///   create set_prn checksum execute select mtu_get ping hw_version fw_version abort`, also by
+///   object type `create_command create_data select_command select_data execute_command
+///   execute_data`, and the buttonless `enter_bootloader set_adv_name`; nordic-legacy-dfu
+///   `start_dfu image_sizes init_start init_complete set_prn receive_firmware validate activate
+///   reset report_size` (image_sizes: the packet write after start_dfu)
 /// - `nordic-secure-dfu` only: `buttonless` (`0`, `1` = `unbonded`, `bonded`), `key` (path of
 ///   the PEM public key init packets must be signed with), `resume` (`ram`, `object`, `init`:
 ///   what survives a disconnect, see `SecureDFUResumePolicy`)
@@ -24,6 +45,8 @@ public struct SimulatorConfiguration: Sendable {
     public var link = LinkSettings()
     public var faults = FaultPlan()
     public var flash = FlashTiming()
+    /// Reset delay, boot time and swap speed; nil fields keep the device's defaults.
+    public var timing = DeviceTiming()
     public var address = DeviceAddress(string: "C0:FF:EE:00:00:01")!
     public var advertisedName: String?
     /// Nordic Secure DFU: start as an application with the buttonless service.
@@ -45,10 +68,11 @@ public struct SimulatorConfiguration: Sendable {
     /// Keys given that only some devices understand, for the catalog to check.
     public private(set) var deviceSpecificKeys: [String] = []
 
-    /// The device each device-specific key belongs to.
-    public static let deviceSpecificKeyOwners: [String: String] = [
-        "buttonless": "nordic-secure-dfu", "key": "nordic-secure-dfu", "resume": "nordic-secure-dfu",
-        "buf-size": "mcumgr-smp", "buf-count": "mcumgr-smp", "erase": "mcumgr-smp", "smp-version": "mcumgr-smp",
+    /// The devices each device-specific key belongs to.
+    public static let deviceSpecificKeyOwners: [String: [String]] = [
+        "buttonless": ["nordic-secure-dfu"], "key": ["nordic-secure-dfu"], "resume": ["nordic-secure-dfu"],
+        "buf-size": ["mcumgr-smp"], "buf-count": ["mcumgr-smp"], "erase": ["mcumgr-smp"], "smp-version": ["mcumgr-smp"],
+        "reset-delay-ms": ["vendor-ctrlpt", "mcumgr-smp"], "swap-ms-per-kib": ["mcumgr-smp"],
     ]
 
     public init(deviceName: String) {
@@ -88,6 +112,13 @@ public struct SimulatorConfiguration: Sendable {
         case "erase-ms": flash.pageErase = .milliseconds(try integer(value, key: key, in: 0...10_000))
         case "write-ns-per-byte": flash.writePerByte = .nanoseconds(try integer(value, key: key, in: 0...1_000_000))
         case "fault": try applyFault(value)
+        case "reset-delay-ms":
+            timing.resetDelay = .milliseconds(try integer(value, key: key, in: 0...60_000))
+            deviceSpecificKeys.append(key)
+        case "boot-ms": timing.boot = .milliseconds(try integer(value, key: key, in: 0...600_000))
+        case "swap-ms-per-kib":
+            timing.swapPerKiB = .milliseconds(try integer(value, key: key, in: 0...10_000))
+            deviceSpecificKeys.append(key)
         case "buttonless":
             switch value {
             case "0": buttonless = nil
@@ -135,27 +166,48 @@ public struct SimulatorConfiguration: Sendable {
         default:
             throw SimulatorConfigurationError(
                 "unknown key '\(key)' (known: mtu, interval, packets-per-event, buffers, address, name, erase-ms, "
-                    + "write-ns-per-byte, fault, buttonless, key, resume, buf-size, buf-count, erase, smp-version, "
-                    + "fleet, fault-rate, seed, adapter-packets)")
+                    + "write-ns-per-byte, reset-delay-ms, boot-ms, swap-ms-per-kib, fault, buttonless, key, resume, "
+                    + "buf-size, buf-count, erase, smp-version, fleet, fault-rate, seed, adapter-packets)")
         }
     }
 
     private mutating func applyFault(_ value: String) throws(SimulatorConfigurationError) {
-        let parts = value.split(separator: ":", maxSplits: 1)
+        let parts = value.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2 else {
             throw SimulatorConfigurationError("a fault is KIND:NUMBER, e.g. disconnect-after:40000, not '\(value)'")
+        }
+        if let moment = CommandDisconnect.Moment(rawValue: String(parts[0])) {
+            faults.commandDisconnects.append(try commandDisconnect(String(parts[1]), moment: moment))
+            return
         }
         let count = try integer(String(parts[1]), key: "fault \(parts[0])", in: 1...Int(Int32.max))
         switch parts[0] {
         case "disconnect-after": faults.disconnectAfterBytes.append(count)
         case "drop-notification": faults.dropNotifications.insert(count)
         case "corrupt-notification": faults.corruptNotifications.insert(count)
+        case "duplicate-notification": faults.duplicateNotifications.insert(count)
+        case "reorder-notification": faults.reorderNotifications.insert(count)
         case "busy": faults.busyCommands.insert(count)
         case "unresponsive-after": faults.unresponsiveAfterBytes = count
+        case "reboot-after": faults.rebootAfterBytes.append(count)
         default:
             throw SimulatorConfigurationError(
-                "unknown fault '\(parts[0])' (known: disconnect-after, drop-notification, corrupt-notification, busy, unresponsive-after)")
+                "unknown fault '\(parts[0])' (known: disconnect-after, drop-notification, corrupt-notification, "
+                    + "duplicate-notification, reorder-notification, busy, unresponsive-after, reboot-after, "
+                    + "disconnect-on, disconnect-after-command)")
         }
+    }
+
+    /// `COMMAND[:N]` of a command fault; the catalog checks the name against the device's commands.
+    private func commandDisconnect(_ text: String, moment: CommandDisconnect.Moment) throws(SimulatorConfigurationError) -> CommandDisconnect {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard let name = parts.first, !name.isEmpty, parts.count <= 2 else {
+            throw SimulatorConfigurationError("fault \(moment.rawValue) is \(moment.rawValue):COMMAND[:N], e.g. "
+                                                  + "\(moment.rawValue):verify:2, not '\(moment.rawValue):\(text)'")
+        }
+        let occurrence = parts.count == 2
+            ? try integer(String(parts[1]), key: "fault \(moment.rawValue) \(name)", in: 1...Int(Int32.max)) : 1
+        return CommandDisconnect(command: String(name), occurrence: occurrence, moment: moment)
     }
 
     private func integer(_ text: String, key: String, in range: ClosedRange<Int>) throws(SimulatorConfigurationError) -> Int {

@@ -1,20 +1,31 @@
 import DFUBytes
 import DFUPackage
 
-/// What the legacy bootloader sends: a control-point notification, or the end of the link.
+/// What the legacy bootloader sends: a control-point notification, or the end of DFU mode.
 enum LegacyDFUReply: Equatable, Sendable {
     case notification([UInt8], readyAt: Duration)
-    /// The bootloader resets (activate, reset): the link ends without an answer.
-    case reset(readyAt: Duration)
+    /// The bootloader leaves DFU mode (activate, reset): `dfu_transport_close` ends the link
+    /// (LL terminate) without an answer, then it activates `activation`, if any, and starts the
+    /// application or resets (nRF5 SDK 11 examples/dfu/bootloader/main.c `main`).
+    case endDFU(readyAt: Duration, activation: NordicInstalledImage?)
 }
 
 /// The request handling of an nRF5 SDK <= 11 legacy DFU bootloader (dfu_transport_ble.c over
 /// dfu_dual_bank.c) as a pure state machine. Control-point opcodes choose what the next packet
 /// writes are (start sizes, init packet, image); the bootloader's own state decides whether
-/// they are accepted. Nothing survives a disconnect or a reset: a client starts over.
+/// they are accepted.
+///
+/// A disconnect changes nothing: `BLE_GAP_EVT_DISCONNECTED` only restarts advertising
+/// (dfu_transport_ble.c `on_ble_evt`), so `m_dfu_state`, the bytes received and the counters
+/// stay, and a new Start is refused `10 01 02` (dfu_dual_bank.c `dfu_start_pkt_handle` takes
+/// only `DFU_STATE_IDLE`); a client sends 06 to start over. Leaving DFU mode (activate, 06,
+/// the DFU timeout) loses everything but flash (`restart()`).
 struct LegacyDFUBootloader {
     /// `m_init_packet[64]`.
     static let initPacketMaxSize = 64
+    /// `DFU_TIMEOUT_INTERVAL` (dfu_bank_internal.h): DFU mode ends after 120 s without a start,
+    /// init, data or validate packet (`dfu_timer_restart` in dfu_dual_bank.c).
+    static let timeout: Duration = .seconds(120)
 
     private enum State: Equatable {
         case idle
@@ -45,6 +56,8 @@ struct LegacyDFUBootloader {
     private var receiptTarget = 0
     private var receiptCountdown = 0
     private var flashIdleAt: Duration = .zero
+    /// When the DFU timer was last (re)started.
+    private(set) var timerRestartedAt: Duration = .zero
     private(set) var installed: [NordicInstalledImage] = []
     private(set) var commandLog: [LegacyDFUOpcode] = []
 
@@ -54,13 +67,29 @@ struct LegacyDFUBootloader {
         self.failingCommands = failingCommands
     }
 
-    /// Everything in RAM is gone (disconnect or reset).
-    mutating func restart() {
-        let keep = (flash, capacity, failingCommands, installed, commandLog, flashIdleAt)
+    /// DFU mode starts again at `time` (`dfu_init`): everything in RAM is gone; the installed
+    /// images are in flash.
+    mutating func restart(at time: Duration) {
+        let keep = (flash, capacity, failingCommands, installed, commandLog)
         self = LegacyDFUBootloader(flash: keep.0, capacity: keep.1, failingCommands: keep.2)
         installed = keep.3
         commandLog = keep.4
-        flashIdleAt = keep.5
+        timerRestartedAt = time
+    }
+
+    /// When the DFU timer ends DFU mode unless a packet restarts it.
+    var timeoutDeadline: Duration { timerRestartedAt + Self.timeout }
+
+    /// The image was received whole and its CRC checked (`DFU_STATE_WAIT_4_ACTIVATE`).
+    var isValidated: Bool { state == .validated }
+
+    /// The next packet write is the three image sizes (`m_pkt_type == PKT_TYPE_START`).
+    var expectsImageSizes: Bool { packetKind == .start }
+
+    /// A new world's clock.
+    mutating func shiftClock(by offset: Duration) {
+        flashIdleAt += offset
+        timerRestartedAt += offset
     }
 
     private func response(_ opcode: LegacyDFUOpcode, _ status: LegacyDFUStatus, readyAt: Duration) -> LegacyDFUReply {
@@ -88,12 +117,13 @@ struct LegacyDFUBootloader {
             packetKind = .image
             return []
         case .validateFirmware:
+            timerRestartedAt = time
             return [validate(at: time)]
         case .activateAndReset:
-            if state == .validated { install() }
-            return [.reset(readyAt: max(time, flashIdleAt))]
+            // `dfu_image_activate`, or `dfu_reset` when nothing was validated.
+            return [.endDFU(readyAt: time, activation: state == .validated ? install() : nil)]
         case .reset:
-            return [.reset(readyAt: time)]
+            return [.endDFU(readyAt: time, activation: nil)]
         case .reportReceivedImageSize:
             var writer = ByteWriter()
             writer.append(bytes: [LegacyDFUOpcode.response.rawValue, opcode.rawValue, LegacyDFUStatus.success.rawValue])
@@ -132,14 +162,32 @@ struct LegacyDFUBootloader {
         return response(.validateFirmware, .success, readyAt: ready)
     }
 
-    private mutating func install() {
+    private mutating func install() -> NordicInstalledImage {
         let types: [LegacyDFUImageType: NordicFirmwareType] = [
             .softDevice: .softDevice, .bootloader: .bootloader,
             .softDeviceBootloader: .softDeviceBootloader, .application: .application,
         ]
         let version = (try? LegacyInitPacket(decoding: initPacket))?.applicationVersion
-        installed.append(NordicInstalledImage(type: types[imageType] ?? NordicFirmwareType(rawValue: Int32(imageType.rawValue)),
-                                              data: image, firmwareVersion: version))
+        let activated = NordicInstalledImage(type: types[imageType] ?? NordicFirmwareType(rawValue: Int32(imageType.rawValue)),
+                                             data: image, firmwareVersion: version)
+        installed.append(activated)
+        return activated
+    }
+
+    /// The names a control-point write answers to for command faults.
+    static func commandNames(controlPoint value: [UInt8]) -> [String] {
+        guard let first = value.first else { return [] }
+        switch LegacyDFUOpcode(rawValue: first) {
+        case .startDFU: return ["start_dfu"]
+        case .initializeParameters: return [value.count >= 2 && value[1] == 0x01 ? "init_complete" : "init_start"]
+        case .receiveFirmwareImage: return ["receive_firmware"]
+        case .validateFirmware: return ["validate"]
+        case .activateAndReset: return ["activate"]
+        case .reset: return ["reset"]
+        case .reportReceivedImageSize: return ["report_size"]
+        case .packetReceiptNotificationRequest: return ["set_prn"]
+        default: return []
+        }
     }
 
     // MARK: - Packet
@@ -172,6 +220,7 @@ struct LegacyDFUBootloader {
         guard announced == expected, sizes.allSatisfy({ $0 % 4 == 0 }) else {
             return response(.startDFU, .notSupported, readyAt: time)
         }
+        timerRestartedAt = time
         let total = sizes.reduce(0, +)
         guard total <= capacity else { return response(.startDFU, .dataSizeExceedsLimit, readyAt: time) }
         imageSize = total
@@ -188,6 +237,7 @@ struct LegacyDFUBootloader {
         case .receivingInitPacket: break
         default: return [response(.initializeParameters, .invalidState, readyAt: time)]
         }
+        timerRestartedAt = time
         let padded = value + [UInt8](repeating: 0, count: (4 - value.count % 4) % 4)
         guard initPacket.count + padded.count <= Self.initPacketMaxSize else {
             return [response(.initializeParameters, .dataSizeExceedsLimit, readyAt: time)]
@@ -204,9 +254,12 @@ struct LegacyDFUBootloader {
             return [response(.receiveFirmwareImage, .dataSizeExceedsLimit, readyAt: time)]
         }
         image += value
+        timerRestartedAt = time
         flashIdleAt = max(flashIdleAt, time) + flash.writePerByte * value.count
         if image.count == imageSize {
-            // Answered once the flash write of the last packet completes.
+            // The final packet: no receipt, even on a receipt boundary; `10 03 01` once its
+            // flash write completes (dfu_transport_ble.c `app_data_process` keeps the packet
+            // as `mp_final_packet`, and `dfu_cb_handler` answers from pstorage's callback).
             return [response(.receiveFirmwareImage, .success, readyAt: flashIdleAt)]
         }
         guard receiptTarget > 0 else { return [] }

@@ -12,12 +12,22 @@ import DFUPackage
 ///
 /// With `buttonless` set the device first runs as an application advertising
 /// "Nordic_Buttonless" with service 0xFE59 and the buttonless characteristic (8EC90003 unbonded,
-/// 8EC90004 bonded; write, indicate; handle 9, CCCD 10). Opcode 01 answers `20 01 01` and the
-/// device resets into the bootloader, which advertises on the application's address + 1
-/// (unbonded: only the least significant byte is incremented, as `gap_address_change` does) or
-/// on the same address (bonded). After an application image is installed it boots that
-/// application again. Indications travel like notifications on the simulated link (the link
-/// has no confirmation PDU), and the CCCD is not enforced.
+/// 8EC90004 bonded; write, indicate; handle 9, CCCD 10). A write is refused (ATT error 0xFD)
+/// until indications are enabled (ble_dfu.c `on_ctrlpt_write`). Opcode 01 answers `20 01 01`
+/// and the application resets as soon as the indication is confirmed, with no timer
+/// (ble_dfu_unbonded.c `enter_bootloader`, ble_dfu.c `on_hvc`, nrf_pwr_mgmt.c shutdown);
+/// indications travel like notifications on the simulated link, so the link ends once it is
+/// out. The bootloader starts (`boot`: the application's CRC check, then the SoftDevice) and
+/// advertises on the application's address + 1 (unbonded: only the least significant byte is
+/// incremented, as `gap_address_change` does) or on the same address (bonded).
+///
+/// Leaving DFU mode, as SDK 15-17 bootloaders do (`NordicSecureDFUDevice+Reset.swift`): the
+/// last EXECUTE is answered, the settings are written and backed up, the bootloader ends the
+/// link (LL terminate) and busy-waits 200 ms, then resets; it copies an application from
+/// bank 1 to bank 0, resets again and starts it (buttonless) or comes back in DFU mode (no
+/// buttonless service: the simulator has no application of its own; a SoftDevice or
+/// bootloader update: DFU mode for the next image, 10 s continuation timeout). Silent from the
+/// answer until it advertises. 120 s without DFU progress reset the bootloader too.
 public final class NordicSecureDFUDevice: SimulatedPeripheral {
     public enum Mode: Sendable, Equatable {
         case application
@@ -32,24 +42,39 @@ public final class NordicSecureDFUDevice: SimulatedPeripheral {
     public static let controlPointHandle: UInt16 = 3
     public static let packetHandle: UInt16 = 6
     public static let buttonlessHandle: UInt16 = 9
+    /// The buttonless characteristic's Client Characteristic Configuration descriptor.
+    static let buttonlessConfigurationHandle: UInt16 = 10
+    /// Command names for `disconnect-on` / `disconnect-after-command`: one per control-point
+    /// opcode, and `create`, `select` and `execute` also by object type as the profile names
+    /// them (`create_data`, `select_command`, `execute_data`, ...); `enter_bootloader` and
+    /// `set_adv_name` on the buttonless characteristic.
+    public static let commandNames = [
+        "protocol_version", "create", "create_command", "create_data", "set_prn", "checksum", "execute",
+        "execute_command", "execute_data", "select", "select_command", "select_data", "mtu_get", "ping",
+        "hw_version", "fw_version", "abort", "enter_bootloader", "set_adv_name",
+    ]
     public static let defaultBootloaderName = "DfuTarg"
     public static let defaultApplicationName = "Nordic_Buttonless"
 
     public let applicationAddress: DeviceAddress
     public let buttonless: ButtonlessMode?
-    public private(set) var mode: Mode
-    public private(set) var rebootCount = 0
+    /// From a reset to the first advertisement of the bootloader or application (`boot-ms`).
+    public let bootTime: Duration
+    public internal(set) var mode: Mode
+    public internal(set) var rebootCount = 0
     private let applicationName: String
-    private let configuredBootloaderName: String
-    private var bootloaderName: String
-    private var bootloader: SecureDFUBootloader
-    private var pendingReboot: PendingReboot?
-
-    private enum PendingReboot {
-        case intoBootloader
-        case intoApplication
-        case stayInBootloader
-    }
+    let configuredBootloaderName: String
+    var bootloaderName: String
+    var bootloader: SecureDFUBootloader
+    var cycle = PowerCycle()
+    private var commandFaults: CommandDisconnectInjector
+    /// The buttonless service answered 01: the application resets once the link is gone.
+    var enteringBootloader = false
+    private var indicationsEnabled = false
+    /// How many of `installed` were activated (copied into place at a reset).
+    public internal(set) var activatedCount = 0
+    /// DFU mode's inactivity timeout: 120 s, or 10 s after a SoftDevice / bootloader update.
+    var inactivityTimeout = SecureDFUTiming.inactivityTimeout
 
     /// - Parameters:
     ///   - name: the advertised name of whatever runs first: the application in buttonless
@@ -61,7 +86,8 @@ public final class NordicSecureDFUDevice: SimulatedPeripheral {
     public init(address: DeviceAddress, name: String? = nil, buttonless: ButtonlessMode? = nil,
                 publicKeyDER: [UInt8]? = nil, hardwareVersion: UInt32 = 52, softDeviceID: UInt32? = nil,
                 capacity: Int = 0xD_0000, resumePolicy: SecureDFUResumePolicy = .ram,
-                flash: FlashTiming = FlashTiming(), failingCommands: Set<Int> = []) {
+                flash: FlashTiming = FlashTiming(), failingCommands: Set<Int> = [],
+                bootTime: Duration = SecureDFUTiming.defaultBootTime, commandDisconnects: [CommandDisconnect] = []) {
         self.applicationAddress = address
         self.buttonless = buttonless
         self.mode = buttonless == nil ? .bootloader : .application
@@ -72,6 +98,8 @@ public final class NordicSecureDFUDevice: SimulatedPeripheral {
                                                softDeviceID: softDeviceID, capacity: capacity)
         self.bootloader = SecureDFUBootloader(validator: validator, flash: flash, resumePolicy: resumePolicy,
                                               failingCommands: failingCommands)
+        self.bootTime = bootTime
+        self.commandFaults = CommandDisconnectInjector(commandDisconnects)
     }
 
     /// Where the bootloader advertises.
@@ -113,8 +141,14 @@ public final class NordicSecureDFUDevice: SimulatedPeripheral {
 
     // MARK: - State, for tests and benchmarks
 
-    /// Images installed so far, oldest first.
+    /// Images post-validated so far, oldest first; each is activated (copied into place) at the
+    /// reset that follows (`activatedCount`).
     public var installed: [NordicInstalledImage] { bootloader.installed }
+    /// The firmware bank's bytes (received in this transfer, or the last image until a new
+    /// transfer overwrites it).
+    public var bank: [UInt8] { bootloader.bank }
+    /// Leaving DFU mode or booting: not advertising.
+    public var isBooting: Bool { cycle.isBooting || cycle.isResetDue || enteringBootloader }
     /// Firmware bytes received in the current transfer (`firmware_image_offset`).
     public var receivedFirmwareByteCount: Int { bootloader.progress.offset }
     /// The end of the last executed data object (`firmware_image_offset_last`).
@@ -135,30 +169,27 @@ public final class NordicSecureDFUDevice: SimulatedPeripheral {
     }
 
     public func connectionEnded(at time: Duration) {
+        indicationsEnabled = false
         if mode == .bootloader { bootloader.connectionEnded() }
-        guard let reboot = pendingReboot else { return }
-        pendingReboot = nil
-        rebootCount += 1
-        switch reboot {
-        case .intoBootloader:
-            mode = .bootloader
-        case .intoApplication:
-            mode = .application
-            bootloaderName = configuredBootloaderName
-        case .stayInBootloader:
-            break
-        }
-        bootloader.reset()
+        guard enteringBootloader else { return }
+        enteringBootloader = false
+        restart(into: .bootloader, at: time, silentFor: bootTime)
     }
 
     public func readValue(handle: UInt16) -> [UInt8]? { nil }
 
     public func receiveWrite(handle: UInt16, value: [UInt8], at time: Duration) -> [PeripheralOutput] {
+        guard !cycle.isBooting, !enteringBootloader else { return [] }
         switch (mode, handle) {
+        case (.application, Self.buttonlessConfigurationHandle):
+            indicationsEnabled = (value.first ?? 0) & 0x02 != 0
+            return []
         case (.application, Self.buttonlessHandle):
             return buttonlessWrite(value, at: time)
         case (.bootloader, Self.controlPointHandle):
-            return outputs(bootloader.controlPoint(value, at: time))
+            return commandFaults.handle(bootloader.commandNames(controlPoint: value), at: time) {
+                outputs(bootloader.controlPoint(value, at: time))
+            }
         case (.bootloader, Self.packetHandle):
             return outputs(bootloader.packet(value, at: time))
         default:
@@ -167,23 +198,29 @@ public final class NordicSecureDFUDevice: SimulatedPeripheral {
     }
 
     private func buttonlessWrite(_ value: [UInt8], at time: Duration) -> [PeripheralOutput] {
-        guard let buttonless, pendingReboot == nil,
-              let outcome = ButtonlessDFUService(mode: buttonless).receive(value) else { return [] }
-        if let name = outcome.newBootloaderName { bootloaderName = name }
-        if outcome.enterBootloader { pendingReboot = .intoBootloader }
-        return [PeripheralOutput(pdu: .notification(handle: Self.buttonlessHandle, value: outcome.response),
-                                 readyAt: time, disconnectAfterSending: outcome.enterBootloader)]
+        guard let buttonless else { return [] }
+        guard indicationsEnabled else {
+            // BLE_GATT_STATUS_ATTERR_CPS_CCCD_CONFIG_ERROR
+            return [PeripheralOutput(pdu: .errorResponse(code: 0xFD, handle: Self.buttonlessHandle), readyAt: time)]
+        }
+        let names = value.first == ButtonlessOpcode.enterBootloader.rawValue ? ["enter_bootloader"]
+            : value.first == ButtonlessOpcode.setAdvertisementName.rawValue ? ["set_adv_name"] : []
+        return commandFaults.handle(names, at: time) {
+            guard let outcome = ButtonlessDFUService(mode: buttonless).receive(value) else { return [] }
+            if let name = outcome.newBootloaderName { bootloaderName = name }
+            if outcome.enterBootloader { enteringBootloader = true }
+            return [PeripheralOutput(pdu: .notification(handle: Self.buttonlessHandle, value: outcome.response),
+                                     readyAt: time, disconnectAfterSending: outcome.enterBootloader,
+                                     disconnectReason: "the application reset into its bootloader")]
+        }
     }
 
     private func outputs(_ replies: [SecureDFUReply]) -> [PeripheralOutput] {
-        replies.map { reply in
-            if reply.reboot {
-                let installedApplication = bootloader.installed.last?.type == .application
-                    && reply.bytes == SecureDFUResponse(.execute).bytes
-                pendingReboot = buttonless != nil && installedApplication ? .intoApplication : .stayInBootloader
-            }
-            return PeripheralOutput(pdu: .notification(handle: Self.controlPointHandle, value: reply.bytes),
-                                    readyAt: reply.readyAt, disconnectAfterSending: reply.reboot)
+        replies.flatMap { reply in
+            let answer = PeripheralOutput(pdu: .notification(handle: Self.controlPointHandle, value: reply.bytes),
+                                          readyAt: reply.readyAt)
+            guard let reset = reply.reset else { return [answer] }
+            return [answer, leaveDFUMode(reset, answeredAt: reply.readyAt)]
         }
     }
 }

@@ -2,11 +2,20 @@ import DFUBytes
 import DFUPackage
 
 /// One notification the bootloader sends: its bytes, when it is ready to leave, and whether the
-/// bootloader resets once it is out.
+/// bootloader then leaves DFU mode (ends the link and resets).
 struct SecureDFUReply: Equatable, Sendable {
+    /// How the bootloader resets after a reply.
+    enum Reset: Equatable, Sendable {
+        /// The last data object was executed (validated or not): the settings are written and
+        /// backed up first (`nrf_dfu_settings_write_and_backup(on_dfu_complete)`).
+        case afterUpdate
+        /// ABORT: no settings to write.
+        case abort
+    }
+
     var bytes: [UInt8]
     var readyAt: Duration
-    var reboot = false
+    var reset: Reset?
 }
 
 /// The request handling of an nRF5 SDK 15+ Secure DFU bootloader as a pure state machine: bytes
@@ -20,6 +29,12 @@ struct SecureDFUReply: Equatable, Sendable {
 /// - A packet write that overflows the current object is dropped (no answer).
 /// - EXECUTE of the command object validates the init packet; EXECUTE of a data object needs
 ///   exactly the created size; the last one post-validates the SHA-256, answers, and resets.
+/// - A packet receipt notification follows every PRN-th packet write, the last packet of an
+///   object included: `ble_dfu_req_handler_callback` (nrf_dfu_ble.c, SDK 15.0-17.1) counts
+///   every accepted write and never asks whether it ended the object.
+/// - The inactivity timer (`NRF_BL_DFU_INACTIVITY_TIMEOUT_MS`, 120 s; nrf_bootloader.c
+///   `dfu_observer`) restarts on DFU_STARTED (CREATE of a command object) and
+///   OBJECT_RECEIVED (EXECUTE of a data object); the device resets when it runs out.
 /// - Timing: answers leave at once, except EXECUTE of a data object, which waits until the
 ///   flash queue (erases from CREATE, writes as data arrives, the hash of the image) is drained,
 ///   as `on_data_obj_execute_request_sched` waits for fstorage.
@@ -34,14 +49,17 @@ struct SecureDFUBootloader {
     var failingCommands: Set<Int>
 
     private(set) var progress = SecureDFUProgress()
-    /// The settings page as last written to flash: what a reset (or, from SDK 15.3, a
+    /// The settings page as last written to flash: what a reset (or, from SDK 16, a
     /// disconnect) goes back to.
     private(set) var flashSettings = SecureDFUProgress()
     /// The firmware bank; bytes beyond `progress.offset` are stale.
     private(set) var bank: [UInt8] = []
     private(set) var installedVersions = SecureDFUInitValidator.InstalledVersions()
+    /// Images post-validated and set to be activated at the next reset, oldest first.
     private(set) var installed: [NordicInstalledImage] = []
     private(set) var commandLog: [SecureDFUOpcode] = []
+    /// When the inactivity timer was last restarted.
+    private(set) var inactivityRestartedAt: Duration = .zero
     private var currentObject = SecureDFUObjectType.command
     private var receiptTarget = 0
     private var receiptCountdown = 0
@@ -64,18 +82,53 @@ struct SecureDFUBootloader {
         receiptCountdown = receiptTarget
     }
 
-    /// The BLE transport went down. From SDK 15.3 the bootloader reloads its settings from flash
+    /// The BLE transport went down. From SDK 16 the bootloader reloads its settings from flash
     /// (`NRF_DFU_EVT_TRANSPORT_DEACTIVATED` -> `nrf_dfu_settings_reinit`).
     mutating func connectionEnded() {
         if resumePolicy != .ram { progress = flashSettings }
     }
 
-    /// A reset: RAM is lost, the settings come back from flash.
-    mutating func reset() {
+    /// A reset: RAM is lost, the settings come back from flash; DFU mode (re)starts at `time`.
+    mutating func reset(at time: Duration) {
         progress = flashSettings
         currentObject = .command
         receiptTarget = 0
         receiptCountdown = 0
+        flashIdleAt = time
+        inactivityRestartedAt = time
+    }
+
+    /// A new world's clock.
+    mutating func shiftClock(by offset: Duration) {
+        flashIdleAt += offset
+        inactivityRestartedAt += offset
+    }
+
+    /// The names a control-point write answers to for command faults.
+    func commandNames(controlPoint value: [UInt8]) -> [String] {
+        guard let first = value.first else { return [] }
+        let type = value.count >= 2 ? SecureDFUObjectType(rawValue: value[1]) : .invalid
+        func typed(_ name: String, _ type: SecureDFUObjectType) -> [String] {
+            switch type {
+            case .command: return [name, name + "_command"]
+            case .data: return [name, name + "_data"]
+            default: return [name]
+            }
+        }
+        switch SecureDFUOpcode(rawValue: first) {
+        case .protocolVersion: return ["protocol_version"]
+        case .createObject: return typed("create", type)
+        case .setReceiptNotification: return ["set_prn"]
+        case .calculateChecksum: return ["checksum"]
+        case .execute: return typed("execute", currentObject)
+        case .selectObject: return typed("select", type)
+        case .mtuGet: return ["mtu_get"]
+        case .ping: return ["ping"]
+        case .hardwareVersion: return ["hw_version"]
+        case .firmwareVersion: return ["fw_version"]
+        case .abort: return ["abort"]
+        default: return []
+        }
     }
 
     // MARK: - Control point
@@ -85,9 +138,9 @@ struct SecureDFUBootloader {
         let opcode = SecureDFUOpcode(rawValue: first)
         commandLog.append(opcode)
         func reply(_ outcome: SecureDFUOutcome = .success, _ parameters: [UInt32] = [],
-                   readyAt: Duration = time, reboot: Bool = false) -> [SecureDFUReply] {
+                   readyAt: Duration = time, reset: SecureDFUReply.Reset? = nil) -> [SecureDFUReply] {
             [SecureDFUReply(bytes: SecureDFUResponse(opcode, outcome, parameters: parameters).bytes,
-                            readyAt: readyAt, reboot: reboot)]
+                            readyAt: readyAt, reset: reset)]
         }
         if failingCommands.contains(commandLog.count) { return reply(.result(.operationFailed)) }
         var reader = ByteReader(value)
@@ -98,7 +151,7 @@ struct SecureDFUBootloader {
             return reply()
         case .abort:
             // NRF_DFU_EVT_DFU_ABORTED -> bootloader_reset().
-            return reply(reboot: true)
+            return reply(reset: .abort)
         case .setReceiptNotification:
             guard let target = try? reader.readUnsigned(width: 2, endianness: .little) else {
                 return reply(.result(.invalidParameter))
@@ -113,6 +166,7 @@ struct SecureDFUBootloader {
             }
             receiptCountdown = receiptTarget
             currentObject = SecureDFUObjectType(rawValue: type)
+            if currentObject == .command { inactivityRestartedAt = time }  // NRF_DFU_EVT_DFU_STARTED
             return reply(create(size: Int(size), at: time))
         case .selectObject:
             guard let type = try? reader.readByte() else { return reply(.result(.invalidParameter)) }
@@ -193,8 +247,8 @@ struct SecureDFUBootloader {
 
     private mutating func executeData(at time: Duration) -> [SecureDFUReply] {
         // on_data_obj_execute_request
-        func reply(_ outcome: SecureDFUOutcome, readyAt: Duration, reboot: Bool = false) -> [SecureDFUReply] {
-            [SecureDFUReply(bytes: SecureDFUResponse(.execute, outcome).bytes, readyAt: readyAt, reboot: reboot)]
+        func reply(_ outcome: SecureDFUOutcome, readyAt: Duration, reset: SecureDFUReply.Reset? = nil) -> [SecureDFUReply] {
+            [SecureDFUReply(bytes: SecureDFUResponse(.execute, outcome).bytes, readyAt: readyAt, reset: reset)]
         }
         guard progress.offset - progress.offsetLast == progress.dataObjectSize else {
             return reply(.result(.operationNotPermitted), readyAt: time)
@@ -202,6 +256,7 @@ struct SecureDFUBootloader {
         progress.dataObjectSize = 0
         progress.crcLast = progress.crc
         progress.offsetLast = progress.offset
+        inactivityRestartedAt = time  // NRF_DFU_EVT_OBJECT_RECEIVED
         var ready = max(time, flashIdleAt)
         guard let accepted = progress.acceptedInit, progress.offset == accepted.firmwareSize else {
             if resumePolicy != .initPacket { flashSettings = progress }
@@ -220,7 +275,7 @@ struct SecureDFUBootloader {
         }
         progress = SecureDFUProgress()
         flashSettings = progress
-        return reply(outcome, readyAt: ready, reboot: true)
+        return reply(outcome, readyAt: ready, reset: .afterUpdate)
     }
 
     private mutating func install(_ image: [UInt8], _ accepted: SecureDFUAcceptedInit) {

@@ -23,15 +23,17 @@ struct SecureDFUProgress: Equatable, Sendable {
     var acceptedInit: SecureDFUAcceptedInit?
 }
 
-/// What survives a disconnect. The nRF5 SDK changed this over time; see protocols.md section 2.
+/// What survives a disconnect. The nRF5 SDK changed this over time (research: SDK 15.0 and
+/// 15.3 `dfu_observer` ignore NRF_DFU_EVT_TRANSPORT_DEACTIVATED; SDK 16.0 and 17.1 answer it
+/// with `nrf_dfu_settings_reinit`, nrf_bootloader.c).
 public enum SecureDFUResumePolicy: String, Sendable, CaseIterable {
-    /// SDK 15.0-15.2: progress lives in RAM and survives a disconnect, even within an object;
+    /// SDK 15.0-15.3: progress lives in RAM and survives a disconnect, even within an object;
     /// settings are written to flash after every executed object (what survives a reset).
     case ram
-    /// SDK 15.3+ with NRF_DFU_SAVE_PROGRESS_IN_FLASH=1: a disconnect reloads the settings from
+    /// SDK 16-17 with NRF_DFU_SAVE_PROGRESS_IN_FLASH=1: a disconnect reloads the settings from
     /// flash, written after every executed object: the transfer resumes at the last executed object.
     case object
-    /// SDK 15.3+ default (NRF_DFU_SAVE_PROGRESS_IN_FLASH=0): flash holds the progress as of the
+    /// SDK 16-17 default (NRF_DFU_SAVE_PROGRESS_IN_FLASH=0): flash holds the progress as of the
     /// init packet's execute, so after a disconnect the init packet is kept but data restarts at 0.
     case initPacket = "init"
 }

@@ -85,34 +85,45 @@ public struct MCUbootSlots: Sendable, Equatable {
         primaryConfirmed = true
     }
 
+    /// What MCUboot did at a boot, for the time it took.
+    public enum BootAction: Sendable, Equatable {
+        case none
+        /// Swapped the slots (a test, permanent or revert swap): the flash work covers the
+        /// larger of the two images (`find_last_idx` over the copy size in swap_move.c).
+        case swapped(bytes: Int)
+        /// The marked image failed validation: erased (`boot_scramble_slot`), nothing swapped.
+        case erasedInvalidImage(bytes: Int)
+    }
+
     /// MCUboot at boot: swaps as the trailers ask. An image whose SHA256 TLV does not match is
-    /// not booted: MCUboot erases it and keeps the running one. Returns whether the slots
-    /// swapped.
-    @discardableResult
-    mutating func boot() -> Bool {
+    /// not booted: MCUboot erases it and keeps the running one (loader.c `boot_validate_slot`).
+    mutating func boot() -> BootAction {
         switch swapType {
         case .none:
-            return false
+            return .none
         case .test, .permanent:
             guard let candidate = secondary, candidate.isIntact, candidate.bootable else {
+                let size = secondary?.bytes.count ?? 0
                 clearSecondary()
-                return false
+                return .erasedInvalidImage(bytes: size)
             }
             let permanent = swapType == .permanent
+            let size = max(primary.bytes.count, candidate.bytes.count)
             secondary = primary
             primary = candidate
             pendingSwap = .none
             primaryConfirmed = permanent
-            return true
+            return .swapped(bytes: size)
         case .revert:
             guard let fallback = secondary else {
                 primaryConfirmed = true
-                return false
+                return .none
             }
+            let size = max(primary.bytes.count, fallback.bytes.count)
             secondary = primary
             primary = fallback
             primaryConfirmed = true
-            return true
+            return .swapped(bytes: size)
         }
     }
 

@@ -28,9 +28,9 @@ enum SMPReply: Equatable {
     }
 }
 
-/// A handler's reply with the device time it took and whether the device reboots after it.
+/// A handler's reply with the device time it took and whether it armed the reset timer.
 struct SMPHandled {
     var reply: SMPReply
     var cost: Duration = .zero
-    var reboot = false
+    var armsReset = false
 }

@@ -35,6 +35,7 @@ public struct ImageManagementReturnCode: RawRepresentable, Sendable, Hashable {
     public static let invalidImageHeaderMagic = Self(rawValue: 23)
     public static let invalidHash = Self(rawValue: 24)
     public static let currentVersionIsNewer = Self(rawValue: 27)
+    public static let imageAlreadyPending = Self(rawValue: 28)
     public static let imageTooLarge = Self(rawValue: 30)
     public static let dataOverrun = Self(rawValue: 31)
     public static let settingTestToActiveDenied = Self(rawValue: 33)
@@ -43,7 +44,7 @@ public struct ImageManagementReturnCode: RawRepresentable, Sendable, Hashable {
     public var legacyCode: MCUmgrReturnCode {
         switch self {
         case .noImage: return .noEntry
-        case .noFreeSlot, .currentVersionIsNewer: return .badState
+        case .noFreeSlot, .currentVersionIsNewer, .imageAlreadyPending: return .badState
         case .invalidOffset, .invalidLength, .invalidImageHeader, .invalidHash: return .invalidArgument
         default: return .unknown
         }

@@ -9,7 +9,10 @@ extension SMPServer {
 
     /// Command 0 write: `{hash, confirm: false}` marks slot 1 for a trial boot,
     /// `{hash, confirm: true}` for good; `{confirm: true}` (or the running image's hash)
-    /// confirms the running image. Answers the image list.
+    /// confirms the running image. Answers the image list. As Zephyr's
+    /// `img_mgmt_set_next_boot_slot` (img_mgmt_state.c): testing the running image is refused
+    /// (33), and while a test swap is pending only that same test may be asked again; any
+    /// other change, a confirm included, is refused with 28 (IMAGE_ALREADY_PENDING).
     mutating func writeImageState(_ body: CBORValue) -> SMPHandled {
         let confirm = body["confirm"]?.booleanValue ?? false
         let slot: Int
@@ -25,8 +28,11 @@ extension SMPServer {
             guard confirm else { return SMPHandled(reply: .imageFailure(.invalidHash)) }
             slot = 0
         }
+        if slot == 0, !confirm { return SMPHandled(reply: .imageFailure(.settingTestToActiveDenied)) }
+        if slots.swapType == .test, slot == 0 || confirm {
+            return SMPHandled(reply: .imageFailure(.imageAlreadyPending))
+        }
         if slot == 0 {
-            guard confirm else { return SMPHandled(reply: .imageFailure(.settingTestToActiveDenied)) }
             slots.confirmPrimary()
         } else {
             slots.markSecondaryPending(permanent: confirm)

@@ -8,9 +8,10 @@ extension SMPServer {
         return SMPHandled(reply: .success([CBORMapEntry("r", .text(text))]))
     }
 
-    /// Command 5: answers `{}`, then the device reboots (and MCUboot swaps what is marked).
+    /// Command 5: answers `{}` and arms the reset timer (`os_mgmt_reset`); the device reboots
+    /// later (and MCUboot swaps what is marked).
     func reset() -> SMPHandled {
-        SMPHandled(reply: .success([]), reboot: true)
+        SMPHandled(reply: .success([]), armsReset: true)
     }
 
     /// Command 6: `{buf_size, buf_count}`.

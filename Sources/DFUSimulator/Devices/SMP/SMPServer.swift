@@ -21,8 +21,8 @@ public struct SMPServer: Sendable {
         var response: [UInt8]
         /// Device time spent before the response is ready.
         var cost: Duration
-        /// The device reboots once the response is out.
-        var reboot: Bool
+        /// The handler armed the reset timer (the device reboots `resetDelay` later).
+        var armsReset: Bool
     }
 
     public init(settings: SMPServerSettings, factoryImage: SMPSlotImage) {
@@ -57,7 +57,7 @@ public struct SMPServer: Sendable {
         let body = CBOR.encode(handled.reply.body(version: answerVersion))
         let responseHeader = header.response(version: answerVersion, length: body.count)
         return Outcome(response: responseHeader.bytes + body, cost: settings.requestOverhead + handled.cost,
-                       reboot: handled.reboot)
+                       armsReset: handled.armsReset)
     }
 
     private mutating func dispatch(_ header: SMPHeader, _ body: CBORValue) -> SMPHandled {
@@ -74,9 +74,30 @@ public struct SMPServer: Sendable {
         }
     }
 
-    /// MCUboot runs: the slots swap as marked. An upload into slot 1 survives a reset that
-    /// swaps nothing.
-    mutating func boot() {
-        if slots.boot() { upload = nil }
+    /// The device reset and MCUboot runs: the slots swap as marked. The upload state
+    /// (`g_img_mgmt_state` in img_mgmt.c) is in RAM: whatever slot 1 holds, a new upload starts
+    /// at offset 0.
+    mutating func reboot() -> MCUbootSlots.BootAction {
+        upload = nil
+        return slots.boot()
+    }
+
+    /// The names a request frame answers to for command faults (`SMPServerDevice.commandNames`),
+    /// or none for a request that is not one of them.
+    static func commandNames(of frame: [UInt8]) -> [String] {
+        guard let header = SMPHeader(decoding: frame) else { return [] }
+        let isWrite = header.operation == .write
+        switch (header.group, header.command, isWrite) {
+        case (osGroup, 0, _): return ["echo"]
+        case (osGroup, 5, true): return ["reset"]
+        case (osGroup, 6, false): return ["params"]
+        case (imageGroup, 0, false): return ["image_list"]
+        case (imageGroup, 0, true):
+            let body = try? CBOR.decode(Array(frame[SMPHeader.size...]))
+            return [body?["confirm"]?.booleanValue == true ? "image_confirm" : "image_test"]
+        case (imageGroup, 1, true): return ["upload"]
+        case (imageGroup, 5, true): return ["image_erase"]
+        default: return []
+        }
     }
 }

@@ -28,6 +28,36 @@ public struct SMPServerSettings: Sendable, Equatable {
     public var requestOverhead: Duration = .microseconds(500)
     /// Requests (1-based, counted over the device's life) answered `{rc: 10}` (EBUSY).
     public var busyRequests: Set<Int> = []
+    /// `disconnect-on` / `disconnect-after-command` faults.
+    public var commandDisconnects: [CommandDisconnect] = []
+
+    /// From the `reset` request's handling to the reboot (`reset-delay-ms`). Zephyr's os_mgmt
+    /// `os_mgmt_reset` only arms a delayed reboot (`k_work_schedule` / `k_timer_start` with
+    /// `CONFIG_MCUMGR_GRP_OS_RESET_MS`, default 250: "This delay allows time for the MCUmgr
+    /// response to be delivered", zephyr subsys/mgmt/mcumgr/grp/os_mgmt/Kconfig); the answer
+    /// goes out and the device keeps running until `sys_reboot`.
+    public var resetDelay: Duration = .milliseconds(250)
+    /// From the reset (after any swap) to the first advertisement (`boot-ms`): MCUboot
+    /// validating slot 0, then Zephyr starting Bluetooth. About 1 s on an nRF52832, mostly the
+    /// validation (DevZone 117765; mcuboot docs/design.md "Integrity check": 1-2 s on a
+    /// Cortex-M0).
+    public var bootTime: Duration = .seconds(1)
+    /// MCUboot's swap time per KiB of image (`swap-ms-per-kib`); nil: from the flash timing
+    /// (`swapTime(bytes:)`).
+    public var swapPerKiB: Duration?
 
     public init() {}
+
+    /// How long MCUboot's swap-move takes for `bytes` of image: every sector the image uses
+    /// moves up one sector (an erase and a write), then each pair of sectors is swapped (an
+    /// erase and a write in each slot): three erases and three writes per sector (mcuboot
+    /// boot/bootutil/src/swap_move.c `swap_run`; docs/design.md "Swap using move": two erase
+    /// cycles on the primary slot, one on the secondary). With nRF52 flash timing that is about
+    /// 97 ms per KiB, some 30 s for a 300 KiB image, as reported for the nRF52840
+    /// (JuulLabs-OSS/mcumgr-android PR #38: "the swap operation takes ~30 seconds").
+    public func swapTime(bytes: Int) -> Duration {
+        if let swapPerKiB { return swapPerKiB * bytes / 1024 }
+        let sectors = (bytes + flash.pageSize - 1) / flash.pageSize
+        return (flash.pageErase + flash.writePerByte * flash.pageSize) * (3 * sectors)
+    }
 }

@@ -1,0 +1,69 @@
+/// `fault=disconnect-on:COMMAND[:N]` and `fault=disconnect-after-command:COMMAND[:N]`: the
+/// link drops when the device receives the N-th request (1-based, counted over the device's
+/// life) of a command. Command names are the device's own (`SimulatedDeviceCatalog.commandNames`),
+/// the profile's command names where a request maps to one.
+public struct CommandDisconnect: Sendable, Hashable, CustomStringConvertible {
+    public enum Moment: String, Sendable, Hashable {
+        /// The request arrives and the link drops: the device neither processes nor answers it.
+        case beforeProcessing = "disconnect-on"
+        /// The device processes the request (its state changes), then the link drops before
+        /// the answer goes out: the client cannot tell whether the command took effect.
+        case afterProcessing = "disconnect-after-command"
+    }
+
+    public var command: String
+    public var occurrence: Int
+    public var moment: Moment
+
+    public init(command: String, occurrence: Int = 1, moment: Moment) {
+        self.command = command
+        self.occurrence = occurrence
+        self.moment = moment
+    }
+
+    public var description: String { "\(moment.rawValue):\(command):\(occurrence)" }
+
+    /// The reason the link reports.
+    var reason: String {
+        switch moment {
+        case .beforeProcessing:
+            return "simulated fault: disconnect on \(command) #\(occurrence), before the device processed it"
+        case .afterProcessing:
+            return "simulated fault: disconnect after \(command) #\(occurrence) was processed, before its answer"
+        }
+    }
+}
+
+/// A device's bookkeeping for its `CommandDisconnect` faults: it names every request it
+/// receives (a request may answer to several names, e.g. `create` and `create_data`), and
+/// learns whether one of them fires.
+struct CommandDisconnectInjector: Sendable, Equatable {
+    private let faults: [CommandDisconnect]
+    private var counts: [Int]
+
+    init(_ faults: [CommandDisconnect]) {
+        self.faults = faults
+        counts = Array(repeating: 0, count: faults.count)
+    }
+
+    /// Handles a request answering to `names` that arrived at `time`: `process` handles it and
+    /// returns the device's outputs, unless a fault fires on it; then the link is lost before
+    /// `process` runs, or right after it ran (its outputs are not sent).
+    mutating func handle(_ names: [String], at time: Duration,
+                         _ process: () -> [PeripheralOutput]) -> [PeripheralOutput] {
+        guard let fault = arrived(names) else { return process() }
+        if fault.moment == .afterProcessing { _ = process() }
+        return [.linkLoss(reason: fault.reason, at: time)]
+    }
+
+    /// A request answering to `names` arrived: the fault that fires on it, if any. Every
+    /// matching fault counts it.
+    private mutating func arrived(_ names: [String]) -> CommandDisconnect? {
+        var fired: CommandDisconnect?
+        for index in faults.indices where names.contains(faults[index].command) {
+            counts[index] += 1
+            if counts[index] == faults[index].occurrence, fired == nil { fired = faults[index] }
+        }
+        return fired
+    }
+}

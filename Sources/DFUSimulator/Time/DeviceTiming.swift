@@ -1,0 +1,18 @@
+/// When a simulated device resets and how long it is silent (`sim:` keys `reset-delay-ms`,
+/// `boot-ms`, `swap-ms-per-kib`). A nil field keeps the device's own default, which models its
+/// shipped firmware (see each device's documentation for the source).
+public struct DeviceTiming: Sendable, Equatable {
+    /// From the answer that asks for a reset to the reboot (vendor-ctrlpt `activate`,
+    /// mcumgr-smp `reset`).
+    public var resetDelay: Duration?
+    /// From the reset (after any swap or bank copy) to the first advertisement.
+    public var boot: Duration?
+    /// MCUboot's swap time per KiB of image (mcumgr-smp).
+    public var swapPerKiB: Duration?
+
+    public init(resetDelay: Duration? = nil, boot: Duration? = nil, swapPerKiB: Duration? = nil) {
+        self.resetDelay = resetDelay
+        self.boot = boot
+        self.swapPerKiB = swapPerKiB
+    }
+}

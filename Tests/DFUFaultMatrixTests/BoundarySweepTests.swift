@@ -1,0 +1,128 @@
+import DFUEngine
+import DFUFaultMatrix
+import DFUProfile
+import DFUSimulator
+import Foundation
+import XCTest
+
+/// Image sizes at and around every boundary of each protocol (0 and 1 byte, the ATT segment,
+/// segment x PRN, Nordic's 4 KiB objects, chunk sizes, window x chunk), at every ATT MTU
+/// {23, 27, 185, 247, 498, 517}, PRN {0, 1, 2, 10, 12} and SMP window and reassembly: every
+/// update ends verified with exactly the image on the device.
+final class BoundarySweepTests: XCTestCase {
+    static let mtus = [23, 27, 185, 247, 498, 517]
+    static let receiptIntervals = [0, 1, 2, 10, 12]
+
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    private func profile(_ name: String) throws -> Profile {
+        try ProfileLoader.load(path: Self.root.appendingPathComponent("profiles/\(name).yaml").path)
+    }
+
+    /// Sizes around each boundary, deduplicated, at least `minimum`, sorted.
+    private static func around(_ boundaries: [Int], minimum: Int = 0, step: Int = 1) -> [Int] {
+        Array(Set(boundaries.flatMap { [$0 - step, $0, $0 + step] }.filter { $0 >= minimum })).sorted()
+    }
+
+    /// Flashes every case; returns the ones that did not end verified with the image in place.
+    private func sweep(_ cases: [(label: String, device: String, image: FlashImage, parameters: [String: ParameterValue])],
+                       profile: Profile, holds: (any SimulatedPeripheral, FlashImage) -> Bool) async throws -> [String] {
+        var failures: [String] = []
+        for item in cases {
+            let world = try SimulatedDeviceCatalog.makeWorld(try SimulatorConfiguration(parsing: item.device))
+            let report = await FlashSession(profile: profile, images: [item.image], transport: world, address: nil,
+                                            options: FlashOptions(parameters: item.parameters)).run()
+            if report.status != .verified {
+                failures.append("\(item.label): \(report.status.rawValue): \(report.error.map { "\($0)" } ?? "")")
+            } else if !holds(world.peripherals[0], item.image) {
+                failures.append("\(item.label): verified, but the device does not hold exactly the image")
+            }
+        }
+        return failures
+    }
+
+    func testVendorControlPoint() async throws {
+        var cases: [(String, String, FlashImage, [String: ParameterValue])] = []
+        for mtu in Self.mtus {
+            // A data frame is 2 + 1 + 4 + n bytes; chunks are at most 4096 (the device's max_chunk).
+            let segment = mtu - 3
+            for size in Self.around([0, 1, segment - 7, 2 * segment - 7, 4096, 8192]) {
+                cases.append(("mtu \(mtu) size \(size)", "vendor-ctrlpt?mtu=\(mtu)", SweepFirmware.vendor(size: size), [:]))
+            }
+        }
+        let failures = try await sweep(cases, profile: try profile("vendor-ctrlpt")) { device, image in
+            (device as? VendorControlPointDevice)?.installed?.data == image.data
+        }
+        XCTAssertEqual(failures, [], "\(cases.count) cases")
+    }
+
+    func testNordicSecureDFU() async throws {
+        var cases: [(String, String, FlashImage, [String: ParameterValue])] = []
+        for mtu in Self.mtus {
+            let segment = mtu - 3
+            for prn in Self.receiptIntervals {
+                let receipt = max(prn, 1) * segment
+                for size in Self.around([1, segment, receipt, 4096, 4096 + receipt, 8192], minimum: 1) {
+                    cases.append(("mtu \(mtu) prn \(prn) size \(size)", "nordic-secure-dfu?mtu=\(mtu)",
+                                  SweepFirmware.nordicSecure(size: size), ["prn": .integer(UInt64(prn))]))
+                }
+            }
+        }
+        let failures = try await sweep(cases, profile: try profile("nordic-secure-dfu")) { device, image in
+            (device as? NordicSecureDFUDevice)?.installed.map(\.data) == [image.data]
+        }
+        XCTAssertEqual(failures, [], "\(cases.count) cases")
+    }
+
+    /// Legacy bootloaders take images and packets in whole 32-bit words (nRF5 SDK 11
+    /// dfu_transport_ble.c app_data_process, dfu_dual_bank.c dfu_start_pkt_handle): sizes step by 4.
+    func testNordicLegacyDFU() async throws {
+        var cases: [(String, String, FlashImage, [String: ParameterValue])] = []
+        for mtu in Self.mtus {
+            let segment = (mtu - 3) / 4 * 4
+            for prn in Self.receiptIntervals {
+                let receipt = max(prn, 1) * segment
+                for size in Self.around([4, segment, receipt, 2 * receipt, 4096], minimum: 4, step: 4) {
+                    cases.append(("mtu \(mtu) prn \(prn) size \(size)", "nordic-legacy-dfu?mtu=\(mtu)",
+                                  SweepFirmware.nordicLegacy(size: size), ["prn": .integer(UInt64(prn))]))
+                }
+            }
+        }
+        // The package of issue 10: 102,400 bytes at MTU 247, PRN 10 and 12 (420 packets).
+        for prn in [10, 12] {
+            cases.append(("issue 10 package prn \(prn)", "nordic-legacy-dfu?mtu=247",
+                          SweepFirmware.nordicLegacy(size: 102_400), ["prn": .integer(UInt64(prn))]))
+        }
+        let failures = try await sweep(cases, profile: try profile("nordic-legacy-dfu")) { device, image in
+            (device as? NordicLegacyDFUDevice)?.installed.map(\.data) == [image.data]
+        }
+        XCTAssertEqual(failures, [], "\(cases.count) cases")
+    }
+
+    /// SMP: chunks of buf_size - 96 bytes with reassembly (2475 on the simulated server), one ATT
+    /// write's worth without; windows of 1 and 3 requests (buf_count 4).
+    func testMCUmgrSMP() async throws {
+        var cases: [(String, String, FlashImage, [String: ParameterValue])] = []
+        let overhead = 76  // header 32 + TLV area 44 around the payload
+        for mtu in Self.mtus {
+            for reassembly in [0, 1] {
+                let chunk = reassembly == 1 ? 2475 - 96 : max(mtu, 128) - 3 - 96
+                for window in [1, 3] {
+                    let totals = Self.around([chunk, window * chunk, 2 * window * chunk])
+                    let payloads = Set([0, 1] + totals.map { $0 - overhead }.filter { $0 >= 0 }).sorted()
+                    for payload in payloads {
+                        cases.append(("mtu \(mtu) reassembly \(reassembly) window \(window) payload \(payload)",
+                                      "mcumgr-smp?mtu=\(mtu)", SweepFirmware.mcuboot(payloadSize: payload),
+                                      ["window": .integer(UInt64(window)), "reassembly": .integer(UInt64(reassembly))]))
+                    }
+                }
+            }
+        }
+        let failures = try await sweep(cases, profile: try profile("mcumgr-smp")) { device, image in
+            guard let slots = (device as? SMPServerDevice)?.slots else { return false }
+            return slots.primary.bytes == image.data && slots.flags(slot: 0).confirmed
+        }
+        XCTAssertEqual(failures, [], "\(cases.count) cases")
+    }
+}
