@@ -169,6 +169,7 @@ class LegacyDFUPeripheral(Peripheral):
         self.timer: asyncio.TimerHandle | None = None
         self.run_number = 0  # bumps at every reset: delayed answers of an older run are dropped
         self.answers: list[tuple[bytes, float | None]] = []
+        self.leaving = False  # dfu_transport_close was called: the link is going, nothing more is done
         properties = Characteristic.Properties
         self.packet = Characteristic(
             PACKET_UUID, properties.WRITE_WITHOUT_RESPONSE, Characteristic.Permissions.WRITEABLE,
@@ -255,7 +256,7 @@ class LegacyDFUPeripheral(Peripheral):
             raise ATT_Error(WRITE_NOT_PERMITTED)
         if not self.notifications_enabled(connection):
             raise ATT_Error(CCCD_IMPROPERLY_CONFIGURED)  # the authorized write is refused
-        if not self.received(connection, value) or not value:
+        if not self.received(connection, value) or not value or self.leaving:
             return
         opcode = value[0]
         dfu = self.dfu
@@ -303,7 +304,7 @@ class LegacyDFUPeripheral(Peripheral):
             log.info('a %d-byte write to the packet characteristic (max_len %d) is dropped by the stack',
                      len(value), self.args.max_packet_length)
             return
-        if not self.received(connection, value):
+        if not self.received(connection, value) or self.leaving:
             return
         kind = self.dfu.packet_type
         if kind == PacketType.START:
@@ -455,6 +456,9 @@ class LegacyDFUPeripheral(Peripheral):
         """dfu_transport_close, then what bootloader.c and main.c do: activate copies bank 1 into
         bank 0 and starts the application without a reset (bootloader_app_start); a reset or a
         timeout starts a valid application, and otherwise resets into the bootloader again."""
+        if self.leaving:
+            return  # already tearing down (a second 05/06, or the timer meanwhile)
+        self.leaving = True
         await asyncio.sleep(0.01)  # the write response of 05/06 goes out first
         if self.timer:
             self.timer.cancel()
@@ -485,11 +489,13 @@ class LegacyDFUPeripheral(Peripheral):
             log.info('the application (%d bytes) runs, advertising as %s from %s', len(self.application),
                      self.args.app_name, self.args.app_address)
             await self.wake(self.application_advertising(), self.args.app_address)
+            self.leaving = False
             return
         log.info('%s: no valid application, NVIC_SystemReset; the bootloader starts again', why)
         await asyncio.sleep(self.args.boot_ms / 1000)
         self.running = 'bootloader'
         self.restart_timer()  # dfu_init starts the timer
+        self.leaving = False
         await self.wake()
 
     async def start(self) -> None:
