@@ -85,17 +85,17 @@ public final class FlashSession {
     }
 
     var elapsed: Duration { transport.now - startedAt }
+    private var elapsedSeconds: Double { Double(elapsed / .seconds(1)) }
+    private var transferSeconds: Double? {
+        guard let start = transferStartedAt, let end = transferEndedAt, end > start else { return nil }
+        return Double((end - start) / .seconds(1))
+    }
 
     /// A new connection replaces the current one.
     func adopt(link newLink: any GATTLink, bindings newBindings: ConnectionBindings, address target: DeviceAddress) {
         link = newLink
         bindings = newBindings
         address = target
-    }
-    private var elapsedSeconds: Double { Double(elapsed / .seconds(1)) }
-    private var transferSeconds: Double? {
-        guard let start = transferStartedAt, let end = transferEndedAt, end > start else { return nil }
-        return Double((end - start) / .seconds(1))
     }
 
     // MARK: - One image
