@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 DFUKIT_DEBUG = .build/debug/dfukit
 DEMO_DIR = .build/demo
 
-.PHONY: deps build release demo test test-postgres test-report test-bumble test-kernel bench install clean
+.PHONY: deps build release demo test fault-matrix test-postgres test-report test-bumble test-kernel bench install clean
 
 deps:
 	@scripts/install-deps.sh
@@ -27,6 +27,13 @@ demo: build
 
 test: deps
 	@scripts/run-tests.sh
+
+# Every shipped profile against the simulators with a fault at every phase (disconnects on each
+# request and across the transfer, lost, duplicated, garbled and reordered notifications, busy
+# answers, reboots); writes .build/fault-matrix/results.json and fails on any report that
+# disagrees with what the device holds. SHORT=1: the short form CI runs.
+fault-matrix: deps
+	@scripts/run-fault-matrix.sh $(if $(SHORT),--short)
 
 # The PostgreSQL ledger tests: starts a throwaway server on 127.0.0.1 (scripts/start-postgres.sh),
 # runs DFULedgerTests.PostgresLedgerTests with DFUKIT_TEST_POSTGRES_URL set, stops the server;

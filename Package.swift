@@ -26,6 +26,7 @@ let package = Package(
     products: [
         .executable(name: "dfukit", targets: ["dfukit"]),
         .executable(name: "dfukit-bench", targets: ["dfukit-bench"]),
+        .executable(name: "dfukit-fault-matrix", targets: ["dfukit-fault-matrix"]),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
@@ -70,6 +71,8 @@ let package = Package(
                 dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUEngine"],
                 swiftSettings: swiftSettings),
         .executableTarget(name: "dfukit", dependencies: ["DFUCommandLine"], swiftSettings: swiftSettings),
+        .executableTarget(name: "dfukit-fault-matrix", dependencies: ["DFUFaultMatrix", "DFUBytes"],
+                          swiftSettings: swiftSettings),
         .executableTarget(name: "dfukit-bench",
                           dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUEngine",
                                          "DFULedger", "DFUBatch", "DFUHCITransport"],

@@ -34,13 +34,13 @@ final class ProfileCheckCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.transcript)
         XCTAssertEqual(result.stderr, "")
         XCTAssertEqual(result.stdout,
-                       "\(DFUKitBinary.shippedProfile): ok: profile 'vendor-ctrlpt', 6 commands, 5 steps\n")
+                       "\(DFUKitBinary.shippedProfile): ok: profile 'vendor-ctrlpt', 6 commands, 4 steps\n")
     }
 
     func testShippedProfileIsFoundByName() throws {
         let result = try DFUKitBinary.run(["profile", "check", "vendor-ctrlpt"])
         XCTAssertEqual(result.status, 0, result.transcript)
-        XCTAssertTrue(result.stdout.hasSuffix("profiles/vendor-ctrlpt.yaml: ok: profile 'vendor-ctrlpt', 6 commands, 5 steps\n"),
+        XCTAssertTrue(result.stdout.hasSuffix("profiles/vendor-ctrlpt.yaml: ok: profile 'vendor-ctrlpt', 6 commands, 4 steps\n"),
                       result.transcript)
     }
 
@@ -113,8 +113,8 @@ final class ProfileCheckCommandTests: XCTestCase {
         let result = try DFUKitBinary.run(["profile", "check", "good.yaml", "bad.yaml", "also-good.yaml"], in: directory.path)
         XCTAssertEqual(result.status, 65, result.transcript)
         XCTAssertEqual(result.stdoutLines, [
-            "good.yaml: ok: profile 'vendor-ctrlpt', 6 commands, 5 steps",
-            "also-good.yaml: ok: profile 'vendor-ctrlpt', 6 commands, 5 steps",
+            "good.yaml: ok: profile 'vendor-ctrlpt', 6 commands, 4 steps",
+            "also-good.yaml: ok: profile 'vendor-ctrlpt', 6 commands, 4 steps",
         ], result.transcript)
         XCTAssertEqual(result.stderrLines.count, 1, result.transcript)
         XCTAssertTrue(result.stderr.hasPrefix("bad.yaml:\(at.line):\(at.column): error: unknown key 'bogus-key'"), result.transcript)

@@ -442,6 +442,27 @@ final class ProcedureMachineTests: XCTestCase {
         XCTAssertEqual(result.machine.retryCount, 0)
     }
 
+    /// A condition over an answer of the wrong shape (a garbled answer) fails like an unmet
+    /// one: a `retry` asks again.
+    func testAConditionThatCannotBeEvaluatedOverAnAnswerIsRetried() throws {
+        let procedure = """
+          - retry:
+              attempts: 2
+              steps:
+                - send: get
+                - check: get.value
+
+        """
+        let result = try run(procedure, answer: gets([5]))
+        XCTAssertEqual(result.log, ["send get", "send get", "failed"])
+        XCTAssertEqual(result.machine.retryCount, 1)
+        guard case let .expectationFailed(expression, _, values)? = result.failure?.failure else {
+            return XCTFail("expected a failed expectation, got \(String(describing: result.failure))")
+        }
+        XCTAssertEqual(expression, "get.value")
+        XCTAssertTrue(values.hasPrefix("cannot be evaluated: "), values)
+    }
+
     // MARK: - Other steps
 
     func testStreamWaitAndReconnectAreHandedToTheDriver() throws {

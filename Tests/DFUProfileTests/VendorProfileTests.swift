@@ -92,22 +92,21 @@ final class VendorProfileTests: XCTestCase {
     func testProcedureShape() throws {
         let profile = try loadVendor()
         let text = try String(contentsOfFile: vendorProfilePath, encoding: .utf8)
-        XCTAssertEqual(profile.procedure.count, 5)
+        XCTAssertEqual(profile.procedure.count, 4)
 
-        // 1. send info; 2. retry 3 x { send status }: what the device runs and holds
-        guard case .send(let info) = profile.procedure[0].kind else { return XCTFail("step 1 is not send") }
-        XCTAssertEqual(info.command, "info")
-        guard case .retry(let attempts, let probe) = profile.procedure[1].kind,
-              case .send(let status) = probe.first?.kind else {
-            return XCTFail("step 2 is not retry { send status }")
+        // 1. retry 3 x { send info; send status }: what the device runs and holds
+        guard case .retry(let attempts, let probe) = profile.procedure[0].kind,
+              case .send(let info) = probe.first?.kind, case .send(let status) = probe.last?.kind else {
+            return XCTFail("step 1 is not retry { send info; send status }")
         }
         XCTAssertEqual(attempts, 3)
+        XCTAssertEqual(info.command, "info")
         XCTAssertEqual(status.command, "status")
-        XCTAssertEqual(profile.procedure[1].location.line, position(of: "  - retry:", in: text).line)
+        XCTAssertEqual(profile.procedure[0].location.line, position(of: "  - retry:", in: text).line)
 
-        // 3. phase transfer: skipped when the device runs or holds the whole image; else
+        // 2. phase transfer: skipped when the device runs or holds the whole image; else
         //    resume or start, then chunks of image.data from `from` { retry 3 x { send data } }
-        guard case .phase(let transfer) = profile.procedure[2].kind else { return XCTFail("step 3 is not a phase") }
+        guard case .phase(let transfer) = profile.procedure[1].kind else { return XCTFail("step 2 is not a phase") }
         XCTAssertEqual(transfer.name, "transfer")
         XCTAssertEqual(transfer.achieves, .received)
         XCTAssertEqual(render(try XCTUnwrap(transfer.done).node),
@@ -141,20 +140,20 @@ final class VendorProfileTests: XCTestCase {
         XCTAssertEqual(dataStep.command, "data")
         XCTAssertEqual(dataStep.expect.map { render($0.node) }, ["(data.next_offset == chunk.end)"])
 
-        // 4. phase verify (repeatable): retry 2 x { send verify with two expectations }
-        guard case .phase(let verifyPhase) = profile.procedure[3].kind, verifyPhase.repeatable,
+        // 3. phase verify (repeatable): retry 2 x { send verify with two expectations }
+        guard case .phase(let verifyPhase) = profile.procedure[2].kind, verifyPhase.repeatable,
               case .retry(2, let verifySteps) = verifyPhase.steps.first?.kind,
               case .send(let verify) = verifySteps.first?.kind else {
-            return XCTFail("step 4 is not a repeatable phase { retry { send verify } }")
+            return XCTFail("step 3 is not a repeatable phase { retry { send verify } }")
         }
         XCTAssertEqual(verify.command, "verify")
         XCTAssertEqual(verify.expect.count, 2)
         XCTAssertNil(verify.timeout)
         XCTAssertNil(verify.retries)
 
-        // 5. phase activate: send activate (it reboots the device), reconnect, check what runs
-        guard case .phase(let activatePhase) = profile.procedure[4].kind,
-              case .send(let activate) = activatePhase.steps.first?.kind else { return XCTFail("step 5 is not a phase") }
+        // 4. phase activate: send activate (it reboots the device), reconnect, check what runs
+        guard case .phase(let activatePhase) = profile.procedure[3].kind,
+              case .send(let activate) = activatePhase.steps.first?.kind else { return XCTFail("step 4 is not a phase") }
         XCTAssertEqual(activatePhase.achieves, .installed)
         XCTAssertEqual(activate.command, "activate")
         XCTAssertNotNil(profile.commands["activate"]?.reboots)

@@ -35,6 +35,9 @@ public struct FlashError: Error, Sendable, CustomStringConvertible {
     public var deviceHolds: [FirmwareStage] = []
     /// What the device holds, in words ("the device still runs its previous firmware; ...").
     public var deviceState: String?
+    /// The device's answer (a code the profile does not know), or its absence (a timeout, a lost
+    /// link), does not tell whether it did what it was asked.
+    public var outcomeUnknown = false
 
     public init(kind: Kind, message: String, address: String? = nil, image: String? = nil, offset: Int? = nil,
                 location: SourceLocation? = nil, hint: String? = nil) {

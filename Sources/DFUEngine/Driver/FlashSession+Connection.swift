@@ -5,7 +5,7 @@ import DFUProfile
 /// resume), with the wait for a device that was told to reboot.
 extension FlashSession {
     func resolveAddress() async throws(FlashError) -> DeviceAddress {
-        if let requestedAddress = requestedAddressForScan { return requestedAddress }
+        if let requestedAddress { return requestedAddress }
         onEvent(.scanning(transport: transport.name))
         let seen: [Advertisement]
         do {
@@ -61,7 +61,7 @@ extension FlashSession {
         guard let current = address else { throw .linkLost(LinkLoss(detail: "not connected")) }
         let target = step.address == .next ? current.adding(1) : current
         if let reboot {
-            try await awaitReboot(reboot, of: target, linkStillUp: true)
+            try await awaitReboot(reboot, of: target)
         } else if let link {
             await link.disconnect()
         }
@@ -74,14 +74,12 @@ extension FlashSession {
         }
     }
 
-    /// Waits for a device that was told to reboot: for it to drop the link (when the link is
-    /// still up; the reboot's grace time counts from when the command went out), or, when the
-    /// link was already lost, for the grace time to pass (the link may have dropped for another
-    /// reason while the device still had its reset ahead of it); then for it to advertise again.
-    func awaitReboot(_ reboot: PendingReboot, of target: DeviceAddress, linkStillUp: Bool) async throws(RunInterruption) {
-        let graceEnds = reboot.sentAt + reboot.timing.grace
-        if linkStillUp, let link {
-            let deadline = link.now + max(.zero, graceEnds - transport.now)
+    /// Waits for a device that was told to reboot, while the link is still up: for it to drop
+    /// the link (up to the grace time, counted from when the command went out; then the link is
+    /// dropped here), then for it to advertise again.
+    func awaitReboot(_ reboot: PendingReboot, of target: DeviceAddress) async throws(RunInterruption) {
+        if let link {
+            let deadline = link.now + max(.zero, reboot.sentAt + reboot.timing.grace - transport.now)
             var dropped = false
             do {
                 while try await link.nextNotification(until: deadline) != nil {}
@@ -93,9 +91,12 @@ extension FlashSession {
                                    + "disconnecting"))
                 await link.disconnect()
             }
-        } else {
-            await transport.sleep(until: graceEnds)
         }
+        try await awaitAdvertising(target, after: reboot)
+    }
+
+    /// Waits, up to the boot timeout, for `target` to advertise (listening from now on).
+    func awaitAdvertising(_ target: DeviceAddress, after reboot: PendingReboot) async throws(RunInterruption) {
         if Task.isCancelled { throw .cancelled }
         onEvent(.rebooting("waiting up to \(reboot.timing.bootTimeout.secondsText) for \(target) to advertise again "
                            + "after '\(reboot.command)'"))

@@ -12,7 +12,9 @@ public final class FlashSession {
     let options: FlashOptions
     private let images: [FlashImage]
     let transport: any GATTTransport
-    private let requestedAddress: DeviceAddress?
+    let requestedAddress: DeviceAddress?
+    /// The address the update started at (the device may move: a bootloader on address + 1).
+    private(set) var originAddress: DeviceAddress?
     let onEvent: (FlashEvent) -> Void
 
     /// The current connection (replaced on reconnect).
@@ -23,12 +25,12 @@ public final class FlashSession {
     private var retries = 0
     /// The next request sequence number (`sequence` in profiles), kept across images and runs.
     private var sequence = 0
-    private var resumes = 0
+    var resumes = 0
     private var delivered = 0
     /// Bytes of the current image the device holds, as far as progress tells.
-    private var imageBytesHeld = 0
+    var imageBytesHeld = 0
     /// What the session knows of the current image's progress on the device.
-    private var imageProgress = ImageProgress()
+    var imageProgress = ImageProgress()
     /// The transfer phase: from the first step that moved image data to the last progress.
     private var transferStartedAt: Duration?
     private var transferEndedAt: Duration?
@@ -53,7 +55,8 @@ public final class FlashSession {
             try options.validate(for: profile)
             let target = try await resolveAddress()
             address = target
-            try await connect(to: target, timeout: profile.resume.reconnectTimeout)
+            originAddress = target
+            try await connectFirst(to: target)
             for (index, image) in images.enumerated() {
                 onEvent(.imageStarted(name: image.name, size: image.data.count, index: index, count: images.count))
                 let verified = try await flashWithResume(image, index: index)
@@ -65,6 +68,10 @@ public final class FlashSession {
         } catch {
             status = .failed
             failure = error
+            // Said only of a device that was reached (not of a missing adapter or a bad option).
+            if failure?.deviceState == nil, address != nil, ![.transport, .usage, .profile].contains(error.kind) {
+                failure?.deviceState = "the update stopped before any image was sent: the device holds what it held before"
+            }
         }
         if let link { await link.disconnect() }
         var report = FlashReport(status: status, profile: profile.name, device: transport.name,
@@ -78,9 +85,11 @@ public final class FlashSession {
     }
 
     var elapsed: Duration { transport.now - startedAt }
-
-    /// The address given on the command line, if any (else the session scans).
-    var requestedAddressForScan: DeviceAddress? { requestedAddress }
+    private var elapsedSeconds: Double { Double(elapsed / .seconds(1)) }
+    private var transferSeconds: Double? {
+        guard let start = transferStartedAt, let end = transferEndedAt, end > start else { return nil }
+        return Double((end - start) / .seconds(1))
+    }
 
     /// A new connection replaces the current one.
     func adopt(link newLink: any GATTLink, bindings newBindings: ConnectionBindings, address target: DeviceAddress) {
@@ -88,18 +97,12 @@ public final class FlashSession {
         bindings = newBindings
         address = target
     }
-    private var elapsedSeconds: Double { Double(elapsed / .seconds(1)) }
-    private var transferSeconds: Double? {
-        guard let start = transferStartedAt, let end = transferEndedAt, end > start else { return nil }
-        return Double((end - start) / .seconds(1))
-    }
 
     // MARK: - One image
 
     private func flashWithResume(_ image: FlashImage, index: Int) async throws(FlashError) -> Bool {
         imageBytesHeld = 0
         imageProgress = ImageProgress()
-        if Self.declaresPhases(profile.procedure) { imageProgress.stage = .unchanged }
         var firstLoss: LinkLoss?
         while true {
             let runner = ProcedureRunner(session: self, image: image, index: index, count: images.count,
@@ -134,6 +137,17 @@ public final class FlashSession {
         }
     }
 
+    /// The first connection: a link lost while connecting (discovery, subscribing) is retried
+    /// like any lost link, as the profile's resume policy allows.
+    private func connectFirst(to target: DeviceAddress) async throws(FlashError) {
+        do {
+            try await connect(to: target, timeout: profile.resume.reconnectTimeout)
+        } catch where [.disconnected, .timeout].contains(error.kind) && profile.resume.attempts > 0 {
+            let loss = LinkLoss(kind: error.kind, detail: error.message, step: "connect")
+            try await reconnectToResume(nil, first: loss, latest: loss)
+        }
+    }
+
     /// Takes what a run counted and learned into the session's totals.
     private func fold(_ runner: ProcedureRunner) {
         let statistics = runner.statistics
@@ -143,88 +157,5 @@ public final class FlashSession {
         if transferStartedAt == nil { transferStartedAt = statistics.transferStartedAt }
         transferEndedAt = statistics.transferEndedAt ?? transferEndedAt
         imageProgress = runner.progress
-    }
-
-    /// Adds what the device holds, as far as the phases tell, to an error.
-    private func describingDevice(_ error: FlashError, image: FlashImage) -> FlashError {
-        guard let known = imageProgress.stage else { return error }
-        var error = error
-        var stages = [known]
-        if [.timeout, .disconnected].contains(error.kind), let phase = imageProgress.currentPhase,
-           imageProgress.currentPhaseWrote, let next = phase.achieves, next > known,
-           next != .received || imageBytesHeld >= image.data.count {
-            // The phase under way wrote to the device and an answer was lost: what it asked for
-            // may have happened. (A device that answered with an error did not do it.)
-            stages.append(next)
-        }
-        error.deviceHolds = stages
-        var text = "the device \(known.summary)"
-        if known == .unchanged, imageBytesHeld > 0 {
-            text += " (it holds \(imageBytesHeld) of \(image.data.count) bytes of the new image)"
-        }
-        if stages.count > 1 {
-            text += "; or, if it acted on what was sent in phase '\(imageProgress.currentPhase?.name ?? "")' before the "
-                + "answer was lost, it \(stages[1].summary)"
-        }
-        error.deviceState = text
-        return error
-    }
-
-    private static func declaresPhases(_ steps: [Step]) -> Bool {
-        steps.contains { step in
-            switch step.kind {
-            case .phase: return true
-            case let .conditional(_, then, otherwise): return declaresPhases(then) || declaresPhases(otherwise)
-            default: return false
-            }
-        }
-    }
-
-    // MARK: - Resuming
-
-    /// Reconnects after a lost link (waiting for a device that was told to reboot to come back
-    /// first); a failed reconnection costs a resume attempt too.
-    private func reconnectToResume(_ image: FlashImage, first: LinkLoss, latest: LinkLoss) async throws(FlashError) {
-        var latest = latest
-        while true {
-            guard resumes < profile.resume.attempts, let current = address else {
-                var message = first.summary
-                if profile.resume.attempts == 0 {
-                    message += "; the profile does not resume"
-                } else {
-                    message += "; gave up after \(resumes) resume(s)"
-                    if latest.summary != first.summary { message += " (last: \(latest.summary))" }
-                }
-                throw FlashError(kind: first.kind, message: message, address: address?.description,
-                                 image: image.name, offset: imageBytesHeld, location: first.location,
-                                 hint: "move the device closer or check its power, then run the same command again")
-            }
-            resumes += 1
-            onEvent(.resuming(attempt: resumes, of: profile.resume.attempts, reason: latest.summary))
-            let reboot = imageProgress.pendingReboot
-            let target = reboot?.comesBackAt == .next ? current.adding(1) : current
-            if let reboot {
-                do {
-                    try await awaitReboot(reboot, of: target, linkStillUp: false)
-                    imageProgress.pendingReboot = nil
-                } catch {
-                    switch error {
-                    case let .linkLost(loss):
-                        latest = loss
-                        continue
-                    case let .failed(error): throw error
-                    case .cancelled: throw FlashError(kind: .cancelled, message: "cancelled while waiting for the device to reboot",
-                                                      address: target.description)
-                    }
-                }
-            }
-            do {
-                try await connect(to: target, timeout: profile.resume.reconnectTimeout)
-                return
-            } catch {
-                guard [.disconnected, .timeout, .transport].contains(error.kind) else { throw error }
-                latest = LinkLoss(kind: error.kind, detail: error.message)
-            }
-        }
     }
 }

@@ -91,12 +91,18 @@ final class ProcedureRunner {
             phaseEventsSeen += 1
             switch event {
             case let .entered(phase):
+                // Entering a phase means the ones before it are done: before the first, nothing is.
+                progress.stage = progress.stage ?? .unchanged
+                progress.floor = progress.floor ?? .unchanged
                 progress.currentPhase = phase
                 progress.currentPhaseWrote = false
+                progress.currentPhaseAnswered = false
                 session.onEvent(.phase(name: phase.name, .entered))
             case let .completed(phase), let .alreadyDone(phase):
                 if progress.completedPhases.insert(phase.name).inserted { progress.phaseOrder.append(phase.name) }
                 progress.stage = phase.achieves ?? progress.stage
+                if !phase.lostOnDisconnect { progress.floor = phase.achieves ?? progress.floor }
+                progress.floor = progress.floor ?? .unchanged
                 progress.currentPhase = nil
                 if case .alreadyDone = event {
                     session.onEvent(.phase(name: phase.name, .alreadyDone))
@@ -168,7 +174,9 @@ final class ProcedureRunner {
                 if reportsProgress { reportProgress(done) }
             })
         do {
-            return try await LinkDriver(link: link, observer: observer).run(&machine)
+            let result = try await LinkDriver(link: link, observer: observer).run(&machine)
+            if case .success = result { progress.currentPhaseAnswered = true }
+            return result
         } catch {
             switch error {
             case .cancelled: throw .cancelled
@@ -208,8 +216,12 @@ final class ProcedureRunner {
         let addressText = session.address?.description
         switch failure.failure {
         case let .deviceStatus(status):
-            return FlashError(kind: .device, message: "\(failure.step) failed: the device answered \(status)",
-                              address: addressText, image: image.name, offset: failure.chunkOffset, location: failure.location)
+            var error = FlashError(kind: .device, message: "\(failure.step) failed: the device answered \(status)",
+                                   address: addressText, image: image.name, offset: failure.chunkOffset,
+                                   location: failure.location)
+            // A code the profile does not know (or a garbled answer) does not say the device refused.
+            error.outcomeUnknown = status.name == nil
+            return error
         case let .timeout(after, attempts, ignored):
             var message = "\(failure.step): no matching answer within \(after) (\(attempts) attempt(s))"
             if !ignored.isEmpty { message += "; ignored: " + ignored.joined(separator: "; ") }

@@ -24,9 +24,13 @@ struct ImageProgress {
     /// The stage the device reached for certain, as the last phases passed tell; nil when the
     /// profile declares no phases.
     var stage: FirmwareStage?
-    /// The phase under way, and whether it wrote to the device yet.
+    /// The stage the device keeps even if it forgets what `lost-on-disconnect` phases achieved.
+    var floor: FirmwareStage?
+    /// The phase under way, whether it wrote to the device yet, and whether a command of it was
+    /// answered (the device may have moved on even if a later step fails).
     var currentPhase: PhaseStep?
     var currentPhaseWrote = false
+    var currentPhaseAnswered = false
     /// A rebooting command went out and the device has not been reconnected to since.
     var pendingReboot: PendingReboot?
 }

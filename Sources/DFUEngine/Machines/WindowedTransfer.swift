@@ -78,7 +78,10 @@ public struct WindowedTransfer: LinkMachine {
     private var writes: [[UInt8]] = []
     private var notifications: NotificationMessages
     private var timeoutsInARow = 0
+    /// The answer to the chunk that ends furthest: what the loop completes with (answers may
+    /// arrive out of order).
     private var lastFields: [String: Value] = [:]
+    private var lastEnd = -1
     private var ignored = IgnoredMessages()
     private var finished = false
     /// The next sequence number (the driver carries it on to later commands).
@@ -178,7 +181,10 @@ public struct WindowedTransfer: LinkMachine {
                     return fail(.expectationFailed(expression: condition.text, location: condition.location,
                                                    values: "answer to the chunk at offset \(request.chunk.from)"))
                 }
-                lastFields = fields
+                if request.chunk.end >= lastEnd {
+                    lastFields = fields
+                    lastEnd = request.chunk.end
+                }
                 timeoutsInARow = 0
                 let wanted = try setup.next.map { (next) throws(EvaluationError) in
                     Int(min(try ExpressionEvaluator.integer(next, in: scope), UInt64(setup.data.count)))
@@ -198,6 +204,8 @@ public struct WindowedTransfer: LinkMachine {
                     inFlight.removeAll()
                     writes.removeAll()
                     acknowledged = wanted
+                    lastFields = fields
+                    lastEnd = wanted
                 }
             } catch {
                 return fail(.evaluation(error))

@@ -290,8 +290,11 @@ public struct ProcedureMachine {
                                                                     values: detail),
                                         step: step, location: location, chunkOffset: loops.last?.chunk.from)
             } catch {
-                return ProcedureFailure(failure: .evaluation(error), step: step, location: location,
-                                        chunkOffset: loops.last?.chunk.from)
+                // A condition over what the device answered that cannot be evaluated (a value of
+                // the wrong shape: a garbled answer) fails like an unmet one, so `retry` may ask again.
+                return ProcedureFailure(failure: .expectationFailed(expression: condition.text, location: condition.location,
+                                                                    values: "cannot be evaluated: \(error.message)"),
+                                        step: step, location: location, chunkOffset: loops.last?.chunk.from)
             }
         }
         return nil

@@ -12,7 +12,7 @@ extension ProfileDecoder {
         ("wait", []),
         ("fail", []),
         ("await", ["as", "timeout", "expect"]),
-        ("phase", ["done", "achieves", "repeatable", "resumable", "steps"]),
+        ("phase", ["done", "achieves", "repeatable", "resumable", "lost-on-disconnect", "steps"]),
     ]
     static let chunkKeys = ["data", "from", "size", "as", "progress", "aligned", "next", "window", "steps"]
     static let streamKeys = ["data", "from", "to", "write", "progress", "receipts"]
@@ -241,6 +241,7 @@ extension ProfileDecoder {
         }
         let repeatable = map.optional("repeatable").map { context.bool($0, "'repeatable'") } ?? false
         let resumable = map.optional("resumable").map { context.bool($0, "'resumable'") } ?? true
+        let lostOnDisconnect = map.optional("lost-on-disconnect").map { context.bool($0, "'lost-on-disconnect'") } ?? false
         phaseDepth += 1
         let steps = map.required("steps", context).map { decodeSteps($0, "'steps' of phase '\(name)'") } ?? []
         phaseDepth -= 1
@@ -248,9 +249,11 @@ extension ProfileDecoder {
             context.error("phase '\(name)' is inside another phase: phases follow one another and do not nest",
                           at: value.location)
         }
-        guard let done, let achieves, let repeatable, let resumable else { return nil }
-        return .phase(PhaseStep(name: name, done: done, achieves: achieves, repeatable: repeatable,
-                                resumable: resumable, steps: steps))
+        guard let done, let achieves, let repeatable, let resumable, let lostOnDisconnect else { return nil }
+        var phase = PhaseStep(name: name, done: done, achieves: achieves, repeatable: repeatable, resumable: resumable,
+                              steps: steps)
+        phase.lostOnDisconnect = lostOnDisconnect
+        return .phase(phase)
     }
 
     private func decodeRetry(_ value: ProfileNode) -> Step.Kind? {

@@ -182,6 +182,10 @@ public struct PhaseStep: Sendable {
     public var repeatable: Bool
     /// Whether the update may resume after a link lost inside this phase.
     public var resumable: Bool
+    /// The device may forget what this phase achieved when the link drops (an nRF5 SDK 16-17
+    /// bootloader reloads its settings on a disconnect): a report then says it may be back at
+    /// the stage before.
+    public var lostOnDisconnect = false
     public var steps: [Step]
 
     public init(name: String, done: Expression?, achieves: FirmwareStage?, repeatable: Bool = false,

@@ -40,6 +40,8 @@ public struct CommandDisconnect: Sendable, Hashable, CustomStringConvertible {
 struct CommandDisconnectInjector: Sendable, Equatable {
     private let faults: [CommandDisconnect]
     private var counts: [Int]
+    /// The names of every request received, in order (what `disconnect-on` can name).
+    private(set) var log: [[String]] = []
 
     init(_ faults: [CommandDisconnect]) {
         self.faults = faults
@@ -59,6 +61,7 @@ struct CommandDisconnectInjector: Sendable, Equatable {
     /// A request answering to `names` arrived: the fault that fires on it, if any. Every
     /// matching fault counts it.
     private mutating func arrived(_ names: [String]) -> CommandDisconnect? {
+        log.append(names)
         var fired: CommandDisconnect?
         for index in faults.indices where names.contains(faults[index].command) {
             counts[index] += 1
@@ -66,4 +69,11 @@ struct CommandDisconnectInjector: Sendable, Equatable {
         }
         return fired
     }
+}
+
+/// A simulated device that lists the requests it received by their command names, for fault
+/// matrices that place a `disconnect-on:COMMAND:N` at every request of a run.
+public protocol CommandLogging: SimulatedPeripheral {
+    /// Each request's names (a request may answer to several: `create` and `create_data`).
+    var receivedCommands: [[String]] { get }
 }

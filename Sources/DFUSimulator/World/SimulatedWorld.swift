@@ -23,6 +23,10 @@ public final class SimulatedWorld: GATTTransport {
     // Fault bookkeeping, cumulative over the run.
     var valueBytesReceived = 0
     var notificationsSent = 0
+    /// Attribute value bytes the devices received, and notifications they sent, over the run:
+    /// what `disconnect-after:BYTES` and the notification faults count.
+    public var valueBytesWritten: Int { valueBytesReceived }
+    public var notificationCount: Int { notificationsSent }
     var firedDisconnects: Set<Int> = []
     var firedReboots: Set<Int> = []
     private var openLinks: [ObjectIdentifier: WeakLink] = [:]

@@ -219,3 +219,7 @@ public final class NordicLegacyDFUDevice: SimulatedPeripheral {
         }
     }
 }
+
+extension NordicLegacyDFUDevice: CommandLogging {
+    public var receivedCommands: [[String]] { commandFaults.log }
+}

@@ -224,3 +224,7 @@ public final class NordicSecureDFUDevice: SimulatedPeripheral {
         }
     }
 }
+
+extension NordicSecureDFUDevice: CommandLogging {
+    public var receivedCommands: [[String]] { commandFaults.log }
+}

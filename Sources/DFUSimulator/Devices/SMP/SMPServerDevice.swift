@@ -165,3 +165,7 @@ public final class SMPServerDevice: SimulatedPeripheral {
         }
     }
 }
+
+extension SMPServerDevice: CommandLogging {
+    public var receivedCommands: [[String]] { commandFaults.log }
+}

@@ -160,3 +160,7 @@ public final class VendorControlPointDevice: SimulatedPeripheral {
         }
     }
 }
+
+extension VendorControlPointDevice: CommandLogging {
+    public var receivedCommands: [[String]] { commandFaults.log }
+}
