@@ -1,4 +1,5 @@
 import DFUEngine
+import DFUPackage
 import DFUFaultMatrix
 import DFUProfile
 import DFUSimulator
@@ -124,5 +125,35 @@ final class BoundarySweepTests: XCTestCase {
             return slots.primary.bytes == image.data && slots.flags(slot: 0).confirmed
         }
         XCTAssertEqual(failures, [], "\(cases.count) cases")
+    }
+}
+
+/// The package of issue 10, as `adafruit-nrfutil dfu genpkg` made it (102,400 bytes: 420 packets
+/// at ATT MTU 247, so PRN 10 and 12 end on a receipt boundary), at every MTU and PRN.
+final class LegacyReceiptBoundaryPackageTests: XCTestCase {
+    func testTheAdafruitPackageFlashesVerifiedAtEveryMTUAndPRN() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let package = try FirmwarePackage.open(path: root.appendingPathComponent("firmware-samples/nordic/legacy-app-102400.zip").path)
+        try package.requireIntact()
+        let part = try XCTUnwrap(package.images.first)
+        XCTAssertEqual(part.data.count, 102_400)
+        let image = FlashImage(name: part.name, version: part.version, data: part.data, initPacket: part.initPacket ?? [],
+                               softDeviceSize: part.softDeviceSize, bootloaderSize: part.bootloaderSize,
+                               applicationSize: part.applicationSize)
+        let profile = try ProfileLoader.load(path: root.appendingPathComponent("profiles/nordic-legacy-dfu.yaml").path)
+        var failures: [String] = []
+        for mtu in BoundarySweepTests.mtus {
+            for prn in BoundarySweepTests.receiptIntervals {
+                let world = try SimulatedDeviceCatalog.makeWorld(try SimulatorConfiguration(parsing: "nordic-legacy-dfu?mtu=\(mtu)"))
+                let report = await FlashSession(profile: profile, images: [image], transport: world, address: nil,
+                                                options: FlashOptions(parameters: ["prn": .integer(UInt64(prn))])).run()
+                let installed = (world.peripherals[0] as? NordicLegacyDFUDevice)?.installed.map(\.data)
+                if report.status != .verified || installed != [image.data] {
+                    failures.append("mtu \(mtu) prn \(prn): \(report.status.rawValue) \(report.error.map { "\($0)" } ?? "")")
+                }
+            }
+        }
+        XCTAssertEqual(failures, [])
     }
 }
