@@ -153,6 +153,25 @@ final class SMPFlashTests: XCTestCase {
                       "\(retries)")
     }
 
+    /// An image whose payload no longer matches its SHA256 TLV: the device lists it (by the TLV),
+    /// MCUboot refuses to boot it after the reset and erases it; the report says the device may
+    /// hold nothing of it, as it does.
+    func testAnImageMCUbootRefusesToBootFailsSayingWhatTheDeviceHolds() async throws {
+        let good = try image()
+        var data = good.data
+        data[100] ^= 0xFF
+        let tampered = FlashImage(name: good.name, version: good.version, data: data, imageHash: good.imageHash)
+        let (report, world) = try await flash(tampered)
+        XCTAssertEqual(report.status, .failed)
+        XCTAssertTrue(report.error?.message.contains("after the reset the device does not run the new image") ?? false,
+                      String(describing: report.error))
+        XCTAssertEqual(report.deviceHolds, [.unchanged, .received, .pending])
+        let actual = try XCTUnwrap(world.peripherals.first as? SMPServerDevice).stage(of: TargetFirmware(bytes: data))
+        XCTAssertEqual(actual.stage, .unchanged, actual.summary)
+        XCTAssertTrue(report.error?.deviceState?.hasPrefix("as its answer shows, the device still runs its previous firmware") ?? false,
+                      String(describing: report.error?.deviceState))
+    }
+
     func testBusyDeviceIsRetriedAndTheUploadResumes() async throws {
         let (report, _) = try await flash(try image(), device: "mcumgr-smp?fault=busy:3")
         XCTAssertEqual(report.status, .verified, String(describing: report.error))

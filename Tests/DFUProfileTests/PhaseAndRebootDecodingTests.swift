@@ -38,6 +38,8 @@ final class PhaseAndRebootDecodingTests: XCTestCase {
                 reboots: false
               - send: reset
                 reboots: { grace: 1s }
+              - check: state.stage == 4
+                holds: [unchanged, received]
         """
 
     func testPhasesAndRebootsDecode() throws {
@@ -66,6 +68,8 @@ final class PhaseAndRebootDecodingTests: XCTestCase {
         }
         XCTAssertNil(noReboot.reboots, "reboots: false on a step")
         XCTAssertEqual(reset.reboots?.grace, .seconds(1))
+        guard case let .check(_, _, holds) = activate.steps[2].kind else { return XCTFail("expected a check") }
+        XCTAssertEqual(holds, [.unchanged, .received])
     }
 
     func testDefaultsWithoutARebootSection() throws {
@@ -83,6 +87,7 @@ final class PhaseAndRebootDecodingTests: XCTestCase {
             ("reboot: { grace: 500ms, boot-timeout: 90s }", "reboot: { grace: 500ms, boot: 90s }", "unknown key 'boot' in 'reboot'", "boot: 90s", 1),
             ("  - phase: activate", "  - phase: upload", "a second phase named 'upload'", "phase: upload", 2),
             ("    done: state.stage >= 1", "    done: stat.stage >= 1", "unknown name 'stat' in expression; did you mean 'state'?", "stat.stage", 1),
+            ("holds: [unchanged, received]", "holds: [unchanged, kept]", "'holds' must be one of unchanged, received, pending, unconfirmed, installed", "kept]", 1),
         ]
         for (original, replacement, expected, needle, occurrence) in cases {
             let text = Self.base.replacingOccurrences(of: original, with: replacement)

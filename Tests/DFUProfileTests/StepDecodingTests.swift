@@ -117,7 +117,7 @@ final class StepDecodingTests: XCTestCase {
         XCTAssertEqual(send.timeout, .milliseconds(250))
         XCTAssertEqual(send.retries, 0)
         XCTAssertEqual(send.expect.count, 1)
-        guard case .check(_, let message) = steps[1], case .check(_, let defaultMessage) = steps[2] else {
+        guard case .check(_, let message, _) = steps[1], case .check(_, let defaultMessage, _) = steps[2] else {
             return XCTFail("check")
         }
         XCTAssertEqual(message, "nope")

@@ -5,6 +5,12 @@ extension FlashSession {
     /// Adds what the device holds, as far as the phases tell, to an error.
     func describingDevice(_ error: FlashError, image: FlashImage) -> FlashError {
         var error = error
+        if !error.deviceHolds.isEmpty {
+            // A failed check that read the device's answer said what that answer shows.
+            error.deviceState = "as its answer shows, the device "
+                + error.deviceHolds.map(\.summary).joined(separator: ", or ")
+            return error
+        }
         guard let known = imageProgress.stage else {
             error.deviceState = Self.declaresPhases(profile.procedure)
                 ? "the update stopped before its first phase: none of this image was sent to the device"

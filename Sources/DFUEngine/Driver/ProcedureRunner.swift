@@ -229,8 +229,10 @@ final class ProcedureRunner {
                               offset: failure.chunkOffset, location: failure.location,
                               hint: "the device may be busy erasing flash (raise the step's timeout) or no longer in DFU mode")
         case let .expectationFailed(expression, location, values):
-            return FlashError(kind: .device, message: "\(failure.step): expected \(expression) (\(values))",
-                              address: addressText, image: image.name, offset: failure.chunkOffset, location: location)
+            var error = FlashError(kind: .device, message: "\(failure.step): expected \(expression) (\(values))",
+                                   address: addressText, image: image.name, offset: failure.chunkOffset, location: location)
+            error.deviceHolds = failure.deviceHolds
+            return error
         case let .evaluation(error):
             return FlashError(kind: .profile, message: error.description, address: addressText, image: image.name,
                               location: error.location)

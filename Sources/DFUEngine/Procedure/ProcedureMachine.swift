@@ -8,6 +8,8 @@ public struct ProcedureFailure: Error, Sendable {
     public var location: SourceLocation
     /// The chunk being sent, when inside a chunk loop.
     public var chunkOffset: Int?
+    /// What the device may hold, as the failed check's `holds` says (empty: as the phases tell).
+    public var deviceHolds: [FirmwareStage] = []
 }
 
 /// What happened to a phase, in order, for the driver to report.
@@ -160,8 +162,9 @@ public struct ProcedureMachine {
                     return .failed(ProcedureFailure(
                         failure: .expectationFailed(expression: "fail", location: location, values: message),
                         step: "fail", location: location, chunkOffset: loops.last?.chunk.from))
-                case let .check(condition, message, location):
-                    if let failure = unmet([condition], location: location, step: "check", message: message) {
+                case let .check(condition, message, holds, location):
+                    if var failure = unmet([condition], location: location, step: "check", message: message) {
+                        failure.deviceHolds = holds
                         return recover(from: failure)
                     }
                     counter += 1
@@ -340,7 +343,7 @@ public struct ProcedureMachine {
 
     private func location(of instruction: ProcedureProgram.Instruction) -> SourceLocation {
         switch instruction {
-        case let .send(_, location), let .stream(_, location), let .check(_, _, location),
+        case let .send(_, location), let .stream(_, location), let .check(_, _, _, location),
              let .loopBegin(_, _, location), let .fail(_, location), let .await(_, location),
              let .phaseBegin(_, _, location):
             return location

@@ -6,7 +6,7 @@ struct ProcedureProgram {
     enum Instruction {
         case send(SendStep, SourceLocation)
         case stream(StreamStep, SourceLocation)
-        case check(Expression, message: String, SourceLocation)
+        case check(Expression, message: String, holds: [FirmwareStage], SourceLocation)
         case set([(name: String, value: Expression)])
         /// Continue when the condition holds, else jump to `otherwise`.
         case branch(Expression, otherwise: Int)
@@ -40,7 +40,8 @@ struct ProcedureProgram {
         switch step.kind {
         case let .send(send): instructions.append(.send(send, step.location))
         case let .stream(stream): instructions.append(.stream(stream, step.location))
-        case let .check(condition, message): instructions.append(.check(condition, message: message, step.location))
+        case let .check(condition, message, holds):
+            instructions.append(.check(condition, message: message, holds: holds, step.location))
         case let .set(bindings): instructions.append(.set(bindings))
         case let .conditional(condition, then, otherwise):
             let branch = reserve()

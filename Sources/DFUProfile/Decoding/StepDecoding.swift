@@ -6,7 +6,7 @@ extension ProfileDecoder {
         ("set", []),
         ("chunks", []),
         ("stream", []),
-        ("check", ["message"]),
+        ("check", ["message", "holds"]),
         ("retry", []),
         ("reconnect", []),
         ("wait", []),
@@ -91,8 +91,13 @@ extension ProfileDecoder {
             let condition = context.expression(value, "'check'")
             let message = map.optional("message").map { context.string($0, "'message'") }
                 ?? "check failed: \(value.scalar ?? "")"
-            guard let condition, let message else { return nil }
-            stepKind = .check(condition: condition, message: message)
+            let holds = map.optional("holds").map { node -> [FirmwareStage]? in
+                let items = node.sequence ?? [node]
+                let stages = items.compactMap { context.choice($0, "'holds'", FirmwareStage.self) }
+                return stages.count == items.count ? stages : nil
+            } ?? []
+            guard let condition, let message, let holds else { return nil }
+            stepKind = .check(condition: condition, message: message, holds: holds)
         case "retry": stepKind = decodeRetry(value)
         case "reconnect": stepKind = decodeReconnect(value)
         case "wait": stepKind = context.duration(value, "'wait'").map { .wait($0) }

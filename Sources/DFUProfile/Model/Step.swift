@@ -10,8 +10,9 @@ public struct Step: Sendable {
         /// Write `data` raw to a characteristic in segment-size writes, optionally waiting for
         /// receipt notifications every N writes.
         case stream(StreamStep)
-        /// Fail (retryably) unless the condition holds.
-        case check(condition: Expression, message: String)
+        /// Fail (retryably) unless the condition holds. `holds`: the stages the device may be in
+        /// when it does not (the check read what the device answered), for the report.
+        case check(condition: Expression, message: String, holds: [FirmwareStage])
         /// Bind variables.
         case set([(name: String, value: Expression)])
         case conditional(condition: Expression, then: [Step], otherwise: [Step])
