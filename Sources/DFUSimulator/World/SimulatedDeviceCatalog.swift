@@ -1,6 +1,6 @@
 /// The simulated devices `sim:NAME` can name.
 public enum SimulatedDeviceCatalog {
-    public static let names = ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp"]
+    public static let names = ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp", "dialog-suota"]
 
     /// A world holding the configured device.
     public static func makeWorld(_ configuration: SimulatorConfiguration) throws(SimulatorConfigurationError) -> SimulatedWorld {
@@ -41,6 +41,11 @@ public enum SimulatedDeviceCatalog {
             settings.swapPerKiB = timing.swapPerKiB ?? settings.swapPerKiB
             device = SMPServerDevice(address: configuration.address, name: configuration.advertisedName ?? "Zephyr SMP",
                                      settings: settings)
+        case "dialog-suota":
+            device = DialogSUOTADevice(address: configuration.address, name: configuration.advertisedName ?? "DLG-SUOTA",
+                                       flash: configuration.flash,
+                                       timing: DialogSUOTADevice.Timing(boot: configuration.timing.boot ?? .milliseconds(1000)),
+                                       failingWrites: faults.busyCommands, commandDisconnects: faults.commandDisconnects)
         default:
             throw SimulatorConfigurationError(
                 "no simulated device '\(configuration.deviceName)' (known: \(names.joined(separator: ", ")))")
@@ -56,6 +61,7 @@ public enum SimulatedDeviceCatalog {
         "nordic-secure-dfu": NordicSecureDFUDevice.commandNames,
         "nordic-legacy-dfu": NordicLegacyDFUDevice.commandNames,
         "mcumgr-smp": SMPServerDevice.commandNames,
+        "dialog-suota": DialogSUOTADevice.commandNames,
     ]
 
     /// Refuses keys meant for another device (`buttonless` on sim:mcumgr-smp, `buf-size` on
