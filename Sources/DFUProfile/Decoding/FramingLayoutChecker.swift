@@ -6,8 +6,9 @@ import DFUBytes
 /// - `length-field: insert`: fixed-size fields cover the header's bytes other than the length
 ///   (`header-size - length-width`), and a field ends exactly at `length-offset`;
 /// - `length-field: overlay`: fixed-size fields cover the whole header, and one unsigned field
-///   of the length's width and byte order lies exactly on the length's bytes (a request's value
-///   there is replaced by the length; a received message must not require a value there).
+///   of the length's width lies exactly on the length's bytes (a request's value there is
+///   replaced by the length; in a received message it reads the length, so it is in the
+///   framing's byte order and requires no value).
 struct FramingLayoutChecker {
     /// A field with its place in the message; `size` is nil for a field without a fixed size
     /// (which ends the placed fields).
@@ -57,8 +58,9 @@ struct FramingLayoutChecker {
         let how: String
         switch format.lengthField {
         case .insert:
-            how = "framing '\(framing.name)' inserts its length at byte \(format.lengthOffset) of the message, "
-                + "after the message's first \(format.lengthOffset) bytes"
+            how = format.lengthOffset == 0
+                ? "framing '\(framing.name)' inserts its length in front of the message"
+                : "framing '\(framing.name)' inserts its length after byte \(format.lengthOffset - 1) of the message"
         case .overlay:
             how = "framing '\(framing.name)' (length-field: overlay) writes its length over bytes \(lengthBytes) "
                 + "of the message's own \(format.headerSize)-byte header"
@@ -81,7 +83,7 @@ struct FramingLayoutChecker {
         guard count > 0 else { return true }
         if let variable = placed.first(where: { $0.size == nil && $0.start < count }) {
             error("\(variable) of \(what) starts at byte \(variable.start) and has no fixed size, but \(how), "
-                  + "so the message's first \(count) bytes are header: give it a 'count', or declare fixed-size "
+                  + "so bytes 0..<\(count) of the message are header: give it a 'count', or declare fixed-size "
                   + "fields for the header before it", at: variable.field.location)
             return false
         }
@@ -91,14 +93,15 @@ struct FramingLayoutChecker {
                 ? "declare fields for them"
                 : "declare fields for them, with a \(Self.lengthType(format)) placeholder on bytes "
                     + "\(format.lengthOffset)..<\(format.lengthOffset + format.lengthWidth)"
-            error("\(what) declares \(declared) bytes, but \(how), so the message's first \(count) bytes are "
+            error("\(what) declares \(declared) bytes, but \(how), so bytes 0..<\(count) of the message are "
                   + "header: \(advice)", at: message.fields.first?.location ?? message.location)
             return false
         }
         return true
     }
 
-    /// With an overlay: one unsigned field of the length's width and byte order exactly on it.
+    /// With an overlay: one unsigned field of the length's width exactly on it (received: in the
+    /// framing's byte order, without a value).
     private func checkLengthField(_ placed: [Placed], _ message: MessageSpec, what: String, received: Bool,
                                   framing: FramingSpec) {
         let format = framing.format
@@ -115,7 +118,7 @@ struct FramingLayoutChecker {
                   at: on.field.location)
             return
         }
-        if format.lengthWidth > 1, endianness != format.endianness {
+        if received, format.lengthWidth > 1, endianness != format.endianness {
             error("\(on) of \(what) holds framing '\(framing.name)''s \(format.endianness.rawValue)-endian length: "
                   + "write its type as \(type)", at: on.field.location)
         }
