@@ -56,17 +56,13 @@ final class FramingCheckTests: XCTestCase {
 
         """
 
-    struct Case {
-        var name: String
-        var replace: String
-        var with: String
-        /// Text whose `occurrence`-th appearance in the edited profile is where the error points.
-        var at: String
-        var occurrence = 1
-        var message: String
-        /// Errors the edit causes in all (a framing edit reaches every message on it).
-        var errors = 1
-    }
+    typealias Case = BrokenProfileTests.Case
+
+    /// Errors an edit causes in all, when more than one: a framing edit reaches every message on it.
+    static let errorCounts = [
+        "insert: a response shorter than the header": 3, "insert: a notification shorter than the header": 3,
+        "overlay: a header field without a fixed size": 2,
+    ]
 
     static let cases: [Case] = [
         // Framing keys.
@@ -93,17 +89,16 @@ final class FramingCheckTests: XCTestCase {
         Case(name: "insert: a response shorter than the header",
              replace: "f: { header-size: 3,", with: "f: { header-size: 8,", at: "{ type: u8, value: 0x81 }",
              message: "the response of command 'start' declares 2 bytes, but framing 'f' inserts its length after byte 0 "
-                + "of the message, so bytes 0..<6 of the message are header: declare fields for them", errors: 3),
+                + "of the message, so bytes 0..<6 of the message are header: declare fields for them"),
         Case(name: "insert: a notification shorter than the header",
              replace: "f: { header-size: 3,", with: "f: { header-size: 8,", at: "{ type: u8, value: 0x90 }",
-             message: "notification 'progress' declares 5 bytes, but framing 'f' inserts its length after byte 0",
-             errors: 3),
+             message: "notification 'progress' declares 5 bytes, but framing 'f' inserts its length after byte 0"),
         // overlay
         Case(name: "overlay: a header field without a fixed size", replace: "{ header-size: 8,",
              with: "{ header-size: 10,", at: "{ type: cbor",
              message: "field 7 of the request of command 'echo' starts at byte 8 and has no fixed size, but framing "
                 + "'smp' (length-field: overlay) writes its length over bytes 2..<4 of the message's own 10-byte "
-                + "header, so bytes 0..<10 of the message are header", errors: 2),
+                + "header, so bytes 0..<10 of the message are header"),
         Case(name: "overlay: a message shorter than the header",
              replace: "        - { type: u8, value: 0 }\n        - { name: body, type: cbor }\n", with: "",
              at: "{ type: u8, value: 0x0b }",
@@ -138,24 +133,14 @@ final class FramingCheckTests: XCTestCase {
     }
 
     func testEachMisplacedLayoutIsReportedAtItsPlace() {
-        for testCase in Self.cases {
-            XCTAssertTrue(Self.base.contains(testCase.replace), "\(testCase.name): the base lacks the text to replace")
-            let text = Self.base.replacingOccurrences(of: testCase.replace, with: testCase.with)
-            let place = position(of: testCase.at, in: text, occurrence: testCase.occurrence)
-            XCTAssertNotEqual(place.line, 0, "\(testCase.name): '\(testCase.at)' not found")
-            let prefix = "framed.yaml:\(place.line):\(place.column): error: "
-            let errors = loadErrors(text, path: "framed.yaml")
-            XCTAssertTrue(errors.contains { $0.hasPrefix(prefix + testCase.message) },
-                          "\(testCase.name): expected \(prefix)\(testCase.message)...; got:\n"
-                              + errors.joined(separator: "\n"))
-        }
+        assertEachReportedAtItsPlace(Self.cases, in: Self.base, path: "framed.yaml")
     }
 
     func testOneMistakeGivesOneErrorPerMessage() {
         for testCase in Self.cases {
             let text = Self.base.replacingOccurrences(of: testCase.replace, with: testCase.with)
             let errors = loadErrors(text, path: "framed.yaml")
-            XCTAssertEqual(errors.count, testCase.errors, "\(testCase.name):\n" + errors.joined(separator: "\n"))
+            XCTAssertEqual(errors.count, Self.errorCounts[testCase.name] ?? 1, "\(testCase.name):\n" + errors.joined(separator: "\n"))
         }
     }
 
