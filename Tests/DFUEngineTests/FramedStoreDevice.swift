@@ -117,7 +117,8 @@ final class FramedStoreLink: GATTLink {
         device.receive(value)
     }
 
-    func setNotifications(enabled: Bool, for characteristic: GATTCharacteristic) async throws(GATTError) {}
+    func setNotifications(enabled: Bool, for characteristic: GATTCharacteristic,
+                          preferring kind: GATTValueUpdates) async throws(GATTError) {}
 
     func nextNotification(until deadline: Duration) async throws(GATTError) -> GATTNotification? {
         guard !device.outbox.isEmpty else {
