@@ -10,6 +10,7 @@ public enum DFUKitCommandLine {
             CommandEntry(PackageInspectCommand.self),
             CommandEntry(PackageVerifyCommand.self),
             CommandEntry(ProfileCheckCommand.self),
+            CommandEntry(ProfileSchemaCommand.self),
             CommandEntry(ScanCommand.self),
             CommandEntry(InspectCommand.self),
             CommandEntry(ExecCommand.self),
