@@ -11,6 +11,7 @@ public enum DFUKitCommandLine {
             CommandEntry(PackageVerifyCommand.self),
             CommandEntry(ProfileCheckCommand.self),
             CommandEntry(ProfileSchemaCommand.self),
+            CommandEntry(ProfileTraceCommand.self),
             CommandEntry(ProfilesCommand.self),
             CommandEntry(ScanCommand.self),
             CommandEntry(InspectCommand.self),
