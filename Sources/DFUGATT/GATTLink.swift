@@ -17,7 +17,10 @@ public protocol GATTLink: AnyObject {
     /// With response: returns when the peer acknowledged the write. Without response: returns
     /// when the transport accepted it (it may wait for a free transmit buffer).
     func write(_ value: [UInt8], to characteristic: GATTCharacteristic, type: GATTWriteType) async throws(GATTError)
-    func setNotifications(enabled: Bool, for characteristic: GATTCharacteristic) async throws(GATTError)
+    /// Subscribes to (or stops) the characteristic's value updates: `preferring` the kind to
+    /// ask for when it can do both; else the one it can.
+    func setNotifications(enabled: Bool, for characteristic: GATTCharacteristic,
+                          preferring kind: GATTValueUpdates) async throws(GATTError)
     /// The next notification or indication, in arrival order, or nil once `deadline` passed.
     /// Notifications that arrived while the caller was busy are kept and returned first.
     func nextNotification(until deadline: Duration) async throws(GATTError) -> GATTNotification?
@@ -43,4 +46,30 @@ public protocol GATTTransport: AnyObject {
     /// Lets time pass on the transport clock with no link open (e.g. while a device that was
     /// told to reset finishes its reset delay).
     func sleep(until deadline: Duration) async
+}
+
+/// How a characteristic's value updates arrive: notifications (unacknowledged) or indications
+/// (each confirmed by the client before the next).
+public enum GATTValueUpdates: Sendable, Hashable {
+    case notifications
+    case indications
+
+    /// The Client Characteristic Configuration value that enables it for a characteristic with
+    /// `properties`, preferring this kind: 0x0001 notifications, 0x0002 indications; nil when
+    /// the characteristic does neither.
+    public func configuration(for properties: GATTProperties) -> UInt16? {
+        let canNotify = properties.contains(.notify), canIndicate = properties.contains(.indicate)
+        switch self {
+        case .indications where canIndicate, .notifications where canIndicate && !canNotify: return 0x0002
+        case .notifications where canNotify, .indications where canNotify: return 0x0001
+        default: return nil
+        }
+    }
+}
+
+extension GATTLink {
+    /// Notifications when the characteristic can notify, else indications.
+    public func setNotifications(enabled: Bool, for characteristic: GATTCharacteristic) async throws(GATTError) {
+        try await setNotifications(enabled: enabled, for: characteristic, preferring: .notifications)
+    }
 }

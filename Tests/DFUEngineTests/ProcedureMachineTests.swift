@@ -49,10 +49,13 @@ final class ProcedureMachineTests: XCTestCase {
             case let .await(step, _):
                 run.log.append("await \(step.notification)")
                 if case let .sent(fields) = answer("await " + step.notification, run.machine.scope) {
-                    outcome = .received(fields: fields)
+                    outcome = .received(name: step.notification, fields: fields)
                 } else {
-                    outcome = .received(fields: [:])
+                    outcome = .received(name: step.notification, fields: [:])
                 }
+            case let .read(step, _):
+                run.log.append("read \(step.characteristic)")
+                outcome = .read(value: [])
             case .finished:
                 run.log.append("finished")
                 return run

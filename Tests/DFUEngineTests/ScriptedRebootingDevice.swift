@@ -115,7 +115,8 @@ final class ScriptedLink: GATTLink {
         inbox += device.receive(value)
     }
 
-    func setNotifications(enabled: Bool, for characteristic: GATTCharacteristic) async throws(GATTError) { try requireUp() }
+    func setNotifications(enabled: Bool, for characteristic: GATTCharacteristic,
+                          preferring kind: GATTValueUpdates) async throws(GATTError) { try requireUp() }
 
     func nextNotification(until deadline: Duration) async throws(GATTError) -> GATTNotification? {
         try requireUp()

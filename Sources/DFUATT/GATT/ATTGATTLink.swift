@@ -213,9 +213,11 @@ public final class ATTGATTLink: GATTLink {
         }
     }
 
-    /// Writes 0x0001 (notifications) or 0x0002 (indications, when the characteristic cannot
-    /// notify) to the characteristic's Client Characteristic Configuration, or 0x0000.
-    public func setNotifications(enabled: Bool, for characteristic: GATTCharacteristic) async throws(GATTError) {
+    /// Writes 0x0001 (notifications) or 0x0002 (indications: when preferred and the
+    /// characteristic can indicate, or when it cannot notify) to the characteristic's Client
+    /// Characteristic Configuration, or 0x0000.
+    public func setNotifications(enabled: Bool, for characteristic: GATTCharacteristic,
+                                 preferring kind: GATTValueUpdates) async throws(GATTError) {
         let known = discovered[characteristic.valueHandle]
         guard let configurationHandle = known?.configurationHandle else {
             throw GATTError(.unsupported, address: address.description,
@@ -226,10 +228,8 @@ public final class ATTGATTLink: GATTLink {
         let properties = known?.properties ?? characteristic.properties
         var configuration: UInt16 = 0x0000
         if enabled {
-            if properties.contains(.notify) {
-                configuration = 0x0001
-            } else if properties.contains(.indicate) {
-                configuration = 0x0002
+            if let chosen = kind.configuration(for: properties) {
+                configuration = chosen
             } else {
                 throw GATTError(.unsupported, address: address.description,
                                 detail: "characteristic \(characteristic.uuid) neither notifies nor indicates")

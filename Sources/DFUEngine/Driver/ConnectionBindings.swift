@@ -33,7 +33,8 @@ struct ConnectionBindings {
                 let framing = spec.framing.flatMap { profile.framings[$0]?.format }
                 bound[spec.name] = Bound(
                     target: WriteTarget(role: spec.name, characteristic: found,
-                                        type: writeTypes[spec.name] ?? GATTWriteType(spec.writeType)),
+                                        type: writeTypes[spec.name] ?? GATTWriteType(spec.writeType),
+                                        minimumInterval: spec.writeInterval),
                     segmentSize: Self.segmentSize(spec, mtu: mtu), framing: framing)
             } catch {
                 guard spec.optional else { throw error }

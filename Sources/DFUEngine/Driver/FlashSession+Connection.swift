@@ -33,7 +33,8 @@ extension FlashSession {
                                                      mtu: newLink.mtu, writeTypes: options.writeTypes)
             for spec in profile.characteristics where spec.subscribe {
                 guard let characteristic = newBindings.characteristic(spec.name) else { continue }
-                try await newLink.setNotifications(enabled: true, for: characteristic)
+                try await newLink.setNotifications(enabled: true, for: characteristic,
+                                                   preferring: spec.prefersIndications ? .indications : .notifications)
             }
             adopt(link: newLink, bindings: newBindings, address: target)
             onEvent(.connected(target, mtu: newLink.mtu))

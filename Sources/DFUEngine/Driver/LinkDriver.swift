@@ -22,6 +22,8 @@ struct LinkDriver {
 
     let link: any GATTLink
     let observer: Observer
+    /// Spaces writes to characteristics with a `write-interval`.
+    var pacer: WritePacer?
 
     /// Runs `machine` to its end: what it completed with, or how it failed.
     func run<Machine: LinkMachine>(_ machine: inout Machine) async throws(Interruption) -> Result<Machine.Output, ExchangeFailure> {
@@ -33,8 +35,10 @@ struct LinkDriver {
             do {
                 switch action {
                 case let .write(bytes, target):
+                    try await pacer?.wait(before: target, on: link)
                     observer.willWrite()
                     try await link.write(bytes, to: target.characteristic, type: target.type)
+                    pacer?.wrote(to: target, at: link.now)
                     action = machine.handle(.writeAccepted(now: link.now))
                 case let .awaitNotification(deadline):
                     if let notification = try await link.nextNotification(until: deadline) {

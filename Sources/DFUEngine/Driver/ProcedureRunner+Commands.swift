@@ -39,25 +39,37 @@ extension ProcedureRunner {
         }
     }
 
-    /// An `await` step: an exchange with nothing to send whose response is the notification.
+    /// An `await` step: waits for its notification, or the first of several.
     func awaitNotification(_ step: AwaitStep, location: SourceLocation, scope: Scope) async throws(RunInterruption) -> ProcedureMachine.Outcome {
-        guard let notification = profile.notifications[step.notification] else {
-            throw .failed(FlashError(kind: .profile, message: "no notification '\(step.notification)'", location: location))
+        var candidates: [NotificationWait.Candidate] = []
+        for name in step.notifications {
+            guard let notification = profile.notifications[name] else {
+                throw .failed(FlashError(kind: .profile, message: "no notification '\(name)'", location: location))
+            }
+            let source = try bound(notification.characteristic, location: location)
+            candidates.append(NotificationWait.Candidate(name: name, message: notification,
+                                                         handle: source.target.characteristic.valueHandle,
+                                                         framing: source.framing))
         }
-        let source = try bound(notification.characteristic, location: location)
-        let waitFor = CommandSpec(
-            name: step.notification,
-            request: MessageSpec(name: step.notification, characteristic: notification.characteristic, fields: [],
-                                 location: location),
-            response: ResponseSpec(message: notification, match: [], status: notification.status),
-            timeout: step.timeout, location: location)
-        var exchange = CommandExchange(CommandExchange.Setup(
-            command: waitFor, writes: [], target: nil, responseHandle: source.target.characteristic.valueHandle,
-            responseFraming: source.framing, timeout: step.timeout ?? profile.defaults.timeout, attempts: 1,
-            scope: scope, codeTables: profile.codeTables))
-        switch try await drive(&exchange, step: "await '\(step.notification)'", location: location) {
-        case let .success(fields): return .received(fields: fields)
+        var wait = NotificationWait(NotificationWait.Setup(
+            candidates: candidates, timeout: step.timeout ?? profile.defaults.timeout, scope: scope,
+            codeTables: profile.codeTables))
+        let what = step.notifications.map { "'\($0)'" }.joined(separator: " or ")
+        switch try await drive(&wait, step: "await \(what)", location: location) {
+        case let .success(arrived): return .received(name: arrived.name, fields: arrived.fields)
         case let .failure(failure): return .failed(failure)
+        }
+    }
+
+    /// A `read` step: the characteristic's value.
+    func read(_ step: ReadStep, location: SourceLocation) async throws(RunInterruption) -> ProcedureMachine.Outcome {
+        let link = try currentLink()
+        let source = try bound(step.characteristic, location: location)
+        if Task.isCancelled { throw .cancelled }
+        do {
+            return .read(value: try await link.read(source.target.characteristic))
+        } catch {
+            throw interruption(error, step: "read '\(step.characteristic)'", location: location)
         }
     }
 

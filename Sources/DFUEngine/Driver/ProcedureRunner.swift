@@ -27,6 +27,7 @@ final class ProcedureRunner {
     /// Link time when the action being performed began.
     private var actionStartedAt: Duration = .zero
     private var phaseEventsSeen = 0
+    private let pacer = WritePacer()
 
     init(session: FlashSession, image: FlashImage, index: Int, count: Int, sequence: Int, progress: ImageProgress) {
         self.session = session
@@ -57,6 +58,8 @@ final class ProcedureRunner {
                 outcome = try await send(step, location: location, scope: machine.scope)
             case let .await(step, location):
                 outcome = try await awaitNotification(step, location: location, scope: machine.scope)
+            case let .read(step, location):
+                outcome = try await read(step, location: location)
             case let .stream(step, location):
                 outcome = try await stream(step, location: location, scope: machine.scope)
             case let .windowed(loop, location):
@@ -174,7 +177,7 @@ final class ProcedureRunner {
                 if reportsProgress { reportProgress(done) }
             })
         do {
-            let result = try await LinkDriver(link: link, observer: observer).run(&machine)
+            let result = try await LinkDriver(link: link, observer: observer, pacer: pacer).run(&machine)
             if case .success = result { progress.currentPhaseAnswered = true }
             return result
         } catch {

@@ -7,10 +7,13 @@ public struct WriteTarget: Sendable, Hashable {
     public var role: String
     public var characteristic: GATTCharacteristic
     public var type: GATTWriteType
+    /// At least this long between two writes to it (the profile's `write-interval`).
+    public var minimumInterval: Duration?
 
-    public init(role: String, characteristic: GATTCharacteristic, type: GATTWriteType) {
+    public init(role: String, characteristic: GATTCharacteristic, type: GATTWriteType, minimumInterval: Duration? = nil) {
         self.role = role
         self.characteristic = characteristic
         self.type = type
+        self.minimumInterval = minimumInterval
     }
 }

@@ -31,8 +31,10 @@ public struct ProcedureMachine {
         case stream(StreamStep, SourceLocation)
         case reconnect(ReconnectStep)
         case wait(Duration)
-        /// Wait for a notification (no request goes out).
+        /// Wait for a notification, or the first of several (no request goes out).
         case await(AwaitStep, SourceLocation)
+        /// Read a characteristic.
+        case read(ReadStep, SourceLocation)
         /// A chunk loop with a window: the driver pipelines its single `send` over all chunks
         /// (`WindowedTransfer`) and reports the last answer.
         case windowed(ChunkLoop, SourceLocation)
@@ -42,7 +44,10 @@ public struct ProcedureMachine {
 
     public enum Outcome {
         case sent(fields: [String: Value])
-        case received(fields: [String: Value])
+        /// The awaited notification `name` arrived with these fields.
+        case received(name: String, fields: [String: Value])
+        /// A characteristic was read.
+        case read(value: [UInt8])
         /// A windowed loop finished; the fields of the last answer.
         case windowed(lastFields: [String: Value])
         case streamed(lastReceipt: [String: Value]?)
@@ -64,12 +69,21 @@ public struct ProcedureMachine {
         var attemptsLeft: Int
         var attempt: Int
         var loopDepth: Int
+        var serveDepth: Int
         var scope: Scope
+    }
+
+    /// A device-driven transfer under way: its data, block size, and how far blocks were served.
+    private struct ServeFrame {
+        var data: [UInt8]
+        var size: Int
+        var servedEnd = 0
     }
 
     private let program: ProcedureProgram
     private var counter = 0
     private var loops: [LoopFrame] = []
+    private var serves: [ServeFrame] = []
     private var retries: [RetryFrame] = []
     public private(set) var scope: Scope
     /// End offset of the last chunk finished by a loop that reports progress.
@@ -129,9 +143,32 @@ public struct ProcedureMachine {
             }
             counter = exit
             return run()
-        case let (.await(step, location), .received(fields)):
-            scope[step.alias] = .record(fields)
-            if let failure = unmet(step.expect, location: location, step: "await '\(step.notification)'") {
+        case let (.await(step, location), .received(name, fields)):
+            scope[step.alternatives.isEmpty ? step.alias : name] = .record(fields)
+            scope["awaited"] = .string(name)
+            if let failure = unmet(step.expect, location: location, step: "await '\(name)'") {
+                return recover(from: failure)
+            }
+        case let (.serveWait(loop, exit, location), .received(name, fields)):
+            scope[name] = .record(fields)
+            scope["awaited"] = .string(name)
+            if name == loop.done {
+                serves.removeLast()
+                counter = exit
+                return run()
+            }
+            do {
+                try serveBlock(loop, location: location)
+            } catch {
+                return .failed(ProcedureFailure(failure: .evaluation(error), step: "serve", location: location,
+                                                chunkOffset: nil))
+            }
+        case let (.read(step, location), .read(value)):
+            var text = String(decoding: value, as: UTF8.self)
+            while text.hasSuffix("\0") { text.removeLast() }
+            scope[step.alias] = .record(["value": .bytes(value), "text": .string(text),
+                                         "size": .integer(UInt64(value.count))])
+            if let failure = unmet(step.expect, location: location, step: "read '\(step.characteristic)'") {
                 return recover(from: failure)
             }
         case let (_, .failed(failure)):
@@ -151,13 +188,41 @@ public struct ProcedureMachine {
     private mutating func run() -> Action {
         while counter < program.instructions.count {
             let instruction = program.instructions[counter]
-            do {
+            do throws(EvaluationError) {
                 switch instruction {
                 case let .send(step, location): return .send(step, location)
                 case let .stream(step, location): return .stream(step, location)
                 case let .reconnect(step): return .reconnect(step)
                 case let .wait(duration): return .wait(duration)
                 case let .await(step, location): return .await(step, location)
+                case let .read(step, location): return .read(step, location)
+                case let .serveBegin(loop, _):
+                    let data = try ExpressionEvaluator.bytes(loop.data, in: scope)
+                    let size = try ExpressionEvaluator.integer(loop.size, in: scope)
+                    guard size > 0 else {
+                        throw EvaluationError(expression: loop.size.text, location: loop.size.location,
+                                              message: "the block size is 0")
+                    }
+                    serves.append(ServeFrame(data: data, size: Int(min(size, UInt64(Int32.max)))))
+                    counter += 1
+                case let .serveWait(loop, _, location):
+                    var wait = AwaitStep(notification: loop.request, alias: loop.request, timeout: loop.timeout, expect: [])
+                    wait.alternatives = loop.done.map { [$0] } ?? []
+                    return .await(wait, location)
+                case let .serveNext(loop, wait):
+                    if var frame = serves.popLast() {
+                        if case let .record(block)? = scope[loop.alias], case let .integer(end)? = block["end"] {
+                            frame.servedEnd = max(frame.servedEnd, Int(end))
+                        }
+                        if loop.reportsProgress { completedOffset = frame.servedEnd }
+                        serves.append(frame)
+                    }
+                    if let until = loop.until, try ExpressionEvaluator.condition(until, in: scope) {
+                        serves.removeLast()
+                        counter += 1
+                    } else {
+                        counter = wait
+                    }
                 case let .fail(message, location):
                     return .failed(ProcedureFailure(
                         failure: .expectationFailed(expression: "fail", location: location, values: message),
@@ -185,7 +250,7 @@ public struct ProcedureMachine {
                 case let .retryBegin(attempts, _):
                     scope["retry"] = .record(["attempt": .integer(0)])
                     retries.append(RetryFrame(start: counter + 1, attemptsLeft: attempts - 1, attempt: 0,
-                                              loopDepth: loops.count, scope: scope))
+                                              loopDepth: loops.count, serveDepth: serves.count, scope: scope))
                     counter += 1
                 case .retryEnd:
                     retries.removeLast()
@@ -275,6 +340,21 @@ public struct ProcedureMachine {
         return body
     }
 
+    /// Binds the block the device's request asks for (its number from `block`); the steps follow.
+    private mutating func serveBlock(_ loop: ServeLoop, location: SourceLocation) throws(EvaluationError) {
+        guard let frame = serves.last else { return }
+        let number = try ExpressionEvaluator.integer(loop.block, in: scope)
+        let blocks = (frame.data.count + frame.size - 1) / frame.size
+        guard number < UInt64(blocks) else {
+            throw EvaluationError(expression: loop.block.text, location: loop.block.location,
+                                  message: "the device asked for block \(number); the image has \(blocks) of \(frame.size) bytes")
+        }
+        let offset = Int(number) * frame.size
+        let end = min(offset + frame.size, frame.data.count)
+        let chunk = ChunkCursor.Chunk(offset: offset, from: offset, end: end, index: Int(number), isLast: end == frame.data.count)
+        scope[loop.alias] = ChunkCursor.record(chunk, of: frame.data)
+    }
+
     // MARK: - Failures and retries
 
     private mutating func unmet(_ conditions: [Expression], location: SourceLocation, step: String,
@@ -311,6 +391,7 @@ public struct ProcedureMachine {
                 retries[retries.count - 1].attemptsLeft -= 1
                 retries[retries.count - 1].attempt += 1
                 loops.removeLast(loops.count - frame.loopDepth)
+                serves.removeLast(serves.count - frame.serveDepth)
                 scope = frame.scope
                 scope["retry"] = .record(["attempt": .integer(UInt64(frame.attempt + 1))])
                 counter = frame.start
@@ -337,6 +418,9 @@ public struct ProcedureMachine {
         case .fail: return "fail"
         case let .await(step, _): return "await '\(step.notification)'"
         case let .phaseBegin(phase, _, _), let .phaseEnd(phase): return "phase '\(phase.name)'"
+        case let .serveBegin(loop, _), let .serveWait(loop, _, _), let .serveNext(loop, _):
+            return "serve '\(loop.request)'"
+        case let .read(step, _): return "read '\(step.characteristic)'"
         case .jump, .loopNext, .retryBegin, .retryEnd: return "procedure"
         }
     }
@@ -345,7 +429,8 @@ public struct ProcedureMachine {
         switch instruction {
         case let .send(_, location), let .stream(_, location), let .check(_, _, _, location),
              let .loopBegin(_, _, location), let .fail(_, location), let .await(_, location),
-             let .phaseBegin(_, _, location):
+             let .phaseBegin(_, _, location), let .serveBegin(_, location), let .serveWait(_, _, location),
+             let .read(_, location):
             return location
         default:
             return SourceLocation(file: "procedure", line: 0, column: 0)

@@ -24,6 +24,13 @@ struct ProcedureProgram {
         /// Enter a phase, or jump to `exit` when the device already completed it.
         case phaseBegin(PhaseStep, exit: Int, SourceLocation)
         case phaseEnd(PhaseStep)
+        /// Start a device-driven transfer (evaluate its data and block size).
+        case serveBegin(ServeLoop, SourceLocation)
+        /// Wait for the device's next request (continue into the steps) or its "done" (jump to `exit`).
+        case serveWait(ServeLoop, exit: Int, SourceLocation)
+        /// End of a served block: jump back to `wait`, or leave when `until` holds.
+        case serveNext(ServeLoop, wait: Int)
+        case read(ReadStep, SourceLocation)
     }
 
     private(set) var instructions: [Instruction] = []
@@ -69,6 +76,14 @@ struct ProcedureProgram {
             compile(phase.steps)
             instructions.append(.phaseEnd(phase))
             instructions[begin] = .phaseBegin(phase, exit: instructions.count, step.location)
+        case let .serve(loop):
+            instructions.append(.serveBegin(loop, step.location))
+            let wait = reserve()
+            compile(loop.steps)
+            instructions.append(.serveNext(loop, wait: wait))
+            instructions[wait] = .serveWait(loop, exit: instructions.count, step.location)
+        case let .read(read):
+            instructions.append(.read(read, step.location))
         }
     }
 

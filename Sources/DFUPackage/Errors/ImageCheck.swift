@@ -33,6 +33,9 @@ public enum ImageCheck: String, Sendable, Equatable, CaseIterable {
     /// The MCUboot image's KEYHASH TLV (or PUBKEY TLV) names the given public key (only with a
     /// key, on signed images).
     case keyHash = "key_hash"
+    /// A standalone image file's own structure and checksums (GBL tags and CRC, an OAD or SUOTA
+    /// image header's CRC...); the detail says which.
+    case fileFormat = "file_format"
 
     /// Whether the check compares the image with `manifest.json` (rather than an init packet).
     public var isManifestCheck: Bool {

@@ -20,6 +20,8 @@ public struct PackageInspection: Sendable, Equatable {
         /// MCUboot images: header, TLVs, the nRF Connect SDK manifest entry and every integrity
         /// check; `nil` for other images.
         public let mcuboot: MCUbootImageReport?
+        /// Standalone image files: what their format read; `nil` for other images.
+        public let standalone: StandaloneImage?
 
         public init(_ image: FirmwareImage) {
             name = image.name
@@ -33,6 +35,7 @@ public struct PackageInspection: Sendable, Equatable {
             problems = image.problems
             nordic = image.decodedInitPacket == nil ? nil : NordicImageReport(image)
             mcuboot = MCUbootImageReport(image)
+            standalone = image.standalone
         }
     }
 
@@ -52,6 +55,10 @@ public struct PackageInspection: Sendable, Equatable {
         case .mcuboot: format = "\(package.format.rawValue) (bare image signed by imgtool)"
         case .nrfConnectDFU:
             format = "\(package.format.rawValue) (nRF Connect SDK dfu_application.zip, format-version \(package.manifest.formatVersion))"
+        case .standalone:
+            let name = package.images.first?.standalone?.format ?? "?"
+            let description = StandaloneImageFormats.all.first { $0.name == name }?.description ?? name
+            format = "\(name) (\(description))"
         }
         images = package.images.map(Image.init)
     }
@@ -81,6 +88,16 @@ public struct PackageInspection: Sendable, Equatable {
                 for problem in image.problems {
                     lines.append("    - \(problem)")
                 }
+                continue
+            }
+            if let standalone = image.standalone {
+                lines.append("  version: \(image.version.isEmpty ? "(none)" : image.version)")
+                lines.append("  profile: \(image.profile)")
+                for detail in standalone.details { lines.append("  \(detail.key): \(detail.value)") }
+                for check in standalone.checks {
+                    lines.append("  \(check.passed ? "ok  " : "FAIL") \(check.check.rawValue): \(check.detail)")
+                }
+                lines.append("  status:  \(image.matchesManifest ? "passes its checks" : "FAILS ITS CHECKS")")
                 continue
             }
             if let nordic = image.nordic {
@@ -129,6 +146,13 @@ public struct PackageInspection: Sendable, Equatable {
                 ]
                 if let nordic = image.nordic { members += nordic.jsonMembers() }
                 if let mcuboot = image.mcuboot { members += mcuboot.jsonMembers() }
+                if let standalone = image.standalone {
+                    members.append(("standalone", .object(standalone.details.map { ($0.key, JSONValue.string($0.value)) })))
+                    members.append(("checks", .array(standalone.checks.map { check in
+                        .object([("check", .string(check.check.rawValue)), ("passed", .bool(check.passed)),
+                                 ("detail", .string(check.detail))])
+                    })))
+                }
                 return .object(members)
             })),
         ]).prettyText

@@ -16,6 +16,8 @@ public enum PackageFormat: String, Sendable, Equatable {
     /// An nRF Connect SDK `dfu_application.zip`: `{"format-version": 1, "files": [...]}`, one
     /// MCUboot image per `files[]` entry.
     case nrfConnectDFU = "nrf-connect-dfu"
+    /// One image file of a format of its own (`StandaloneImageFormat`: GBL, OAD, SUOTA...).
+    case standalone = "standalone-image"
 
     /// Whether the package came from nrfutil (nRF5 SDK): `.bin` + `.dat` images.
     public var isNordic: Bool { self == .nordicSecure || self == .nordicLegacy }

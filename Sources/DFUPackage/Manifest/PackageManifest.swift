@@ -40,6 +40,9 @@ public struct PackageManifest: Sendable, Equatable {
     /// What a bare MCUboot image file has in place of a manifest: format `.mcuboot`, nothing else.
     public static let bareMCUbootImage = PackageManifest(format: .mcuboot, formatVersion: 0)
 
+    /// What a standalone image file (`StandaloneImageFormat`) has in place of a manifest.
+    public static let standaloneImage = PackageManifest(format: .standalone, formatVersion: 0)
+
     private init(format: PackageFormat, formatVersion: Int, images: [ManifestImage] = [],
                  nordic: NordicManifest? = nil, nrfConnect: NRFConnectManifest? = nil) {
         self.format = format

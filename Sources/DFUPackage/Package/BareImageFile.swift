@@ -46,6 +46,13 @@ enum BareImageFile {
         return bytes
     }
 
+    /// The file's first `count` bytes (fewer for a shorter file); empty when it cannot be read.
+    static func head(path: String, count: Int) -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: count)).map { [UInt8]($0) } ?? []
+    }
+
     static func lastPathComponent(_ path: String) -> String {
         (path as NSString).lastPathComponent
     }

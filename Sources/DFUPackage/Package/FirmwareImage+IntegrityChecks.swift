@@ -12,6 +12,7 @@ extension FirmwareImage {
     /// by `PackageVerifier`.
     public var integrityChecks: [VerificationCheck] {
         if isMCUboot { return mcubootChecks }
+        if let standalone { return standalone.checks }
         switch decodedInitPacket {
         case nil: return manifestChecks
         case let .undecodable(error)?:

@@ -46,6 +46,9 @@ public struct FirmwareImage: Sendable, Equatable {
     public let mcubootError: MCUbootImageError?
     /// The `files[]` entry of an nRF Connect SDK zip the image came from.
     public let nrfConnectManifestFile: NRFConnectManifestFile?
+    /// What a standalone format (`StandaloneImageFormat`) read from the file: its checks,
+    /// version and details; nil for other images.
+    public private(set) var standalone: StandaloneImage?
 
     public init(name: String, fileName: String, version: String, profile: String,
                 declaredSize: Int?, declaredSHA256: String?, declaredCRC32: UInt32?,
@@ -105,6 +108,15 @@ public struct FirmwareImage: Sendable, Equatable {
                   version: version, profile: "", declaredSize: manifestFile?.size, declaredSHA256: nil,
                   declaredCRC32: nil, data: data, initPacket: nil, sizes: (0, 0, data.count), decodedInitPacket: nil,
                   nordicManifestImage: nil, mcuboot: parsed, nrfConnectManifestFile: manifestFile)
+    }
+
+    /// A standalone image file (a GBL, an OAD or SUOTA image...): the whole file is the image
+    /// (named `application`), its checks those its format read.
+    public init(standalone: StandaloneImage, profile: String, fileName: String, data: [UInt8]) {
+        self.init(name: "application", fileName: fileName, version: standalone.version, profile: profile,
+                  declaredSize: nil, declaredSHA256: nil, declaredCRC32: nil, data: data, initPacket: nil,
+                  sizes: (0, 0, data.count), decodedInitPacket: nil, nordicManifestImage: nil)
+        self.standalone = standalone
     }
 
     /// Whether the image is (or should be) an MCUboot image.

@@ -31,6 +31,9 @@ public struct FirmwarePackage: Sendable, Equatable {
         if BareImageFile.startsWithIntelHexRecord(path: path) {
             return try openIntelHexMCUbootImage(path: path)
         }
+        if let format = StandaloneImageFormats.format(head: BareImageFile.head(path: path, count: 64), path: path) {
+            return try openStandalone(path: path, format: format)
+        }
         let archive = try ZipArchive(path: path)
         guard let manifestBytes = try archive.read(named: PackageManifest.entryName,
                                                    expectedSize: PackageManifest.maximumSize) else {
@@ -95,6 +98,14 @@ public struct FirmwarePackage: Sendable, Equatable {
         let image = FirmwareImage(mcubootFile: BareImageFile.lastPathComponent(path), data: hex.bytes)
         if let error = image.mcubootError { throw .badMCUbootImage(path: path, error: error) }
         return FirmwarePackage(path: path, format: .mcuboot, manifest: .bareMCUbootImage, images: [image])
+    }
+
+    private static func openStandalone(path: String, format: any StandaloneImageFormat.Type) throws(PackageError) -> FirmwarePackage {
+        let data = try BareImageFile.read(path: path, limit: StandaloneImageFormats.maximumSize)
+        let read = try format.read(data, path: path)
+        let image = FirmwareImage(standalone: read, profile: format.profile,
+                                  fileName: BareImageFile.lastPathComponent(path), data: data)
+        return FirmwarePackage(path: path, format: .standalone, manifest: .standaloneImage, images: [image])
     }
 
     private static func readEntry(_ archive: ZipArchive, _ file: String, image: String,

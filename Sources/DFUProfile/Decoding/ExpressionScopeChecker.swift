@@ -19,6 +19,8 @@ struct ExpressionScopeChecker {
     static let linkMembers = ["mtu"]
     /// Members of a chunk loop's alias.
     static let chunkMembers = ["offset", "from", "end", "size", "data", "index", "first", "last"]
+    /// Members of a `read` step's alias.
+    static let readMembers = ["value", "text", "size"]
 
     /// What a root name may be followed by: nil means any member.
     private var members: [String: Set<String>?] = [:]
@@ -132,8 +134,24 @@ struct ExpressionScopeChecker {
                 define("retry", members: ["attempt"])
                 collect(inner)
             case .await(let step):
-                define(step.alias,
-                       members: decoder.notifications[step.notification].map { $0.fields.compactMap(\.name) })
+                if step.alternatives.isEmpty {
+                    define(step.alias,
+                           members: decoder.notifications[step.notification].map { $0.fields.compactMap(\.name) })
+                } else {
+                    for name in step.notifications {
+                        define(name, members: decoder.notifications[name].map { $0.fields.compactMap(\.name) })
+                    }
+                }
+                define("awaited", members: [])
+            case .serve(let loop):
+                for name in [loop.request] + (loop.done.map { [$0] } ?? []) {
+                    define(name, members: decoder.notifications[name].map { $0.fields.compactMap(\.name) })
+                }
+                define("awaited", members: [])
+                define(loop.alias, members: Self.chunkMembers)
+                collect(loop.steps)
+            case .read(let step):
+                define(step.alias, members: Self.readMembers)
             case .phase(let phase):
                 collect(phase.steps)
             case .check, .reconnect, .wait, .fail:

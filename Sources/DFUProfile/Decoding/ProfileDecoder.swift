@@ -244,7 +244,7 @@ final class ProfileDecoder {
             return
         }
         let keys = ["service", "uuid", "properties", "write", "framing", "segment", "segment-multiple", "subscribe",
-                    "optional"]
+                    "optional", "write-interval"]
         for entry in all.entries {
             definedCharacteristics.append(entry.key)
             let what = "characteristic '\(entry.key)'"
@@ -272,16 +272,30 @@ final class ProfileDecoder {
             if let segmentNode = map.optional("segment"), segmentNode.scalar != "mtu" {
                 segment = context.int(segmentNode, "'segment' (mtu or a byte count)", range: 1...512).map { .fixed($0) }
             }
-            let subscribe = map.optional("subscribe").map { context.bool($0, "'subscribe'") }
-                ?? (properties.contains(.notify) || properties.contains(.indicate))
+            // true | false | notifications | indications
+            var prefersIndications = false
+            var subscribe: Bool? = properties.contains(.notify) || properties.contains(.indicate)
+            if let node = map.optional("subscribe") {
+                switch node.scalar {
+                case "notifications"?: subscribe = true
+                case "indications"?:
+                    subscribe = true
+                    prefersIndications = true
+                default: subscribe = context.bool(node, "'subscribe' (true, false, notifications or indications)")
+                }
+            }
+            let writeInterval = context.optional(map.optional("write-interval")) { context.duration($0, "'write-interval'") }
             let optional = map.optional("optional").map { context.bool($0, "'optional'") } ?? false
             let multiple = map.optional("segment-multiple").map { context.int($0, "'segment-multiple'", range: 1...64) } ?? 1
-            guard let service, let uuid, let writeType, let segment, let subscribe, let optional, let multiple else { continue }
+            guard let service, let uuid, let writeType, let segment, let subscribe, let optional, let multiple,
+                  let writeInterval else { continue }
             var spec = CharacteristicSpec(
                 name: entry.key, service: service, uuid: uuid, requiredProperties: properties, writeType: writeType,
                 framing: framing, segmentSize: segment, subscribe: subscribe, location: entry.keyNode.location)
             spec.optional = optional
             spec.segmentMultiple = multiple
+            spec.prefersIndications = prefersIndications
+            spec.writeInterval = writeInterval
             characteristics.append(spec)
         }
     }

@@ -13,6 +13,8 @@ extension ProfileDecoder {
         ("fail", []),
         ("await", ["as", "timeout", "expect"]),
         ("phase", ["done", "achieves", "repeatable", "resumable", "lost-on-disconnect", "steps"]),
+        ("serve", []),
+        ("read", ["as", "expect"]),
     ]
     static let chunkKeys = ["data", "from", "size", "as", "progress", "aligned", "next", "window", "steps"]
     static let streamKeys = ["data", "from", "to", "write", "progress", "receipts"]
@@ -103,6 +105,8 @@ extension ProfileDecoder {
         case "wait": stepKind = context.duration(value, "'wait'").map { .wait($0) }
         case "await": stepKind = decodeAwait(value, map)
         case "phase": stepKind = decodePhase(value, map)
+        case "serve": stepKind = decodeServe(value)
+        case "read": stepKind = decodeRead(value, map)
         default: stepKind = context.string(value, "'fail'").map { .fail(message: $0) }
         }
         return stepKind.map { Step(kind: $0, location: kindEntry.keyNode.location) }
@@ -215,15 +219,71 @@ extension ProfileDecoder {
     }
 
     private func decodeAwait(_ value: ProfileNode, _ map: MappingReader) -> Step.Kind? {
-        guard let name = context.string(value, "'await'"),
-              let notification = reference(name, at: value, kind: "notification", section: "notifications",
-                                           known: definedNotifications)
-        else { return nil }
-        let alias = map.optional("as").map { context.identifier($0, "'as'") } ?? notification
+        // One notification, or a list of them: the first to come ends the wait.
+        let nodes = value.sequence ?? [value]
+        guard !nodes.isEmpty else {
+            context.error("'await' needs at least one notification", at: value.location)
+            return nil
+        }
+        let names = nodes.compactMap { node in
+            context.string(node, "'await'").flatMap {
+                reference($0, at: node, kind: "notification", section: "notifications", known: definedNotifications)
+            }
+        }
+        guard names.count == nodes.count, let first = names.first else { return nil }
+        if names.count > 1, let asNode = map.optional("as") {
+            context.error("'as' names one notification; with several, each is bound under its own name and "
+                          + "`awaited` says which came", at: asNode.location)
+            return nil
+        }
+        let alias = map.optional("as").map { context.identifier($0, "'as'") } ?? first
         let timeout = context.optional(map.optional("timeout")) { context.duration($0, "'timeout'") }
         let expect = map.optional("expect").map { context.expressions($0, "'expect'") } ?? []
         guard let alias, let timeout else { return nil }
-        return .await(AwaitStep(notification: notification, alias: alias, timeout: timeout, expect: expect))
+        var step = AwaitStep(notification: first, alias: alias, timeout: timeout, expect: expect)
+        step.alternatives = Array(names.dropFirst())
+        return .await(step)
+    }
+
+    static let serveKeys = ["request", "done", "until", "block", "size", "data", "as", "timeout", "progress", "steps"]
+
+    private func decodeServe(_ value: ProfileNode) -> Step.Kind? {
+        guard let map = context.mapping(value, "'serve'", keys: Self.serveKeys) else { return nil }
+        let notification = { (node: ProfileNode, key: String) -> String? in
+            self.context.string(node, "'\(key)'").flatMap {
+                self.reference($0, at: node, kind: "notification", section: "notifications", known: self.definedNotifications)
+            }
+        }
+        let request = map.required("request", context).flatMap { notification($0, "request") }
+        let done = context.optional(map.optional("done")) { notification($0, "done") }
+        let until = context.optional(map.optional("until")) { context.expression($0, "'until'") }
+        let block = map.required("block", context).flatMap { context.expression($0, "'block'") }
+        let size = map.required("size", context).flatMap { context.expression($0, "'size'") }
+        let data = map.required("data", context).flatMap { context.expression($0, "'data'") }
+        let alias = map.optional("as").map { context.identifier($0, "'as'") } ?? "block"
+        let timeout = context.optional(map.optional("timeout")) { context.duration($0, "'timeout'") }
+        let progress = map.optional("progress").map { context.bool($0, "'progress'") } ?? true
+        let steps = map.required("steps", context).map { decodeSteps($0, "'steps'") } ?? []
+        guard let request, let done, let until, let block, let size, let data, let alias, let timeout,
+              let progress else { return nil }
+        if done == nil, until == nil {
+            context.error("'serve' needs 'done' (the notification that ends the transfer) or 'until' (a condition "
+                          + "checked after each block)", at: value.location)
+            return nil
+        }
+        return .serve(ServeLoop(request: request, done: done, until: until, block: block, size: size, data: data,
+                                alias: alias, timeout: timeout, reportsProgress: progress, steps: steps))
+    }
+
+    private func decodeRead(_ value: ProfileNode, _ map: MappingReader) -> Step.Kind? {
+        guard let name = context.string(value, "'read'"),
+              let characteristic = reference(name, at: value, kind: "characteristic", section: "characteristics",
+                                             known: definedCharacteristics)
+        else { return nil }
+        let alias = map.optional("as").map { context.identifier($0, "'as'") } ?? characteristic
+        let expect = map.optional("expect").map { context.expressions($0, "'expect'") } ?? []
+        guard let alias else { return nil }
+        return .read(ReadStep(characteristic: characteristic, alias: alias, expect: expect))
     }
 
     private func decodePhase(_ value: ProfileNode, _ map: MappingReader) -> Step.Kind? {

@@ -39,6 +39,12 @@ public struct CharacteristicSpec: Sendable {
     public var segmentMultiple = 1
     /// Whether the engine subscribes to its notifications (or indications) before the procedure.
     public var subscribe: Bool
+    /// Subscribe to indications even when the characteristic can also notify (`subscribe:
+    /// indications`); else notifications are preferred.
+    public var prefersIndications = false
+    /// At least this long between two writes to it (devices without acknowledgements that need
+    /// pacing, such as Telink's OTA); nil: as fast as the link takes them.
+    public var writeInterval: Duration?
     /// When true, a device without it is still usable (e.g. a buttonless-DFU characteristic only
     /// the application has); `present.<name>` tells the procedure whether it was found.
     public var optional: Bool = false

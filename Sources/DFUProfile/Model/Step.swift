@@ -29,6 +29,11 @@ public struct Step: Sendable {
         /// A named part of the update that the device either has completed or not (upload,
         /// test, reset, confirm...): skipped when the device already completed it.
         case phase(PhaseStep)
+        /// A transfer the device drives: it asks for block N, the steps answer with that block,
+        /// until it says it is done (TI OAD).
+        case serve(ServeLoop)
+        /// Read a characteristic and bind its value.
+        case read(ReadStep)
     }
 
     public var kind: Kind
@@ -136,6 +141,9 @@ public struct StreamStep: Sendable {
 
 public struct AwaitStep: Sendable {
     public var notification: String
+    /// Further notifications that end the wait too (`await: [a, b]`): whichever comes first
+    /// is bound under its own name, and `awaited` names it.
+    public var alternatives: [String] = []
     public var alias: String
     public var timeout: Duration?
     public var expect: [Expression]
@@ -144,6 +152,56 @@ public struct AwaitStep: Sendable {
         self.notification = notification
         self.alias = alias
         self.timeout = timeout
+        self.expect = expect
+    }
+
+    /// Every notification the step waits for, the first one first.
+    public var notifications: [String] { [notification] + alternatives }
+}
+
+/// A transfer the device drives (TI OAD): the device sends `request` notifications asking for
+/// a block by number; for each, the steps run with the block bound (`<as>.offset`, `.end`,
+/// `.size`, `.data`, `.index` = the block number, `.first`, `.last`); the loop ends when the
+/// device sends `done`, or when `until` holds after a block.
+public struct ServeLoop: Sendable {
+    public var request: String
+    public var done: String?
+    public var until: Expression?
+    /// The block number asked for, from the request's fields.
+    public var block: Expression
+    public var size: Expression
+    public var data: Expression
+    public var alias: String
+    /// How long the device may take to ask for the next block.
+    public var timeout: Duration?
+    public var reportsProgress: Bool
+    public var steps: [Step]
+
+    public init(request: String, done: String?, until: Expression?, block: Expression, size: Expression,
+                data: Expression, alias: String, timeout: Duration?, reportsProgress: Bool, steps: [Step]) {
+        self.request = request
+        self.done = done
+        self.until = until
+        self.block = block
+        self.size = size
+        self.data = data
+        self.alias = alias
+        self.timeout = timeout
+        self.reportsProgress = reportsProgress
+        self.steps = steps
+    }
+}
+
+/// Reads a characteristic (e.g. the Device Information service's Firmware Revision after a
+/// reboot) and binds `<as>.value` (bytes), `.text` (UTF-8, trailing NULs dropped), `.size`.
+public struct ReadStep: Sendable {
+    public var characteristic: String
+    public var alias: String
+    public var expect: [Expression]
+
+    public init(characteristic: String, alias: String, expect: [Expression]) {
+        self.characteristic = characteristic
+        self.alias = alias
         self.expect = expect
     }
 }

@@ -77,11 +77,12 @@ public final class SimulatedLink: GATTLink {
     /// Writes the Client Characteristic Configuration descriptor (it follows the value handle):
     /// notifications (0x0001) where the characteristic notifies, else indications (0x0002), as
     /// the ATT client does.
-    public func setNotifications(enabled: Bool, for characteristic: GATTCharacteristic) async throws(GATTError) {
+    public func setNotifications(enabled: Bool, for characteristic: GATTCharacteristic,
+                                 preferring kind: GATTValueUpdates) async throws(GATTError) {
         let descriptor = GATTCharacteristic(service: characteristic.service, uuid: BluetoothUUIDs.clientConfiguration,
                                             valueHandle: characteristic.valueHandle + 1, properties: [.write])
-        let indicationsOnly = !characteristic.properties.contains(.notify) && characteristic.properties.contains(.indicate)
-        let value: [UInt8] = enabled ? [indicationsOnly ? 0x02 : 0x01, 0x00] : [0x00, 0x00]
+        let configuration = kind.configuration(for: characteristic.properties) ?? 0x0001
+        let value: [UInt8] = enabled ? [UInt8(configuration), 0x00] : [0x00, 0x00]
         try await write(value, to: descriptor, type: .withResponse)
     }
 

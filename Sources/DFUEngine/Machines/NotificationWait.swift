@@ -1,0 +1,123 @@
+import DFUBytes
+import DFUGATT
+import DFUProfile
+
+/// Waiting for the first of several notifications the profile declares (an `await` step, and
+/// a `serve` loop waiting for the device's next request or its "done"), as a pure state
+/// machine (`LinkMachine`). Each candidate's characteristic reassembles its own frames; a
+/// message that decodes as a candidate (constant fields hold) is checked against that
+/// candidate's status and is the outcome. Nothing is written.
+public struct NotificationWait: LinkMachine {
+    /// A notification that may end the wait.
+    public struct Candidate {
+        public var name: String
+        public var message: MessageSpec
+        /// The value handle it is notified from, and that characteristic's framing.
+        public var handle: UInt16
+        public var framing: LengthHeaderFormat?
+
+        public init(name: String, message: MessageSpec, handle: UInt16, framing: LengthHeaderFormat?) {
+            self.name = name
+            self.message = message
+            self.handle = handle
+            self.framing = framing
+        }
+    }
+
+    public struct Setup {
+        public var candidates: [Candidate]
+        public var timeout: Duration
+        public var scope: Scope
+        public var codeTables: [String: CodeTable]
+
+        public init(candidates: [Candidate], timeout: Duration, scope: Scope, codeTables: [String: CodeTable]) {
+            self.candidates = candidates
+            self.timeout = timeout
+            self.scope = scope
+            self.codeTables = codeTables
+        }
+    }
+
+    /// The candidate that arrived, and its fields.
+    public typealias Action = LinkAction<(name: String, fields: [String: Value])>
+
+    private enum State {
+        case ready
+        case waiting(deadline: Duration)
+        case finished
+    }
+
+    private let setup: Setup
+    private var state = State.ready
+    /// One reassembler per characteristic the candidates come from.
+    private var messages: [UInt16: NotificationMessages] = [:]
+    private var ignored = IgnoredMessages()
+
+    public init(_ setup: Setup) {
+        self.setup = setup
+        for candidate in setup.candidates where messages[candidate.handle] == nil {
+            messages[candidate.handle] = NotificationMessages(framing: candidate.framing)
+        }
+    }
+
+    public var resends: Int { 0 }
+    public var resendDescription: String { "" }
+
+    public mutating func handle(_ event: LinkEvent) -> Action {
+        switch (state, event) {
+        case let (.ready, .begin(now)):
+            let deadline = now + setup.timeout
+            state = .waiting(deadline: deadline)
+            return .awaitNotification(until: deadline)
+        case let (.waiting(deadline), .notification(handle, value, _)):
+            return receive(value, from: handle, deadline: deadline)
+        case (.waiting, .deadlinePassed):
+            return finish(.failed(.timeout(after: setup.timeout, attempts: 1, ignored: ignored.notes)))
+        default:
+            return finish(.failed(.evaluation(EvaluationError(
+                expression: setup.candidates.map(\.name).joined(separator: ", "),
+                location: setup.candidates.first?.message.location ?? SourceLocation(file: "await", line: 0, column: 0),
+                message: "internal error: \(event) while \(state)"))))
+        }
+    }
+
+    private mutating func receive(_ value: [UInt8], from handle: UInt16, deadline: Duration) -> Action {
+        guard var reassembly = messages[handle] else { return .awaitNotification(until: deadline) }
+        let complete: [[UInt8]]
+        switch reassembly.append(value) {
+        case let .success(found): complete = found
+        case let .failure(garbage):
+            ignored.remember(garbage.note)
+            complete = []
+        }
+        messages[handle] = reassembly
+        for message in complete {
+            for candidate in setup.candidates where candidate.handle == handle {
+                do {
+                    switch try MessageDecoder.decode(message, as: candidate.message, in: setup.scope,
+                                                     status: candidate.message.status) {
+                    case let .mismatched(reason):
+                        if setup.candidates.count == 1 { ignored.remember("\(message.prefix(16).hexString) (\(reason))") }
+                    case let .matched(fields):
+                        if let status = candidate.message.status,
+                           let failure = DeviceStatus.failure(in: fields, spec: status, tables: setup.codeTables) {
+                            return finish(.failed(.deviceStatus(failure)))
+                        }
+                        return finish(.completed((candidate.name, fields)))
+                    }
+                } catch {
+                    return finish(.failed(.evaluation(error)))
+                }
+            }
+            if setup.candidates.count > 1 {
+                ignored.remember("\(message.prefix(16).hexString) (none of \(setup.candidates.map(\.name).joined(separator: ", ")))")
+            }
+        }
+        return .awaitNotification(until: deadline)
+    }
+
+    private mutating func finish(_ action: Action) -> Action {
+        state = .finished
+        return action
+    }
+}
