@@ -27,9 +27,10 @@ final class TraceJSONPrinter: TracePrinter {
             object["event"] = "connected"
             object["address"] = address.description
             object["mtu"] = mtu
-        case let .subscribed(characteristic):
+        case let .subscribed(characteristic, indications):
             object["event"] = "subscribed"
             object["characteristic"] = characteristic
+            object["updates"] = indications ? "indications" : "notifications"
         case let .value(value):
             object["event"] = "value"
             object["direction"] = value.direction.rawValue

@@ -29,7 +29,8 @@ final class TraceTextPrinter: TracePrinter {
         switch event.kind {
         case let .connecting(address): console.out(time + "connecting to \(address)")
         case let .connected(address, mtu): console.out(time + "connected to \(address), ATT_MTU \(mtu)")
-        case let .subscribed(characteristic): console.out(time + "subscribed to \(characteristic)")
+        case let .subscribed(characteristic, indications):
+            console.out(time + "subscribed to \(characteristic)" + (indications ? " (indications)" : ""))
         case let .value(value):
             let arrow = value.direction == .written ? "->" : "<-"
             let how = value.writeType.map { "write " + ($0 == .withResponse ? "with" : "without") + " response" }

@@ -45,7 +45,9 @@ enum LanguageShapes {
         ContextShape(id: "characteristic", path: .member("characteristics", "probe"), heading: "characteristics", keys: [
             "service": .uuid, "uuid": .uuid, "properties": .list(.choice), "write": .choice,
             "framing": .reference(section: "framings"), "segment": .anyOf([.literal("mtu"), .integer]),
-            "segment-multiple": .integer, "subscribe": .boolean, "optional": .boolean,
+            "segment-multiple": .integer,
+            "subscribe": .anyOf([.boolean, .literal("notifications"), .literal("indications")]),
+            "optional": .boolean, "write-interval": .duration,
         ]),
         ContextShape(id: "code", path: .member("codes", "probe", "0x01"), heading: "codes", keys: [
             "name": .text, "message": .text,
@@ -106,10 +108,12 @@ enum LanguageShapes {
         "reconnect": ["reconnect": .context("reconnect")],
         "wait": ["wait": .duration],
         "fail": ["fail": .text],
-        "await": ["await": .reference(section: "notifications"), "as": .name, "timeout": .duration,
-                  "expect": .expressions],
+        "await": ["await": .anyOf([.reference(section: "notifications"), .list(.reference(section: "notifications"))]),
+                  "as": .name, "timeout": .duration, "expect": .expressions],
         "phase": ["phase": .text, "steps": .steps, "done": .expression, "achieves": .choice,
                   "repeatable": .boolean, "resumable": .boolean, "lost-on-disconnect": .boolean],
+        "serve": ["serve": .context("serve")],
+        "read": ["read": .reference(section: "characteristics"), "as": .name, "expect": .expressions],
     ]
 
     /// The mapping a step kind takes as its value, for kinds that take one.
@@ -120,5 +124,8 @@ enum LanguageShapes {
                    "write": .choice, "progress": .boolean, "receipts": .context("receipts")],
         "retry": ["attempts": .integer, "steps": .steps],
         "reconnect": ["address": .choice, "timeout": .duration],
+        "serve": ["request": .reference(section: "notifications"), "done": .reference(section: "notifications"),
+                  "until": .expression, "block": .expression, "size": .expression, "data": .expression, "as": .name,
+                  "timeout": .duration, "progress": .boolean, "steps": .steps],
     ]
 }

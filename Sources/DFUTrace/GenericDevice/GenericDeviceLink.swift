@@ -61,7 +61,8 @@ final class GenericDeviceLink: GATTLink {
         }
     }
 
-    func setNotifications(enabled: Bool, for characteristic: GATTCharacteristic) async throws(GATTError) {
+    func setNotifications(enabled: Bool, for characteristic: GATTCharacteristic,
+                          preferring kind: GATTValueUpdates) async throws(GATTError) {
         try requireConnected()
         device.clock.advance(by: GenericDevice.connectionInterval)
     }
@@ -117,7 +118,9 @@ struct GenericDatabase {
             var properties = GATTProperties()
             for property in spec.requiredProperties { properties.insert(Self.property(property)) }
             properties.insert(spec.writeType == .withResponse ? .write : .writeWithoutResponse)
-            if notified.contains(spec.name), !properties.contains(.indicate) { properties.insert(.notify) }
+            if notified.contains(spec.name), properties.isDisjoint(with: [.notify, .indicate]) {
+                properties.insert(spec.prefersIndications ? .indicate : .notify)
+            }
             handle += 3
             let characteristic = GATTCharacteristic(service: spec.service, uuid: spec.uuid, valueHandle: handle,
                                                     properties: properties)

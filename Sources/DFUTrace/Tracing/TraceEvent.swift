@@ -33,7 +33,8 @@ public struct TraceEvent: Sendable {
     public enum Kind: Sendable {
         case connecting(DeviceAddress)
         case connected(DeviceAddress, mtu: Int)
-        case subscribed(characteristic: String)
+        /// Subscribed to the characteristic's notifications, or its indications.
+        case subscribed(characteristic: String, indications: Bool)
         case value(Value)
         case message(Message)
         /// Values that break the characteristic's framing (reassembly starts over).

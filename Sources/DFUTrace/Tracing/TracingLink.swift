@@ -48,11 +48,15 @@ final class TracingLink: GATTLink {
         report(result, .written, role) { catalog.readWritten($0, to: role) }
     }
 
-    func setNotifications(enabled: Bool, for characteristic: GATTCharacteristic) async throws(GATTError) {
+    func setNotifications(enabled: Bool, for characteristic: GATTCharacteristic,
+                          preferring kind: GATTValueUpdates) async throws(GATTError) {
         try await traced { () async throws(GATTError) in
-            try await inner.setNotifications(enabled: enabled, for: characteristic)
+            try await inner.setNotifications(enabled: enabled, for: characteristic, preferring: kind)
         }
-        if enabled { sink(TraceEvent(time: inner.now, kind: .subscribed(characteristic: role(characteristic.valueHandle)))) }
+        if enabled, let configuration = kind.configuration(for: characteristic.properties) {
+            sink(TraceEvent(time: inner.now, kind: .subscribed(characteristic: role(characteristic.valueHandle),
+                                                               indications: configuration == 0x0002)))
+        }
     }
 
     func nextNotification(until deadline: Duration) async throws(GATTError) -> GATTNotification? {

@@ -42,16 +42,22 @@ final class ProfileSchemaTests: XCTestCase {
         }
     }
 
+    /// JSON spelling (quoted hex, `null`), and keys whose values take several forms.
     func testAProfileWrittenAsJSONSatisfiesTheSchema() throws {
         let text = """
             {"profile": "tiny", "characteristics": {"control": {"service": "180D", "uuid": "2A37",
-             "properties": ["write", "notify"]}},
+             "properties": ["write", "notify"], "subscribe": "indications", "write-interval": "20ms"}},
              "codes": {"status": {"0x00": "ok", "0x01": {"name": "bad"}}},
              "commands": {"ping": {"characteristic": "control", "request": [{"type": "u8", "value": "0x01"}],
                "response": {"fields": [{"type": "u8", "value": 129}, {"name": "status", "type": "u8"}],
                             "status": {"field": "status", "codes": "status"}}}},
-             "procedure": [{"send": "ping", "timeout": "250ms"}, {"reconnect": null}, {"wait": "1s"}]}
+             "notifications": {"done": {"characteristic": "control", "fields": [{"type": "u8", "value": 2}]},
+                               "failed": {"characteristic": "control", "fields": [{"type": "u8", "value": 3}]}},
+             "procedure": [{"send": "ping", "timeout": "250ms"}, {"reconnect": null}, {"wait": "1s"},
+                           {"read": "control", "as": "value", "expect": "len(value.value) > 0"},
+                           {"await": ["done", "failed"], "timeout": "5s"}]}
             """
+        XCTAssertNoThrow(try ProfileLoader.load(text: text, path: "tiny.json"), "the loader accepts it too")
         XCTAssertEqual(try failures(text, file: "tiny.json").map(\.description), [])
     }
 
