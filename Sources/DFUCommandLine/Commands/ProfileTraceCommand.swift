@@ -99,21 +99,8 @@ struct ProfileTraceCommand: Command {
     }
 
     func run(_ console: any Console) async -> Int32 {
-        let profile: Profile
-        let package: FirmwarePackage
-        do {
-            profile = try ProfileLibrary.standard().load(profileName)
-        } catch {
-            console.error(error.description)
-            return ExitCode.dataError
-        }
-        do {
-            package = try FirmwarePackage.open(path: packagePath)
-            try package.requireIntact()
-        } catch {
-            console.error("error: \(error)")
-            return ExitCode.dataError
-        }
+        guard let profile = CommandInputs.profile(profileName, console: console),
+              let package = CommandInputs.intactPackage(packagePath, console: console) else { return ExitCode.dataError }
         let inner: any GATTTransport
         if let device {
             switch TransportFactory.open(device, console: console, command: "dfukit \(Self.name)",

@@ -196,20 +196,9 @@ enum ResponseEncoder {
             case let (.bytes(count), _):
                 writer.append(bytes: [UInt8](repeating: 0, count: count ?? 0))
             case (.cbor, _):
-                writer.append(bytes: CBOR.encode(cbor(value)))
+                writer.append(bytes: CBOR.encode(CBORBridge.cbor(value)))
             }
         }
         return writer.bytes
-    }
-
-    static func cbor(_ value: Value) -> CBORValue {
-        switch value {
-        case let .integer(number): return .unsigned(number)
-        case let .boolean(flag): return .boolean(flag)
-        case let .bytes(bytes): return .bytes(bytes)
-        case let .string(text): return .text(text)
-        case let .list(items): return .array(items.map(cbor))
-        case let .record(fields): return .map(fields.keys.sorted().map { CBORMapEntry(.text($0), cbor(fields[$0]!)) })
-        }
     }
 }

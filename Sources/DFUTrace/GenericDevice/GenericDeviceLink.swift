@@ -139,13 +139,9 @@ struct GenericDatabase {
 
     func handle(of role: String) -> UInt16? { roles.first { $0.value == role }?.key }
 
+    /// The GATT property a profile names (both spell them as the Core specification does).
     private static func property(_ property: CharacteristicSpec.Property) -> GATTProperties {
-        switch property {
-        case .read: return .read
-        case .write: return .write
-        case .writeWithoutResponse: return .writeWithoutResponse
-        case .notify: return .notify
-        case .indicate: return .indicate
-        }
+        let all: [GATTProperties] = [.broadcast, .read, .writeWithoutResponse, .write, .notify, .indicate]
+        return all.first { $0.names == [property.rawValue] } ?? []
     }
 }
