@@ -92,7 +92,7 @@ let package = Package(
                     dependencies: ["DFUEngine", "DFUSimulator", "DFUProfile", "DFUPackage", "DFUGATT", "DFUBytes"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "DFUTraceTests",
-                    dependencies: ["DFUTrace", "DFUEngine", "DFUSimulator", "DFUProfile", "DFUGATT", "DFUBytes"],
+                    dependencies: ["DFUTrace", "DFUEngine", "DFUSimulator", "DFUProfile", "DFUPackage", "DFUGATT", "DFUBytes"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "DFULedgerTests", dependencies: ["DFULedger"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUBatchTests",

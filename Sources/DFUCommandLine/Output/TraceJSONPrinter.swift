@@ -59,6 +59,8 @@ final class TraceJSONPrinter: TracePrinter {
                                      "characteristic": message.characteristic, "hex": message.bytes.hexString,
                                      "values": message.values]
         switch message.reading {
+        case .raw:
+            object["raw"] = true
         case let .unknown(reason):
             object["unknown"] = reason
         case let .decoded(decoded):

@@ -50,6 +50,10 @@ final class TraceTextPrinter: TracePrinter {
         let spans = message.values > 1 ? " (\(message.values) values)" : ""
         let bytes = TraceValueText.spaced(message.bytes)
         switch message.reading {
+        case .raw:
+            // A stream's data: one value is one message, already printed with its bytes.
+            guard message.values > 1 else { return }
+            console.out(Self.margin + "\(arrow) \(message.characteristic) data\(spans)  \(bytes)")
         case let .unknown(reason):
             console.out(Self.margin + "\(arrow) \(message.characteristic) message\(spans)  \(bytes)")
             console.out(Self.margin + "   not read: \(reason)")

@@ -30,7 +30,9 @@ public struct DecodedMessage: Sendable {
 /// What an observer made of one message.
 public enum MessageReading: Sendable {
     case decoded(DecodedMessage)
-    /// No message of the profile fits: why (the closest candidate's mismatch), or that no
-    /// command or notification uses this characteristic (raw data, e.g. a `stream`).
+    /// No message of the profile fits: why (the closest candidate's mismatch).
     case unknown(String)
+    /// Written to a characteristic no command of the profile is written to: the data of a
+    /// `stream` step.
+    case raw
 }

@@ -29,7 +29,7 @@ public final class MessageCatalog {
     /// A message written to `role`.
     public func readWritten(_ bytes: [UInt8], to role: String) -> MessageReading {
         let candidates = profile.commands.values.filter { $0.request.characteristic == role }.sorted { $0.name < $1.name }
-        guard !candidates.isEmpty else { return .unknown("raw data: no command of the profile is written to '\(role)'") }
+        guard !candidates.isEmpty else { return .raw }
         var best: [(command: CommandSpec, layout: MessageSpec, fields: [String: Value], score: Int)] = []
         var closest = "no command fits"
         for command in candidates {
