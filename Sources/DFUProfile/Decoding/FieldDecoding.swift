@@ -20,6 +20,7 @@ extension DecodingContext {
         let widths = ["u8": 1, "u16": 2, "u24": 3, "u32": 4, "u64": 8]
         guard let width = widths[String(body)] else {
             let known = ["u8", "u16", "u24", "u32", "u64", "bytes", "cbor"]
+            observer?.sawChoice(at: node.location, names: known + widths.keys.sorted().flatMap { [$0 + "le", $0 + "be"] })
             let hint = KeySuggestion.didYouMean(text, in: known) ?? ""
             error("unknown field type '\(text)': use u8, u16, u24, u32 or u64 (with an optional le/be suffix, "
                   + "e.g. u16be), bytes or cbor" + hint, at: node.location)

@@ -70,6 +70,7 @@ final class ProfileDecoder {
         var security: String?
         if let node = top.optional("security") {
             let levels = ["low", "medium", "high", "fips"]
+            context.observer?.sawChoice(at: node.location, names: levels)
             if let text = context.string(node, "'security'") {
                 if levels.contains(text) {
                     security = text
