@@ -150,16 +150,21 @@ final class BrokenProfileTests: XCTestCase {
 
     func testEachBrokenProfileIsReportedAtItsPlace() {
         for testCase in Self.cases {
-            XCTAssertTrue(Self.base.contains(testCase.replace), "\(testCase.name): the base lacks the text to replace")
-            let text = Self.base.replacingOccurrences(of: testCase.replace, with: testCase.with)
-            let place = position(of: testCase.at, in: text, occurrence: testCase.occurrence)
-            XCTAssertNotEqual(place.line, 0, "\(testCase.name): '\(testCase.at)' not found")
-            let prefix = "mini.yaml:\(place.line):\(place.column + testCase.columnOffset): error: "
-            let errors = loadErrors(text)
-            XCTAssertTrue(errors.contains { $0.hasPrefix(prefix) && $0.contains(testCase.message) },
-                          "\(testCase.name): expected \(prefix)...\(testCase.message)...; got:\n"
-                              + errors.joined(separator: "\n"))
+            Self.assertReportedAtItsPlace(testCase)
         }
+    }
+
+    /// Loads `base` edited as `testCase` says and checks its error is among those reported.
+    static func assertReportedAtItsPlace(_ testCase: Case, base: String = base) {
+        XCTAssertTrue(base.contains(testCase.replace), "\(testCase.name): the base lacks the text to replace")
+        let text = base.replacingOccurrences(of: testCase.replace, with: testCase.with)
+        let place = position(of: testCase.at, in: text, occurrence: testCase.occurrence)
+        XCTAssertNotEqual(place.line, 0, "\(testCase.name): '\(testCase.at)' not found")
+        let prefix = "mini.yaml:\(place.line):\(place.column + testCase.columnOffset): error: "
+        let errors = loadErrors(text)
+        XCTAssertTrue(errors.contains { $0.hasPrefix(prefix) && $0.contains(testCase.message) },
+                      "\(testCase.name): expected \(prefix)...\(testCase.message)...; got:\n"
+                          + errors.joined(separator: "\n"))
     }
 
     func testErrorRendering() {

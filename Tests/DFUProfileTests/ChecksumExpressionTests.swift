@@ -1,4 +1,6 @@
+import DFUBytes
 import DFUProfile
+import Foundation
 import XCTest
 
 /// The checksum and byte functions and `message` as the loader sees them: calls that parse,
@@ -115,15 +117,18 @@ final class ChecksumExpressionTests: XCTestCase {
             if testCase.name == "message hidden by a variable" {
                 base = base.replacingOccurrences(of: "procedure:\n", with: "procedure:\n  - set: { message: 1 }\n")
             }
-            XCTAssertTrue(base.contains(testCase.replace), "\(testCase.name): the base lacks the text to replace")
-            let text = base.replacingOccurrences(of: testCase.replace, with: testCase.with)
-            let place = position(of: testCase.at, in: text, occurrence: testCase.occurrence)
-            XCTAssertNotEqual(place.line, 0, "\(testCase.name): '\(testCase.at)' not found")
-            let prefix = "mini.yaml:\(place.line):\(place.column): error: "
-            let errors = loadErrors(text)
-            XCTAssertTrue(errors.contains { $0.hasPrefix(prefix) && $0.contains(testCase.message) },
-                          "\(testCase.name): expected \(prefix)...\(testCase.message)...; got:\n"
-                              + errors.joined(separator: "\n"))
+            BrokenProfileTests.assertReportedAtItsPlace(testCase, base: base)
+        }
+    }
+
+    /// profiles/README.md names every function and every CRC name and alias.
+    func testTheProfileReferenceListsEveryFunctionAndCRCName() throws {
+        let reference = try String(contentsOf: repositoryRoot.appendingPathComponent("profiles/README.md"), encoding: .utf8)
+        for function in ExpressionFunction.allCases {
+            XCTAssertTrue(reference.contains("`\(function.rawValue)("), "\(function.rawValue) is not documented")
+        }
+        for name in CRCCatalogue.names {
+            XCTAssertTrue(reference.contains("`\(name)`"), "\(name) is not in the CRC names table")
         }
     }
 }
