@@ -27,24 +27,22 @@ final class ArithmeticChecksumTests: XCTestCase {
         XCTAssertEqual(ArithmeticChecksums.xor8([0xA5, 0x5A, 0x0F]), 0xF0)
     }
 
-    func testFletcher16() {
-        XCTAssertEqual(ArithmeticChecksums.fletcher16(Array("abcde".utf8)), 0xC8F0)
-        XCTAssertEqual(ArithmeticChecksums.fletcher16(Array("abcdef".utf8)), 0x2057)
-        XCTAssertEqual(ArithmeticChecksums.fletcher16(Array("abcdefgh".utf8)), 0x0627)
-        XCTAssertEqual(ArithmeticChecksums.fletcher16(check), 0x1EDE)
-        XCTAssertEqual(ArithmeticChecksums.fletcher16(buffer), 0x7432)
-        XCTAssertEqual(ArithmeticChecksums.fletcher16(long), 0xFBFD)
-        XCTAssertEqual(ArithmeticChecksums.fletcher16([]), 0)
-    }
-
-    func testFletcher32OverLittleEndianWords() {
-        XCTAssertEqual(ArithmeticChecksums.fletcher32(Array("abcde".utf8)), 0xF04F_C729)
-        XCTAssertEqual(ArithmeticChecksums.fletcher32(Array("abcdef".utf8)), 0x5650_2D2A)
-        XCTAssertEqual(ArithmeticChecksums.fletcher32(Array("abcdefgh".utf8)), 0xEBE1_9591)
-        XCTAssertEqual(ArithmeticChecksums.fletcher32(check), 0xDF09_D509)
-        XCTAssertEqual(ArithmeticChecksums.fletcher32(buffer), 0x4EE9_F140)
-        XCTAssertEqual(ArithmeticChecksums.fletcher32(long), 0x446B_40BD)
-        XCTAssertEqual(ArithmeticChecksums.fletcher32([]), 0)
+    /// Fletcher-16 over bytes and Fletcher-32 over little-endian 16-bit words (an odd last
+    /// byte is a word's low byte): "abcde" has an odd length, "abcdef" an even one.
+    func testFletcher() {
+        let cases: [(input: [UInt8], fletcher16: UInt16, fletcher32: UInt32, what: String)] = [
+            (Array("abcde".utf8), 0xC8F0, 0xF04F_C729, "abcde"),
+            (Array("abcdef".utf8), 0x2057, 0x5650_2D2A, "abcdef"),
+            (Array("abcdefgh".utf8), 0x0627, 0xEBE1_9591, "abcdefgh"),
+            (check, 0x1EDE, 0xDF09_D509, "123456789"),
+            (buffer, 0x7432, 0x4EE9_F140, "10,007 bytes"),
+            (long, 0xFBFD, 0x446B_40BD, "300,000 bytes"),
+            ([], 0, 0, "no bytes"),
+        ]
+        for testCase in cases {
+            XCTAssertEqual(ArithmeticChecksums.fletcher16(testCase.input), testCase.fletcher16, testCase.what)
+            XCTAssertEqual(ArithmeticChecksums.fletcher32(testCase.input), testCase.fletcher32, testCase.what)
+        }
     }
 
     func testAdler32() {

@@ -18,18 +18,11 @@ final class ChecksumFunctionTests: XCTestCase {
     }
 
     private func value(_ text: String) throws -> Value {
-        try ExpressionEvaluator.evaluate(InlineProfiles.expression(text), in: scope)
+        try evaluated(text, in: scope)
     }
 
     private func failure(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws -> String? {
-        let expression = try InlineProfiles.expression(text)
-        do throws(EvaluationError) {
-            let result = try ExpressionEvaluator.evaluate(expression, in: scope)
-            XCTFail("'\(text)' evaluated to \(result)", file: file, line: line)
-            return nil
-        } catch {
-            return error.message
-        }
+        try evaluationFailure(text, in: scope, file: file, line: line)
     }
 
     func testCRCByCatalogueNameOrAliasInAnyCase() throws {

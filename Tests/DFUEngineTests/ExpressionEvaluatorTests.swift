@@ -16,19 +16,12 @@ final class ExpressionEvaluatorTests: XCTestCase {
         return scope
     }
 
-    private func value(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws -> Value {
-        try ExpressionEvaluator.evaluate(InlineProfiles.expression(text), in: scope)
+    private func value(_ text: String) throws -> Value {
+        try evaluated(text, in: scope)
     }
 
     private func failure(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws -> String? {
-        let expression = try InlineProfiles.expression(text)
-        do throws(EvaluationError) {
-            let result = try ExpressionEvaluator.evaluate(expression, in: scope)
-            XCTFail("'\(text)' evaluated to \(result)", file: file, line: line)
-            return nil
-        } catch {
-            return error.message
-        }
+        try evaluationFailure(text, in: scope, file: file, line: line)
     }
 
     func testArithmeticPrecedenceAndAssociativity() throws {
