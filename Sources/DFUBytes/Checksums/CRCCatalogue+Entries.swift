@@ -5,9 +5,12 @@ extension CRCCatalogue {
     /// parameters and check value as its `width=... poly=... init=... refin=... refout=...
     /// xorout=... check=...` line writes them, and its aliases from its "Alias:" line.
     ///
-    /// Transcribed from the catalogue as of 2026 (70 entries: 20 CRC-8, 31 CRC-16, 12 CRC-32,
-    /// 7 CRC-64); `CRCCatalogueTests` checks every one against its check value. Add an entry only
-    /// with the catalogue's line for it.
+    /// 70 entries (20 CRC-8, 31 CRC-16, 12 CRC-32, 7 CRC-64). The parameter lines were taken
+    /// from the catalogue as the crc-catalog crate 2.5.0 (2026) generates them from all.htm, the
+    /// aliases from the catalogue's Alias lines as the Honoo.IO.Hashing.Crc and BRLTTY
+    /// projects copy them (those copies predate CRC-64/NVME: it has none here). Every parameter set
+    /// was checked against its check value with Python's crcmod 1.7, and `CRCCatalogueTests`
+    /// checks it again here. Add an entry only with the catalogue's line for it.
     static let entries: [CRCAlgorithm] = [
         // CRC-8: 1-15.htm
         CRCAlgorithm("CRC-8/AUTOSAR", width: 8, poly: 0x2f, init: 0xff, refin: false, refout: false,
