@@ -6,6 +6,8 @@ enum ExpressionScope {
     case general
     /// A response's `match` conditions, which may also use `request.x` and `response.x`.
     case responseMatch(command: String)
+    /// The `value` of a request's field, which may also use `message` (the bytes before it).
+    case requestField
 }
 
 /// An expression's paths, kept for the scope check that runs once everything is decoded.
