@@ -521,6 +521,23 @@ final class ProcedureMachineTests: XCTestCase {
         XCTAssertEqual(result.log, ["send verify", "failed"])
         XCTAssertEqual(result.verified, false)
     }
+
+    /// `verifies: true`: the device's success answer is its own check against a checksum it was
+    /// sent (SUOTA's end command), so the send verifies without a value to compare.
+    func testASendThatVerifiesCountsOnceAnsweredWithSuccess() throws {
+        XCTAssertEqual(try verified("  - send: verify\n    verifies: true\n").verified, true)
+        XCTAssertEqual(try verified("  - send: verify\n    verifies: false\n").verified, false)
+
+        let refused = try run("  - send: verify\n    verifies: true\n") { _, _ in
+            .failed(.deviceStatus(DeviceStatus(code: 5)))
+        }
+        XCTAssertEqual(refused.log, ["send verify", "failed"])
+        XCTAssertFalse(refused.machine.verified, "a refusal verifies nothing")
+
+        let unmet = try verified("  - send: verify\n    verifies: true\n    expect: [verify.crc == 7]\n")
+        XCTAssertEqual(unmet.log, ["send verify", "failed"])
+        XCTAssertFalse(unmet.verified, "an answer that fails its expect verifies nothing")
+    }
 }
 
 // MARK: - Language features the Nordic profiles use

@@ -88,7 +88,8 @@ public struct ProcedureMachine {
     public private(set) var scope: Scope
     /// End offset of the last chunk finished by a loop that reports progress.
     public private(set) var completedOffset: Int?
-    /// Whether an `expect`, `check` or phase `done` comparing against the image's checksums passed.
+    /// Whether an `expect`, `check` or phase `done` comparing against the image's checksums
+    /// passed, or a `send` with `verifies` was answered with success.
     public private(set) var verified = false
     /// How many times a `retry` block started again.
     public private(set) var retryCount = 0
@@ -129,6 +130,7 @@ public struct ProcedureMachine {
             if let failure = unmet(step.expect, location: location, step: "send '\(step.command)'") {
                 return recover(from: failure)
             }
+            if step.verifies { verified = true }
         case let (.stream(step, _), .streamed(receipt)):
             if let receipt, let alias = step.receipts?.alias { scope[alias] = .record(receipt) }
         case let (.loopBegin(loop, exit, location), .windowed(lastFields)):
