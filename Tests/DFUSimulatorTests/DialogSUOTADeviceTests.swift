@@ -329,15 +329,22 @@ final class DialogSUOTADeviceTests: XCTestCase {
         XCTAssertEqual(device.nextBootBank, 1)
     }
 
-    /// `busy:N`: the Nth write fails as a flash write would.
-    func testAFailingWriteAnswersExternalMemoryWriteError() async throws {
-        try await makeDevice(failing: [3])
+    /// `busy:N`: the Nth flash write (a block, the end command's valid flag) fails.
+    func testAFailingFlashWriteAnswersExternalMemoryWriteError() async throws {
+        try await makeDevice(failing: [2, 7])
+        let file = Self.imageFile(codeSize: 600)  // 665 bytes on the wire: blocks of 240, 240, 185
         let started = try await memoryDevice(Self.spiBankAny)
         XCTAssertEqual(started, 0x10)
-        try await write(DialogSUOTADevice.gpioMapUUID, [0, 3, 6, 5])
-        try await write(DialogSUOTADevice.patchLengthUUID, [0xF0, 0x00])
-        let failed = try await status()
-        XCTAssertEqual(failed, 0x06)
+        let statuses = try await upload(file)
+        XCTAssertEqual(statuses, [0x02, 0x06, 0x02], "the second block's write failed")
+        XCTAssertEqual(device.memoryInfo, 240 + 185, "the failed block was not written")
+        let restarted = try await memoryDevice(Self.spiBankAny)
+        XCTAssertEqual(restarted, 0x10)
+        let again = try await upload(file)
+        XCTAssertEqual(again, [0x02, 0x02, 0x02])
+        let ended = try await memoryDevice(Self.end)
+        XCTAssertEqual(ended, 0x06, "the seventh flash write: the valid flag")
+        XCTAssertEqual(device.validBanks, [true, false])
     }
 }
 

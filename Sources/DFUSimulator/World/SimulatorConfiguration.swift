@@ -16,8 +16,8 @@ import DFUGATT
 /// - `fault` (repeatable): `disconnect-after:BYTES`, `drop-notification:N`,
 ///   `corrupt-notification:N`, `duplicate-notification:N`, `reorder-notification:N` (the Nth
 ///   notification arrives after the one that follows it), `busy:N` (the Nth command answers
-///   busy; Nordic devices answer "operation failed"; dialog-suota's Nth write fails as a flash
-///   write would, answered EXT_MEM_WRITE_ERR), `unresponsive-after:BYTES`,
+///   busy; Nordic devices answer "operation failed"; dialog-suota's Nth flash write (a block
+///   stored, the end command's valid flag) fails, answered EXT_MEM_WRITE_ERR), `unresponsive-after:BYTES`,
 ///   `reboot-after:BYTES` (a power glitch: RAM lost, flash kept, then the device boots and
 ///   advertises again), `disconnect-on:COMMAND[:N]` (the link drops when the device receives
 ///   the Nth request of COMMAND, default the first, before processing it) and

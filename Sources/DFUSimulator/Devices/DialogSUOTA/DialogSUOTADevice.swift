@@ -83,10 +83,10 @@ public final class DialogSUOTADevice: SimulatedPeripheral {
     private let flashTiming: FlashTiming
     private(set) var cycle = PowerCycle()
     private var commandFaults: CommandDisconnectInjector
-    /// `busy:N` faults: the N-th write processed (1-based) fails as a flash write would,
-    /// answered EXT_MEM_WRITE_ERR and changing nothing.
+    /// `busy:N` faults: the N-th flash write (1-based: a block stored, the end command's valid
+    /// flag) fails, answered EXT_MEM_WRITE_ERR with nothing written.
     private let failingWrites: Set<Int>
-    private var writesProcessed = 0
+    private var flashWrites = 0
     private var mtu = 23
     private var busyUntil: Duration = .zero
     /// The SERV_STATUS CCCD (0: off, 1: notifications, 2: indications).
@@ -256,13 +256,13 @@ public final class DialogSUOTADevice: SimulatedPeripheral {
     /// One write the receiver handles: its statuses, notified once the flash work is done, and
     /// for a reboot the end of the link.
     private func process(handle: UInt16, value: [UInt8], at time: Duration) -> [PeripheralOutput] {
-        writesProcessed += 1
-        var outcome = SUOTAReceiver.Outcome()
-        if failingWrites.contains(writesProcessed) {
-            outcome.statuses = [.externalMemoryWriteError]
-        } else {
-            outcome = receive(handle: handle, value: value)
+        let writesFlash = handle == Self.patchDataHandle ? receiver.completesBlock(value)
+            : handle == Self.memoryDeviceHandle && receiver.writesValidFlag(SUOTAMemoryDevice(decoding: value))
+        if writesFlash {
+            flashWrites += 1
+            receiver.failsNextFlashWrite = failingWrites.contains(flashWrites)
         }
+        let outcome = receive(handle: handle, value: value)
         busyUntil = max(busyUntil, time) + outcome.work
         var outputs: [PeripheralOutput] = []
         for status in outcome.statuses {

@@ -57,8 +57,21 @@ struct SUOTAReceiver: Sendable, Equatable {
     private(set) var memoryInfo: UInt32 = 0
     /// `suota_state.reboot_requested`: MEM_DEV 0xFD came; the device resets once the link is down.
     private(set) var isRebootRequested = false
+    /// The next flash write fails (a `busy:N` fault): EXT_MEM_WRITE_ERR, nothing written.
+    var failsNextFlashWrite = false
 
     private var isImageSession: Bool { memoryDevice.isExternalImage }
+
+    /// Whether `value` written to PATCH_DATA completes a block, which the receiver then writes to
+    /// flash.
+    func completesBlock(_ value: [UInt8]) -> Bool {
+        isImageSession && patchLength > 0 && block.count + value.count == patchLength
+    }
+
+    /// Whether MEM_DEV `request` writes the valid flag (an end command that passes the XOR check).
+    func writesValidFlag(_ request: SUOTAMemoryDevice) -> Bool {
+        request.kind == .imageEnd && checksum == 0 && isImageSession
+    }
 
     // MARK: - MEM_DEV
 
@@ -99,9 +112,12 @@ struct SUOTAReceiver: Sendable, Equatable {
     }
 
     /// `app_set_image_valid_flag` after the XOR check.
-    private func end(flash: inout SUOTAFlash, timing: FlashTiming) -> Outcome {
+    private mutating func end(flash: inout SUOTAFlash, timing: FlashTiming) -> Outcome {
         guard checksum == 0 else { return Outcome(statuses: [.crcError]) }
-        guard isImageSession else { return Outcome(statuses: [.externalMemoryWriteError]) }
+        guard isImageSession, !failsNextFlashWrite else {
+            failsNextFlashWrite = false
+            return Outcome(statuses: [.externalMemoryWriteError])
+        }
         if let targetBank, flash.banks[targetBank].header != nil {
             flash.banks[targetBank].header?.validFlag = SUOTAImageHeader.validMark
         }
@@ -153,7 +169,10 @@ struct SUOTAReceiver: Sendable, Equatable {
         checksum = block.reduce(checksum, ^)
         guard isImageSession else { return Outcome(statuses: [.invalidMemoryType]) }
         var outcome = Outcome(statuses: [.completedOK])
-        if imageIndex == 0 {
+        if failsNextFlashWrite {
+            failsNextFlashWrite = false
+            outcome.statuses = [.externalMemoryWriteError]
+        } else if imageIndex == 0 {
             switch startImage(flash: &flash, timing: timing) {
             case let .success(work):
                 outcome.work = work
