@@ -129,8 +129,28 @@ final class FramePlacementTests: XCTestCase {
         XCTAssertEqual(crc32.width, 4)
         XCTAssertEqual(crc32.compute(check), 0xCBF4_3926)
         XCTAssertEqual(FrameChecksum.named("CRC-16/IBM-3740")?.value(of: check), 0x29B1)
-        XCTAssertNil(FrameChecksumCatalogue.lookup("crc8"))
+        XCTAssertNil(FrameChecksumCatalogue.lookup("crc17"))
         XCTAssertEqual(FrameChecksumCatalogue.names.filter { FrameChecksumCatalogue.lookup($0) == nil }, [])
+    }
+
+    /// Trailers take every catalogue CRC by name or alias, any case, at its width in bytes, and
+    /// the arithmetic checks; check values from the CRC RevEng catalogue.
+    func testTrailersTakeCatalogueCRCsAndArithmeticChecks() throws {
+        let check = Array("123456789".utf8)
+        let expected: [(name: String, width: Int, value: UInt64)] = [
+            ("CRC-16/XMODEM", 2, 0x31C3), ("crc-16/modbus", 2, 0x4B37), ("CRC-32C", 4, 0xE306_9283),
+            ("CRC-8/SMBUS", 1, 0xF4), ("CRC-64/XZ", 8, 0x995D_C9BB_DF19_39FA),
+            ("xor8", 1, 0x31), ("sum8", 1, 0xDD), ("fletcher16", 2, 0x1EDE), ("adler32", 4, 0x091E_01DE),
+        ]
+        for entry in expected {
+            let algorithm = try XCTUnwrap(FrameChecksumCatalogue.lookup(entry.name), entry.name)
+            XCTAssertEqual(algorithm.width, entry.width, entry.name)
+            XCTAssertEqual(algorithm.compute(check), entry.value, entry.name)
+        }
+        var format = LengthHeaderFormat(headerSize: 2, lengthWidth: 2, endianness: .little)
+        format.trailer = FrameTrailer(checksum: try XCTUnwrap(FrameChecksum.named("CRC-16/XMODEM")))
+        // 02 00 | 01 02 | CRC-16/XMODEM of 02 00 01 02 = 0xFE1B (binascii.crc_hqx), little-endian.
+        XCTAssertEqual(try format.frame(message: [0x01, 0x02]), [0x02, 0x00, 0x01, 0x02, 0x1B, 0xFE])
     }
 
     func testATrailerWiderThanEightBytesIsRejected() {

@@ -40,7 +40,8 @@ enum LanguageShapes {
         ]),
         ContextShape(id: "framing", path: .member("framings", "probe"), heading: "framings", keys: [
             "header-size": .integer, "length-offset": .integer, "length-width": .integer, "endian": .choice,
-            "length-counts": .choice, "max-payload": .integer,
+            "length-counts": .choice, "max-payload": .integer, "length-field": .choice, "checksum": .text,
+            "checksum-in-length": .boolean,
         ]),
         ContextShape(id: "characteristic", path: .member("characteristics", "probe"), heading: "characteristics", keys: [
             "service": .uuid, "uuid": .uuid, "properties": .list(.choice), "write": .choice,
