@@ -26,6 +26,8 @@ final class ShippedProfileTraceTests: XCTestCase {
         "mcumgr-smp": Row(sample: "firmware-samples/mcuboot/app-ecdsa-p256.bin",
                           firstRequest: ("params", "0800000100000006a0"),
                           source: "MCUmgr SMP: read (0), flags 0, length 1, group 0 (os), seq 0, id 6 (mcumgr params), CBOR {}"),
+        "dialog-suota": Row(sample: "firmware-samples/dialog/app-v1.img", firstRequest: ("memory_device", "00000013"),
+                            source: "Dialog SDK 6 suotar: MEM_DEV, u32 LE 0x13 << 24 | 0 (SPI flash, the older image's bank)"),
     ]
 
     private static var shippedProfiles: [String] {
