@@ -514,6 +514,12 @@ final class ProcedureMachineTests: XCTestCase {
 
         let noComparison = "  - send: verify\n"
         XCTAssertEqual(try verified(noComparison).verified, false)
+
+        let checkOnCatalogueCRC = "  - send: verify\n  - check: crc('CRC-32/ISO-HDLC', image.data) == verify.crc\n"
+        XCTAssertEqual(try verified(checkOnCatalogueCRC).verified, true, "any checksum function over image.data counts")
+
+        let checkOnOtherBytes = "  - send: verify\n  - check: crc('CRC-32/ISO-HDLC', verify.sha) == 0\n"
+        XCTAssertEqual(try verified(checkOnOtherBytes).verified, false, "a CRC of what the device sent is not the image's")
     }
 
     func testFailedChecksumExpectDoesNotVerify() throws {

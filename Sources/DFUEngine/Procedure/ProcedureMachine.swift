@@ -439,11 +439,18 @@ public struct ProcedureMachine {
         }
     }
 
+    /// The functions whose value over the image's bytes is a checksum of the image: a device
+    /// answer compared with one confirms what the device received.
+    static let imageChecksumFunctions: Set<ExpressionFunction> = [
+        .crc32, .crc16, .crc, .sha256, .sum, .xor8, .fletcher16, .fletcher32, .adler32,
+    ]
+
     static func comparesImageChecksum(_ node: Expression.Node) -> Bool {
         switch node {
         case let .path(path): return [["image", "crc32"], ["image", "sha256"], ["image", "hash"]].contains(path)
         case let .call(function, arguments):
-            if [.crc32, .crc16, .sha256].contains(function), arguments.contains(where: { paths(in: $0).contains(["image", "data"]) }) {
+            if imageChecksumFunctions.contains(function),
+               arguments.contains(where: { paths(in: $0).contains(["image", "data"]) }) {
                 return true
             }
             return arguments.contains(where: comparesImageChecksum)
