@@ -1,7 +1,7 @@
 extension ProfileDecoder {
     /// The key that names each kind of step, with the other keys that kind accepts.
     static let stepKinds: [(key: String, extra: [String])] = [
-        ("send", ["as", "timeout", "retries", "expect", "optional", "reboots"]),
+        ("send", ["as", "timeout", "retries", "expect", "optional", "reboots", "verifies"]),
         ("if", ["then", "else"]),
         ("set", []),
         ("chunks", []),
@@ -122,9 +122,11 @@ extension ProfileDecoder {
         let expect = map.optional("expect").map { context.expressions($0, "'expect'") } ?? []
         let optional = map.optional("optional").map { context.bool($0, "'optional'") } ?? false
         let reboots = context.optional(map.optional("reboots")) { decodeReboots($0, "'reboots'") }
-        guard let alias, let timeout, let retries, let optional, let reboots else { return nil }
+        let verifies = map.optional("verifies").map { context.bool($0, "'verifies'") } ?? false
+        guard let alias, let timeout, let retries, let optional, let reboots, let verifies else { return nil }
         var step = SendStep(command: command, alias: alias, timeout: timeout, retries: retries, expect: expect)
         step.optional = optional
+        step.verifies = verifies
         step.reboots = reboots ?? nil
         return .send(step)
     }

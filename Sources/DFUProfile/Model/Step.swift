@@ -58,6 +58,9 @@ public struct SendStep: Sendable {
     public var optional: Bool = false
     /// Overrides the command's `reboots`.
     public var reboots: RebootSpec?
+    /// The device's success answer means it checked the whole image against the checksum the
+    /// image carries (a GBL file's end-tag CRC-32): the update counts as verified.
+    public var verifies: Bool = false
 
     public init(command: String, alias: String, timeout: Duration?, retries: Int?, expect: [Expression]) {
         self.command = command
