@@ -13,6 +13,11 @@ final class GBLPackageTests: XCTestCase {
         XCTAssertEqual(image.data, try GBLSamples.bytes("app-plain.gbl"), "the whole file is what is sent")
         XCTAssertNoThrow(try package.requireIntact())
         XCTAssertEqual(image.integrityChecks.map(\.passed), [true, true])
+        XCTAssertEqual(image.standalone?.values, ["has_application": 1, "app_type": 0x20, "app_version": 0x0001_0002,
+                                                  "app_capabilities": 0, "signed": 0, "encrypted": 0,
+                                                  "program_bytes": 6000])
+        let signed = try FirmwarePackage.open(path: GBLSamples.path("app-signed.gbl")).images[0]
+        XCTAssertEqual(signed.standalone?.values["signed"], 1)
     }
 
     func testDamagedFilesAreRefusedBeforeUpload() throws {

@@ -57,14 +57,18 @@ public struct StandaloneImage: Sendable, Equatable {
     public var details: [Detail]
     /// The file's signature; nil for an unsigned file.
     public var signature: Signature?
+    /// Numbers read from the file that profiles may compare with what a device reports
+    /// (`image.info.NAME`: a GBL's `app_version`, say).
+    public var values: [String: UInt64]
 
     public init(format: String, version: String, checks: [VerificationCheck], details: [Detail],
-                signature: Signature? = nil) {
+                signature: Signature? = nil, values: [String: UInt64] = [:]) {
         self.format = format
         self.version = version
         self.checks = checks
         self.details = details
         self.signature = signature
+        self.values = values
     }
 }
 

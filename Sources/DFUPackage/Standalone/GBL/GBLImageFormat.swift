@@ -20,7 +20,26 @@ public enum GBLImageFormat: StandaloneImageFormat {
             StandaloneImage.Signature(algorithm: .ecdsaP256, message: file.signedBytes, signature: $0.r + $0.s)
         }
         return StandaloneImage(format: name, version: file.application?.versionText ?? "",
-                               checks: checks(file), details: details(file), signature: signature)
+                               checks: checks(file), details: details(file), signature: signature,
+                               values: values(file))
+    }
+
+    /// `image.info` for profiles: `has_application` (0 or 1) and, with an application tag,
+    /// `app_type`, `app_version`, `app_capabilities`; `signed` and `encrypted` (0 or 1);
+    /// `program_bytes` (program data carried, as the file has it).
+    static func values(_ file: GBLFile) -> [String: UInt64] {
+        var values: [String: UInt64] = [
+            "has_application": file.application == nil ? 0 : 1,
+            "signed": file.isSigned ? 1 : 0,
+            "encrypted": file.isEncrypted ? 1 : 0,
+            "program_bytes": UInt64(file.programData.reduce(0) { $0 + $1.dataCount }),
+        ]
+        if let application = file.application {
+            values["app_type"] = UInt64(application.type)
+            values["app_version"] = UInt64(application.version)
+            values["app_capabilities"] = UInt64(application.capabilities)
+        }
+        return values
     }
 
     static func checks(_ file: GBLFile) -> [VerificationCheck] {
