@@ -188,9 +188,9 @@ final class SimulatorConfigurationTests: XCTestCase {
             XCTFail("there is no simulated nordic-secure device")
         } catch {
             XCTAssertEqual(error.description,
-                           "sim: no simulated device 'nordic-secure' (known: vendor-ctrlpt, nordic-secure-dfu, nordic-legacy-dfu, mcumgr-smp)")
+                           "sim: no simulated device 'nordic-secure' (known: vendor-ctrlpt, nordic-secure-dfu, nordic-legacy-dfu, mcumgr-smp, silabs-ota)")
         }
-        XCTAssertEqual(SimulatedDeviceCatalog.names, ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp"])
+        XCTAssertEqual(SimulatedDeviceCatalog.names, ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp", "silabs-ota"])
     }
 
     // MARK: - Nordic devices

@@ -1,6 +1,6 @@
 /// The simulated devices `sim:NAME` can name.
 public enum SimulatedDeviceCatalog {
-    public static let names = ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp"]
+    public static let names = ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp", "silabs-ota"]
 
     /// A world holding the configured device.
     public static func makeWorld(_ configuration: SimulatorConfiguration) throws(SimulatorConfigurationError) -> SimulatedWorld {
@@ -41,6 +41,13 @@ public enum SimulatedDeviceCatalog {
             settings.swapPerKiB = timing.swapPerKiB ?? settings.swapPerKiB
             device = SMPServerDevice(address: configuration.address, name: configuration.advertisedName ?? "Zephyr SMP",
                                      settings: settings)
+        case "silabs-ota":
+            var timing = SilabsOTADevice.Timing()
+            timing.closeDelay = configuration.timing.resetDelay ?? timing.closeDelay
+            timing.boot = configuration.timing.boot ?? timing.boot
+            device = SilabsOTADevice(address: configuration.address, name: configuration.advertisedName ?? "SiLabs-App",
+                                     flash: configuration.flash, timing: timing,
+                                     commandDisconnects: faults.commandDisconnects)
         default:
             throw SimulatorConfigurationError(
                 "no simulated device '\(configuration.deviceName)' (known: \(names.joined(separator: ", ")))")
@@ -56,6 +63,7 @@ public enum SimulatedDeviceCatalog {
         "nordic-secure-dfu": NordicSecureDFUDevice.commandNames,
         "nordic-legacy-dfu": NordicLegacyDFUDevice.commandNames,
         "mcumgr-smp": SMPServerDevice.commandNames,
+        "silabs-ota": SilabsOTADevice.commandNames,
     ]
 
     /// Refuses keys meant for another device (`buttonless` on sim:mcumgr-smp, `buf-size` on
