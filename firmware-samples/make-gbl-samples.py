@@ -24,6 +24,9 @@ Files (application base 0x00006000):
   app-size-2360.gbl       2436 bytes: 9 full writes of 244 and a last one of 240
   app-bad-crc.gbl         app-plain.gbl with one program data byte flipped: the end tag CRC fails
   app-truncated.gbl       app-plain.gbl without its last 100 bytes: no end tag
+  app-unknown-tag.gbl     app-plain.gbl with a tag no Gecko SDK 4.4 bootloader knows (0x12345678)
+                          before the end tag, CRC recomputed: intact to a reader, refused by an
+                          AppLoader (ATT error 0x84) after the program data overwrote the application
   not-a-gbl.gbl           a .gbl whose first tag is not the GBL header
 
 Commander's signature is randomized ECDSA: re-running changes app-signed.gbl (still valid).
@@ -37,6 +40,7 @@ import struct
 import subprocess
 import sys
 import tarfile
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "silabs")
@@ -152,6 +156,13 @@ def main() -> None:
         handle.write(damaged)
     with open(os.path.join(OUT, "app-truncated.gbl"), "wb") as handle:
         handle.write(good[:-100])
+    end = len(good) - 12 - (len(good) % 4 and 0)
+    while good[end:end + 4] != struct.pack("<I", 0xFC0404FC):
+        end -= 1  # the end tag, before any 0xFF padding
+    unknown = bytes(good[:end]) + struct.pack("<II", 0x12345678, 4) + b"\xA5\xA5\xA5\xA5" + struct.pack("<II", 0xFC0404FC, 4)
+    unknown += struct.pack("<I", zlib.crc32(unknown))
+    with open(os.path.join(OUT, "app-unknown-tag.gbl"), "wb") as handle:
+        handle.write(unknown)
     with open(os.path.join(OUT, "not-a-gbl.gbl"), "wb") as handle:
         handle.write(struct.pack("<II", 0xE35050E3, 8) + bytes(8))  # GBL_IMAGE_MAGIC_WORD, not a tag
 

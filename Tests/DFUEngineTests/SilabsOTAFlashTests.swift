@@ -132,6 +132,18 @@ final class SilabsOTAFlashTests: XCTestCase {
         XCTAssertEqual(device.mode, .application)
     }
 
+    /// A file intact to a reader but with a tag the AppLoader does not know: refused at 0x03
+    /// (0x84) after its program data overwrote the application; report and device agree.
+    func testAnUnknownTagIsRefusedByTheAppLoaderAfterOverwriting() async throws {
+        let gbl = try sample("app-unknown-tag.gbl")
+        let (report, device) = try await flash(gbl)
+        XCTAssertEqual(report.status, .failed)
+        XCTAssertTrue(report.error?.message.contains("ATT error 0x84") ?? false, String(describing: report.error))
+        XCTAssertEqual(report.deviceHolds, [.overwritten])
+        XCTAssertNil(device.application)
+        XCTAssertEqual(device.mode, .appLoader)
+    }
+
     /// A lost link mid-transfer resets the device into the AppLoader (the application is already
     /// overwritten); the procedure runs again and the upload starts over from byte 0.
     func testADisconnectMidTransferRestartsTheUploadFromZero() async throws {

@@ -53,6 +53,10 @@ final class GBLPackageTests: XCTestCase {
         let signed = try PackageInspection.inspect(path: GBLSamples.path("app-signed.gbl")).renderText()
         XCTAssertTrue(signed.contains("gbl: version 3.0, signed (ECDSA P-256)"), signed)
         XCTAssertTrue(signed.contains("signature: ECDSA P-256 over the SHA-256 of the tags before it"), signed)
+        let unknown = try PackageInspection.inspect(path: GBLSamples.path("app-unknown-tag.gbl"))
+        XCTAssertTrue(unknown.isIntact, "an unknown tag is not damage: the CRC covers it")
+        XCTAssertTrue(unknown.renderText().contains("unknown tags: unknown tag 0x12345678 at 6064: a bootloader that does "
+                                                    + "not know a tag refuses the file"), unknown.renderText())
         let damaged = try PackageInspection.inspect(path: GBLSamples.path("app-bad-crc.gbl")).renderText()
         XCTAssertTrue(damaged.contains("FAIL file_format: GBL end tag says CRC-32"), damaged)
         XCTAssertTrue(damaged.contains("FAILS ITS CHECKS"), damaged)

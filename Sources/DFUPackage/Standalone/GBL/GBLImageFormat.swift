@@ -84,6 +84,10 @@ public enum GBLImageFormat: StandaloneImageFormat {
         for tag in file.tags {
             details.append(.init("tag @\(tag.offset)", tagSummary(tag)))
         }
+        if !file.unknownTags.isEmpty {
+            details.append(.init("unknown tags", file.unknownTags.map { "\($0.id) at \($0.offset)" }.joined(separator: ", ")
+                + ": a bootloader that does not know a tag refuses the file (Gecko SDK 4.4 knows none of these)"))
+        }
         if !file.trailing.isEmpty {
             details.append(.init("padding", "\(file.trailing.count) bytes after the end tag (Simplicity Commander pads files to 4 bytes)"))
         }
