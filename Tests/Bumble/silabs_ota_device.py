@@ -299,7 +299,7 @@ class SilabsDevice(Peripheral):
 
 
 async def main() -> None:
-    parser = argument_parser(__doc__.splitlines()[0], name='SiLabs-App', address='F0:DF:00:00:03:01')
+    parser = argument_parser(__doc__.splitlines()[0], name='SiLabs-App', address='F0:DF:00:00:05:01')
     parser.add_argument('--close-delay-ms', type=int, default=1000,
                         help="the application's delay between the OTA Control write and closing the link (default 1000)")
     parser.add_argument('--boot-ms', type=int, default=500, help='silent time of each reset (default 500)')
