@@ -78,7 +78,7 @@ final class SimulatorConfigurationTests: XCTestCase {
     }
 
     func testTimingKeysAreRefusedForDevicesWithoutThem() throws {
-        for (text, key, owners) in [("nordic-secure-dfu?reset-delay-ms=10", "reset-delay-ms", "sim:vendor-ctrlpt and sim:mcumgr-smp"),
+        for (text, key, owners) in [("nordic-secure-dfu?reset-delay-ms=10", "reset-delay-ms", "sim:vendor-ctrlpt and sim:mcumgr-smp and sim:silabs-ota"),
                                     ("vendor-ctrlpt?swap-ms-per-kib=10", "swap-ms-per-kib", "sim:mcumgr-smp")] {
             let configuration = try SimulatorConfiguration(parsing: text)
             XCTAssertThrowsError(try SimulatedDeviceCatalog.makeWorld(configuration)) { error in
