@@ -69,6 +69,7 @@ install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/dfukit/profiles
 	install -m 0755 .build/release/dfukit $(DESTDIR)$(PREFIX)/bin/dfukit
 	install -m 0644 profiles/*.yaml $(DESTDIR)$(PREFIX)/share/dfukit/profiles/
+	.build/release/dfukit profile schema > $(DESTDIR)$(PREFIX)/share/dfukit/profile.schema.json
 
 clean:
 	rm -rf .build

@@ -13,6 +13,8 @@
 //   -> DFUATT        the GATT client: ATT PDUs and client, a GATTLink over an ATT bearer
 //   -> DFUHCITransport  hci: devices (DFUHCI + DFUATT as a GATTTransport)
 //   -> DFUEngine     runs a profile's procedure over any GATT link
+//   -> DFUTrace      a GATT transport wrapper that reads what goes over a link by a profile, and a
+//                    generic device made from a profile alone (`dfukit profile trace`)
 //   -> DFUBatch      provisioning lines: many devices at once, retries, checks
 //   -> DFULedger     the provisioning ledger (SQLite / PostgreSQL: CSQLite, CPostgres) and batch reports
 //   -> DFUCommandLine / dfukit   the CLI
@@ -56,6 +58,8 @@ let package = Package(
         .target(name: "DFUEngine",
                 dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT"],
                 swiftSettings: swiftSettings),
+        .target(name: "DFUTrace", dependencies: ["DFUBytes", "DFUProfile", "DFUGATT", "DFUEngine"],
+                swiftSettings: swiftSettings),
         .target(name: "DFULedger", dependencies: ["DFUBytes", "CSQLite", "CPostgres"], swiftSettings: swiftSettings),
         .target(name: "DFUHCITransport", dependencies: ["DFUHCI", "DFUATT", "DFUGATT"], swiftSettings: swiftSettings),
         .target(name: "DFUBlueZ", dependencies: ["DFUBytes", "DFUGATT", "DFUATT", "DFUHCI", "CBluetooth"],
@@ -65,7 +69,7 @@ let package = Package(
                 swiftSettings: swiftSettings),
         .target(name: "DFUCommandLine",
                 dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUEngine",
-                               "DFULedger", "DFUBatch", "DFUHCITransport", "DFUBlueZ"],
+                               "DFULedger", "DFUBatch", "DFUHCITransport", "DFUBlueZ", "DFUTrace"],
                 swiftSettings: swiftSettings),
         .target(name: "DFUFaultMatrix",
                 dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUEngine"],
@@ -86,6 +90,9 @@ let package = Package(
         .testTarget(name: "DFUHCITests", dependencies: ["DFUHCI", "DFUGATT", "DFUBytes"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUEngineTests",
                     dependencies: ["DFUEngine", "DFUSimulator", "DFUProfile", "DFUPackage", "DFUGATT", "DFUBytes"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "DFUTraceTests",
+                    dependencies: ["DFUTrace", "DFUEngine", "DFUSimulator", "DFUProfile", "DFUPackage", "DFUGATT", "DFUBytes"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "DFULedgerTests", dependencies: ["DFULedger"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUBatchTests",

@@ -5,9 +5,10 @@ import DFUProfile
 import DFUSimulator
 import Foundation
 
-/// `dfukit-bench [--output FILE] [--bytes N]`: flashes an image over the simulated link with
-/// several link settings and profiles, and reports simulated time, throughput, link
-/// efficiency, the protocol ceiling and CPU time per MiB. Build in release mode (`make bench`).
+/// `dfukit-bench [--output FILE] [--bytes N] [--checksums]`: flashes an image over the simulated
+/// link with several link settings and profiles, and reports simulated time, throughput, link
+/// efficiency, the protocol ceiling and CPU time per MiB; then checksum throughput
+/// (`checksums.json`; `--checksums`: only that). Build in release mode (`make bench`).
 struct BenchResult: Codable {
     var name: String
     var profile: String
@@ -93,6 +94,8 @@ func run(_ scenario: BenchScenario, profile: Profile, image: FlashImage, options
 /// `--hci PROFILE=ADDRESS`: also upload over DFUKit's own HCI host to a device (Bumble's
 /// virtual controllers in `make bench`).
 nonisolated(unsafe) var hciTargets: [(profile: String, address: String)] = []
+/// `--checksums`: measure checksum throughput only.
+nonisolated(unsafe) var checksumsOnly = false
 
 func arguments() -> (output: String, bytes: Int) {
     var output = ".build/bench/results.json"
@@ -102,11 +105,12 @@ func arguments() -> (output: String, bytes: Int) {
         switch argument {
         case "--output": output = iterator.next() ?? output
         case "--bytes": bytes = iterator.next().flatMap(Int.init) ?? bytes
+        case "--checksums": checksumsOnly = true
         case "--hci":
             let parts = (iterator.next() ?? "").split(separator: "=", maxSplits: 1).map(String.init)
             if parts.count == 2 { hciTargets.append((parts[0], parts[1])) }
         default:
-            FileHandle.standardError.write(Data("usage: dfukit-bench [--output FILE] [--bytes N]\n".utf8))
+            FileHandle.standardError.write(Data("usage: dfukit-bench [--output FILE] [--bytes N] [--checksums]\n".utf8))
             exit(64)
         }
     }
@@ -127,6 +131,30 @@ func printRow(_ result: BenchResult) {
 }
 
 let (outputPath, imageBytes) = arguments()
+
+/// Measures and prints checksum throughput, and writes `checksums.json` beside `outputPath`.
+func benchChecksums() {
+    print("checksum                                          MB/s (64 MiB, best of 3)")
+    let rows = ChecksumBench.rows()
+    for row in rows {
+        print("\(row.name.padding(toLength: 48, withPad: " ", startingAt: 0)) \(fixed(row.megabytes_per_second, 0).leftPadded(6))")
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    let url = URL(fileURLWithPath: outputPath).deletingLastPathComponent().appendingPathComponent("checksums.json")
+    do {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try encoder.encode(rows).write(to: url)
+    } catch {
+        FileHandle.standardError.write(Data("cannot write \(url.path): \(error)\n".utf8))
+        exit(74)
+    }
+}
+
+if checksumsOnly {
+    benchChecksums()
+    exit(0)
+}
 var results: [BenchResult] = []
 print("scenario                                             bytes   sim s    kB/s efficiency ceiling of ceiling CPU s/MiB status")
 
@@ -254,6 +282,9 @@ for row in ledgerRows {
     print("\(row.name.padding(toLength: 40, withPad: " ", startingAt: 0)) \(fixed(row.writes_per_second, 1).leftPadded(9)) writes/s (\(row.writes) writes, \(row.concurrency) task(s))")
 }
 
+print("")
+benchChecksums()
+
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
 do {
@@ -262,7 +293,7 @@ do {
     try encoder.encode(results).write(to: url)
     try encoder.encode(batchRows).write(to: url.deletingLastPathComponent().appendingPathComponent("batch.json"))
     try encoder.encode(ledgerRows).write(to: url.deletingLastPathComponent().appendingPathComponent("ledger.json"))
-    print("wrote \(outputPath), batch.json and ledger.json beside it")
+    print("wrote \(outputPath), batch.json, ledger.json and checksums.json beside it")
 } catch {
     FileHandle.standardError.write(Data("cannot write \(outputPath): \(error)\n".utf8))
     exit(74)

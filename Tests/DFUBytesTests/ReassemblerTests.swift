@@ -109,7 +109,7 @@ final class ReassemblerTests: XCTestCase {
         var reassembler = Reassembler(format: format)
         XCTAssertEqual(try reassembler.append(hexBytes("0004 0000")), [hexBytes("0004 0000")])
         XCTAssertEqual(expectError { () throws(FramingError) in _ = try reassembler.append(hexBytes("0003 0000")) },
-                       .announcedLengthSmallerThanHeader(announced: 3, headerSize: 4, streamOffset: 4))
+                       .announcedLengthTooSmall(announced: 3, minimum: 4, streamOffset: 4))
         XCTAssertEqual(reassembler.bufferedByteCount, 0)
         // With .frame counting the limit is on the whole frame: 100 + 4. The stream offset
         // counts the 4 rejected bytes too: 4 + 4 + 104 = 112.

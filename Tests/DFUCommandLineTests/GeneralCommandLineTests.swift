@@ -106,7 +106,8 @@ final class GeneralCommandLineTests: XCTestCase {
 
         let help = try DFUKitBinary.run(["profile", "--help"])
         XCTAssertEqual(help.status, 0, help.transcript)
-        XCTAssertEqual(help.stdout, "usage:\n  dfukit profile check FILE...\n")
+        XCTAssertEqual(help.stdout, "usage:\n  dfukit profile check FILE...\n  dfukit profile schema\n  dfukit profile trace "
+                       + "PROFILE PACKAGE [--device DEVICE] [--mtu N] [--set NAME=VALUE]... [--answer COMMAND.FIELD=EXPR]... [--json]\n")
         XCTAssertEqual(help.stderr, "")
     }
 

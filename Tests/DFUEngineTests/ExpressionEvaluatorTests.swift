@@ -3,7 +3,8 @@ import DFUProfile
 import XCTest
 
 /// `ExpressionEvaluator` over parsed expressions; golden checksums come from Python's zlib,
-/// binascii.crc_hqx(data, 0xFFFF) and hashlib.
+/// binascii.crc_hqx(data, 0xFFFF) and hashlib. Wrong argument types are given through variables:
+/// literals of the wrong type are load errors (`ChecksumExpressionTests`).
 final class ExpressionEvaluatorTests: XCTestCase {
     private let digits: [UInt8] = Array("123456789".utf8)
 
@@ -15,19 +16,12 @@ final class ExpressionEvaluatorTests: XCTestCase {
         return scope
     }
 
-    private func value(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws -> Value {
-        try ExpressionEvaluator.evaluate(InlineProfiles.expression(text), in: scope)
+    private func value(_ text: String) throws -> Value {
+        try evaluated(text, in: scope)
     }
 
     private func failure(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws -> String? {
-        let expression = try InlineProfiles.expression(text)
-        do throws(EvaluationError) {
-            let result = try ExpressionEvaluator.evaluate(expression, in: scope)
-            XCTFail("'\(text)' evaluated to \(result)", file: file, line: line)
-            return nil
-        } catch {
-            return error.message
-        }
+        try evaluationFailure(text, in: scope, file: file, line: line)
     }
 
     func testArithmeticPrecedenceAndAssociativity() throws {
@@ -108,7 +102,7 @@ final class ExpressionEvaluatorTests: XCTestCase {
         XCTAssertEqual(try value("len(digits)"), .integer(9))
         XCTAssertEqual(try value("len(slice(digits, 9, 9))"), .integer(0))
         XCTAssertEqual(try failure("min(image.data, 1)"), "min() needs an integer, got bytes")
-        XCTAssertEqual(try failure("len(5)"), "len() needs bytes, got integer")
+        XCTAssertEqual(try failure("len(flags)"), "len() needs bytes, got integer")
     }
 
     func testSlice() throws {
@@ -130,8 +124,8 @@ final class ExpressionEvaluatorTests: XCTestCase {
             0x15, 0xE2, 0xB0, 0xD3, 0xC3, 0x38, 0x91, 0xEB, 0xB0, 0xF1, 0xEF, 0x60, 0x9E, 0xC4, 0x19, 0x42,
             0x0C, 0x20, 0xE3, 0x20, 0xCE, 0x94, 0xC6, 0x5F, 0xBC, 0x8C, 0x33, 0x12, 0x44, 0x8E, 0xB2, 0x25,
         ]))
-        XCTAssertEqual(try failure("crc32('abc')"), "crc32() needs bytes, got string")
-        XCTAssertEqual(try failure("sha256(1)"), "sha256() needs bytes, got integer")
+        XCTAssertEqual(try failure("crc32(image.name)"), "crc32() needs bytes, got string")
+        XCTAssertEqual(try failure("sha256(flags)"), "sha256() needs bytes, got integer")
     }
 
     func testReverseAndAlignDown() throws {
@@ -140,7 +134,7 @@ final class ExpressionEvaluatorTests: XCTestCase {
         XCTAssertEqual(try value("align_down(4095, 4096)"), .integer(0))
         XCTAssertEqual(try value("align_down(8192, 4096)"), .integer(8192))
         XCTAssertEqual(try failure("align_down(10, 0)"), "align_down by zero")
-        XCTAssertEqual(try failure("reverse(1)"), "reverse() needs bytes, got integer")
+        XCTAssertEqual(try failure("reverse(flags)"), "reverse() needs bytes, got integer")
     }
 
     func testUndefinedVariableErrorNamesTheExpressionAndPlace() throws {

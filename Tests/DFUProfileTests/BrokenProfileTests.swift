@@ -149,17 +149,7 @@ final class BrokenProfileTests: XCTestCase {
     }
 
     func testEachBrokenProfileIsReportedAtItsPlace() {
-        for testCase in Self.cases {
-            XCTAssertTrue(Self.base.contains(testCase.replace), "\(testCase.name): the base lacks the text to replace")
-            let text = Self.base.replacingOccurrences(of: testCase.replace, with: testCase.with)
-            let place = position(of: testCase.at, in: text, occurrence: testCase.occurrence)
-            XCTAssertNotEqual(place.line, 0, "\(testCase.name): '\(testCase.at)' not found")
-            let prefix = "mini.yaml:\(place.line):\(place.column + testCase.columnOffset): error: "
-            let errors = loadErrors(text)
-            XCTAssertTrue(errors.contains { $0.hasPrefix(prefix) && $0.contains(testCase.message) },
-                          "\(testCase.name): expected \(prefix)...\(testCase.message)...; got:\n"
-                              + errors.joined(separator: "\n"))
-        }
+        assertEachReportedAtItsPlace(Self.cases, in: Self.base, path: "mini.yaml")
     }
 
     func testErrorRendering() {

@@ -49,7 +49,7 @@ final class StepDecodingTests: XCTestCase {
                 detail: { when: 0x0B, field: extended, codes: extended }
           reset:
             characteristic: packet
-            request: [{ type: u16, value: 0xFFFF }]
+            request: [{ type: u16, value: 0xFFFF }, { type: u32, value: 0 }]   # the 6 header bytes besides the length
         procedure:
           - send: select
             as: sel
@@ -90,6 +90,8 @@ final class StepDecodingTests: XCTestCase {
         XCTAssertEqual(profile.defaults.retries, 3)
         XCTAssertEqual(profile.framings["smp"]?.format.endianness, .big)
         XCTAssertEqual(profile.framings["smp"]?.format.headerSize, 8)
+        XCTAssertEqual(profile.framings["smp"]?.format.lengthField, .insert)
+        XCTAssertNil(profile.framings["smp"]?.format.trailer)
         let packet = try XCTUnwrap(profile.characteristic(named: "packet"))
         XCTAssertEqual(packet.writeType, .withoutResponse)
         XCTAssertEqual(packet.segmentSize, .fixed(20))

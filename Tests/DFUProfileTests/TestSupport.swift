@@ -36,6 +36,24 @@ func position(of needle: String, in text: String, occurrence: Int = 1) -> (line:
     return (0, 0)
 }
 
+/// Checks that each case's edit of `base` is reported at the exact place and with the message
+/// the case names (`BrokenProfileTests.Case`).
+func assertEachReportedAtItsPlace(_ cases: [BrokenProfileTests.Case], in base: String, path: String,
+                                  file: StaticString = #filePath, line: UInt = #line) {
+    for testCase in cases {
+        XCTAssertTrue(base.contains(testCase.replace), "\(testCase.name): the base lacks the text to replace",
+                      file: file, line: line)
+        let text = base.replacingOccurrences(of: testCase.replace, with: testCase.with)
+        let place = position(of: testCase.at, in: text, occurrence: testCase.occurrence)
+        XCTAssertNotEqual(place.line, 0, "\(testCase.name): '\(testCase.at)' not found", file: file, line: line)
+        let prefix = "\(path):\(place.line):\(place.column + testCase.columnOffset): error: "
+        let errors = loadErrors(text, path: path, file: file, line: line)
+        XCTAssertTrue(errors.contains { $0.hasPrefix(prefix) && $0.contains(testCase.message) },
+                      "\(testCase.name): expected \(prefix)...\(testCase.message)...; got:\n"
+                          + errors.joined(separator: "\n"), file: file, line: line)
+    }
+}
+
 /// An expression tree written fully parenthesised, for golden comparisons.
 func render(_ node: DFUProfile.Expression.Node) -> String {
     switch node {

@@ -7,19 +7,28 @@ public enum FramingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The format's `maximumPayloadLength` is negative.
     case negativeMaximumPayloadLength(Int)
     /// `frame(payload:)` needs a header that holds nothing but the length; this one has other
-    /// fields the caller must fill in (build the frame yourself and `seal` it).
+    /// fields the caller must fill in (build the frame with `frame(message:)`).
     case headerNotLengthOnly(headerSize: Int, lengthWidth: Int)
     /// A payload of `length` bytes is longer than `limit`, the smaller of the format's
     /// `maximumPayloadLength` and what the length field can express.
     case payloadTooLong(length: Int, limit: Int)
-    /// A frame of `frameLength` bytes is shorter than its `headerSize`-byte header.
+    /// A frame of `frameLength` bytes is shorter than its `headerSize`-byte header (with its
+    /// trailer, when checking one).
     case frameShorterThanHeader(frameLength: Int, headerSize: Int)
     /// A peer announced a length above `limit` in the header of the frame that starts at byte
     /// `streamOffset` of the notification stream.
     case announcedLengthTooLarge(announced: Int, limit: Int, streamOffset: Int)
-    /// A peer announced a whole-frame length smaller than the header itself, in the frame that
-    /// starts at byte `streamOffset` of the notification stream.
-    case announcedLengthSmallerThanHeader(announced: Int, headerSize: Int, streamOffset: Int)
+    /// A peer announced a length smaller than `minimum`, the bytes the length must count
+    /// besides the payload (the header when it counts the frame, the trailer when it counts
+    /// it), in the frame that starts at byte `streamOffset` of the notification stream.
+    case announcedLengthTooSmall(announced: Int, minimum: Int, streamOffset: Int)
+    /// The trailer's checksum is not 1 to 8 bytes wide.
+    case unsupportedTrailerWidth(name: String, width: Int)
+    /// A message of `messageLength` bytes is shorter than the `headerBytes` bytes of the header
+    /// it must hold.
+    case messageShorterThanHeader(messageLength: Int, headerBytes: Int)
+    /// A frame's trailer does not hold the checksum of the bytes before it.
+    case checksumMismatch(checksum: String, width: Int, computed: UInt64, received: UInt64)
 
     public var description: String {
         switch self {
@@ -31,17 +40,29 @@ public enum FramingError: Error, Sendable, Hashable, CustomStringConvertible {
             return "maximum payload length \(limit) is negative"
         case let .headerNotLengthOnly(headerSize, width):
             return "the \(headerSize)-byte header has fields besides its \(width)-byte length; "
-                + "build the header yourself and seal the frame"
+                + "build the frame with frame(message:)"
         case let .payloadTooLong(length, limit):
             return "payload of \(length) bytes is longer than the limit of \(limit) bytes"
         case let .frameShorterThanHeader(frameLength, headerSize):
-            return "frame of \(frameLength) bytes is shorter than its \(headerSize)-byte header"
+            return "frame of \(frameLength) bytes is shorter than the \(headerSize) bytes of its header (and trailer)"
         case let .announcedLengthTooLarge(announced, limit, streamOffset):
             return "frame at stream byte \(streamOffset) announces length \(announced), above the limit of \(limit); "
                 + "the peer's framing does not match the profile, or the stream lost bytes"
-        case let .announcedLengthSmallerThanHeader(announced, headerSize, streamOffset):
-            return "frame at stream byte \(streamOffset) announces a frame length of \(announced), "
-                + "shorter than its own \(headerSize)-byte header"
+        case let .announcedLengthTooSmall(announced, minimum, streamOffset):
+            return "frame at stream byte \(streamOffset) announces length \(announced), "
+                + "less than the \(minimum) bytes of header and checksum it must count"
+        case let .unsupportedTrailerWidth(name, width):
+            return "checksum '\(name)' takes \(width) bytes; a trailer takes 1 to 8"
+        case let .messageShorterThanHeader(messageLength, headerBytes):
+            return "the message of \(messageLength) bytes is shorter than the \(headerBytes) header bytes it must hold"
+        case let .checksumMismatch(checksum, width, computed, received):
+            return "the frame's \(checksum) trailer is \(Self.hex(received, width: width)), "
+                + "its bytes give \(Self.hex(computed, width: width))"
         }
+    }
+
+    private static func hex(_ value: UInt64, width: Int) -> String {
+        let digits = String(value, radix: 16)
+        return "0x" + String(repeating: "0", count: max(0, width * 2 - digits.count)) + digits
     }
 }

@@ -1,8 +1,31 @@
 extension LengthHeaderFormat {
-    /// Builds a frame for a length-only header: the length field, then `payload`.
+    /// Builds the frame that carries `message`: with `.insert`, the message's first
+    /// `lengthOffset` bytes, the length, the rest of the message; with `.overlay`, the message
+    /// with the length written over its bytes at `lengthOffset`. Then the trailer, if any.
+    ///
+    /// The message must hold the header's bytes other than an inserted length
+    /// (`headerBytesInMessage`).
+    public func frame(message: [UInt8]) throws(FramingError) -> [UInt8] {
+        try validate()
+        guard message.count >= headerBytesInMessage else {
+            throw .messageShorterThanHeader(messageLength: message.count, headerBytes: headerBytesInMessage)
+        }
+        switch lengthField {
+        case .insert:
+            var frame = Array(message[..<lengthOffset])
+            frame += repeatElement(0, count: lengthWidth)
+            frame += message[lengthOffset...]
+            return appendingTrailer(to: try seal(frame: frame))
+        case .overlay:
+            return appendingTrailer(to: try seal(frame: message))
+        }
+    }
+
+    /// Builds a frame for a length-only header: the length field, then `payload`, then the
+    /// trailer, if any.
     ///
     /// Headers with other fields (such as SMP's operation, group and sequence) cannot be built
-    /// here: assemble header and payload yourself and call `seal(frame:)`.
+    /// here: use `frame(message:)`.
     public func frame(payload: [UInt8]) throws(FramingError) -> [UInt8] {
         try validate()
         guard isLengthOnly else {
@@ -10,12 +33,13 @@ extension LengthHeaderFormat {
         }
         var frame = [UInt8](repeating: 0, count: headerSize)
         frame.append(contentsOf: payload)
-        return try seal(frame: frame)
+        return appendingTrailer(to: try seal(frame: frame))
     }
 
     /// Writes the length field in place into a frame whose first `headerSize` bytes are the
-    /// header; every other byte is left as it is. The value written is the payload length
-    /// (`frame.count - headerSize`), or `frame.count` when the field counts the whole frame.
+    /// header, and which does not have its trailer yet; every other byte is left as it is. The
+    /// value written is the payload length (`frame.count - headerSize`), or `frame.count` when
+    /// the field counts the whole frame, plus the trailer's width when it counts the trailer.
     public func seal(frame: [UInt8]) throws(FramingError) -> [UInt8] {
         try validate()
         guard frame.count >= headerSize else {
@@ -25,37 +49,28 @@ extension LengthHeaderFormat {
         guard payloadLength <= effectivePayloadLimit else {
             throw .payloadTooLong(length: payloadLength, limit: effectivePayloadLimit)
         }
-        let fieldValue = lengthCounts == .frame ? frame.count : payloadLength
-        var field = ByteWriter(capacity: lengthWidth)
-        field.append(UInt64(fieldValue), width: lengthWidth, endianness: endianness)
+        let fieldValue = (lengthCounts == .frame ? frame.count : payloadLength) + countedTrailerWidth
         var sealed = frame
-        sealed.replaceSubrange(lengthOffset..<lengthOffset + lengthWidth, with: field.bytes)
+        sealed.replaceSubrange(lengthOffset..<lengthOffset + lengthWidth,
+                               with: Self.unsignedBytes(UInt64(fieldValue), width: lengthWidth, endianness: endianness))
         return sealed
     }
 
-    /// The bytes after the header (empty when the frame is no longer than its header).
-    /// The length field is not consulted.
-    public func payload(ofFrame frame: [UInt8]) -> [UInt8] {
-        Array(frame.dropFirst(headerSize))
+    /// `frame` followed by the trailer's checksum over it (`frame` unchanged without a trailer).
+    public func appendingTrailer(to frame: [UInt8]) -> [UInt8] {
+        guard let trailer else { return frame }
+        let value = trailer.checksum.value(of: frame) & Self.mask(width: trailer.width)
+        return frame + Self.unsignedBytes(value, width: trailer.width, endianness: endianness)
     }
 
-    /// The raw value of the length field in `header`, which must hold at least the first
-    /// `lengthOffset + lengthWidth` bytes of a frame; nil when it is shorter.
-    public func announcedLength<Bytes: Collection>(inHeader header: Bytes) -> Int?
-    where Bytes.Element == UInt8, Bytes.Index == Int {
-        guard header.count >= lengthOffset + lengthWidth else { return nil }
-        let start = header.startIndex + lengthOffset
-        var value = 0
-        switch endianness {
-        case .little:
-            for index in stride(from: lengthWidth - 1, through: 0, by: -1) {
-                value = value << 8 | Int(header[start + index])
-            }
-        case .big:
-            for index in 0..<lengthWidth {
-                value = value << 8 | Int(header[start + index])
-            }
-        }
-        return value
+    /// The low `width` bytes (1...8) of `value` in `endianness`.
+    static func unsignedBytes(_ value: UInt64, width: Int, endianness: Endianness) -> [UInt8] {
+        let little = (0..<width).map { UInt8(truncatingIfNeeded: value >> UInt64($0 * 8)) }
+        return endianness == .little ? little : little.reversed()
+    }
+
+    /// All ones in the low `width` bytes.
+    static func mask(width: Int) -> UInt64 {
+        width >= 8 ? .max : (1 << UInt64(width * 8)) - 1
     }
 }

@@ -2,7 +2,8 @@
 /// any byte (even inside its header) or carry several frames at once.
 ///
 /// Pure: no I/O, no clock. Feed each notification to `append(_:)` and handle the complete frames
-/// it returns, header included.
+/// it returns, header and trailer included (`LengthHeaderFormat.message(ofFrame:)` checks the
+/// trailer and gives the message).
 public struct Reassembler: Sendable {
     public let format: LengthHeaderFormat
 
@@ -56,24 +57,19 @@ public struct Reassembler: Sendable {
     }
 
     /// The whole frame's length for an announced length, or an error if the peer cannot mean it.
+    /// The length counts the payload, plus the header when it counts the frame, plus the trailer
+    /// when it counts it; an uncounted trailer follows the counted bytes.
     private func checkedFrameLength(announced: Int, streamOffset: Int) throws(FramingError) -> Int {
-        switch format.lengthCounts {
-        case .payload:
-            guard announced <= format.maximumPayloadLength else {
-                throw .announcedLengthTooLarge(announced: announced, limit: format.maximumPayloadLength,
-                                               streamOffset: streamOffset)
-            }
-            return format.headerSize + announced
-        case .frame:
-            guard announced >= format.headerSize else {
-                throw .announcedLengthSmallerThanHeader(announced: announced, headerSize: format.headerSize,
-                                                        streamOffset: streamOffset)
-            }
-            let limit = format.maximumPayloadLength + format.headerSize
-            guard announced <= limit else {
-                throw .announcedLengthTooLarge(announced: announced, limit: limit, streamOffset: streamOffset)
-            }
-            return announced
+        let countedBesidesPayload = (format.lengthCounts == .frame ? format.headerSize : 0) + format.countedTrailerWidth
+        guard announced >= countedBesidesPayload else {
+            throw .announcedLengthTooSmall(announced: announced, minimum: countedBesidesPayload,
+                                           streamOffset: streamOffset)
         }
+        let limit = format.maximumPayloadLength + countedBesidesPayload
+        guard announced <= limit else {
+            throw .announcedLengthTooLarge(announced: announced, limit: limit, streamOffset: streamOffset)
+        }
+        let payloadLength = announced - countedBesidesPayload
+        return format.headerSize + payloadLength + format.trailerWidth
     }
 }

@@ -73,13 +73,14 @@ extension ProcedureRunner {
         }
     }
 
-    /// The writes that carry `message` on `characteristic`: framed, then cut into segments.
+    /// The writes that carry `message` on `characteristic`: framed (the length inserted into it or
+    /// laid over its placeholder, the trailer appended), then cut into segments.
     func frame(_ message: [UInt8], for characteristic: ConnectionBindings.Bound, command: String,
                location: SourceLocation) throws(EvaluationError) -> [[UInt8]] {
         var framed = message
         if let format = characteristic.framing {
             do {
-                framed = format.isLengthOnly ? try format.frame(payload: message) : try format.seal(frame: message)
+                framed = try format.frame(message: message)
             } catch {
                 throw EvaluationError(expression: command, location: location, message: "cannot frame the request: \(error)")
             }

@@ -107,12 +107,9 @@ public struct CommandExchange: LinkMachine {
 
     private mutating func receive(_ value: [UInt8], deadline: Duration) -> Action {
         guard let response = setup.command.response else { return .awaitNotification(until: deadline) }
-        var messages: [[UInt8]] = []
-        switch notifications.append(value) {
-        case let .success(complete): messages = complete
-        case let .failure(garbage): ignored.remember(garbage.note)
-        }
-        for message in messages {
+        let received = notifications.append(value)
+        for note in received.garbage { ignored.remember(note) }
+        for message in received.messages {
             do {
                 switch try ResponseMatcher.match(message, response: response, scope: setup.scope) {
                 case let .mismatched(note):

@@ -83,15 +83,10 @@ public struct NotificationWait: LinkMachine {
 
     private mutating func receive(_ value: [UInt8], from handle: UInt16, deadline: Duration) -> Action {
         guard var reassembly = messages[handle] else { return .awaitNotification(until: deadline) }
-        let complete: [[UInt8]]
-        switch reassembly.append(value) {
-        case let .success(found): complete = found
-        case let .failure(garbage):
-            ignored.remember(garbage.note)
-            complete = []
-        }
+        let received = reassembly.append(value)
+        for note in received.garbage { ignored.remember(note) }
         messages[handle] = reassembly
-        for message in complete {
+        for message in received.messages {
             for candidate in setup.candidates where candidate.handle == handle {
                 do {
                     switch try MessageDecoder.decode(message, as: candidate.message, in: setup.scope,

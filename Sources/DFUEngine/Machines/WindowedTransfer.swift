@@ -163,12 +163,9 @@ public struct WindowedTransfer: LinkMachine {
 
     private mutating func receive(_ value: [UInt8], now: Duration) -> Action {
         guard let response = setup.command.response else { return proceed(now: now) }
-        var messages: [[UInt8]] = []
-        switch notifications.append(value) {
-        case let .success(complete): messages = complete
-        case let .failure(garbage): ignored.remember(garbage.note)
-        }
-        for message in messages {
+        let received = notifications.append(value)
+        for note in received.garbage { ignored.remember(note) }
+        for message in received.messages {
             do {
                 guard let (position, fields) = try match(message, response: response) else { continue }
                 if let failure = DeviceStatus.failure(in: fields, specs: response.allStatuses, tables: setup.codeTables) {

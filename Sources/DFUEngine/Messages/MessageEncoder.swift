@@ -2,6 +2,11 @@ import DFUBytes
 import DFUProfile
 
 /// Builds the bytes of a message from its field specs, evaluating each field's value.
+///
+/// In a field's value, `message` is the bytes of the fields before it (so a trailing checksum
+/// is `crc('CRC-16/XMODEM', message)`); a framing's header, added later, is not part of it. A
+/// `bytes` field with a `count` and no value is that many zero bytes. A `cbor` field's map
+/// cannot use `message`: the map is encoded as a whole.
 public enum MessageEncoder {
     /// Returns the message bytes and its named fields (visible to `match` as `request.x`).
     public static func encode(_ message: MessageSpec, in scope: Scope) throws(EvaluationError) -> (bytes: [UInt8], fields: [String: Value]) {
@@ -22,10 +27,20 @@ public enum MessageEncoder {
                 continue
             }
             guard let expression = field.value else {
-                throw EvaluationError(expression: field.name ?? "?", location: field.location,
-                                      message: "the request field has no value to send")
+                guard case .bytes(count: let count?) = field.type else {
+                    throw EvaluationError(expression: field.name ?? "?", location: field.location,
+                                          message: "the request field has no value to send")
+                }
+                let padding = [UInt8](repeating: 0, count: count)
+                writer.append(bytes: padding)
+                if let name = field.name { fields[name] = .bytes(padding) }
+                continue
             }
-            let value = try ExpressionEvaluator.evaluate(expression, in: scope)
+            var fieldScope = scope
+            if expression.node.mentions(root: Expression.messageName) {
+                fieldScope[Expression.messageName] = .bytes(writer.bytes)
+            }
+            let value = try ExpressionEvaluator.evaluate(expression, in: fieldScope)
             switch (field.type, value) {
             case let (.unsigned(width, endianness), .integer(number)):
                 guard width == 8 || number < (UInt64(1) << (8 * UInt64(width))) else {

@@ -1,7 +1,8 @@
 import DFUBytes
 import DFUProfile
 
-/// The functions profiles may call (`ExpressionFunction`).
+/// The functions profiles may call (`ExpressionFunction`); checksums are in
+/// `BuiltinFunctions+Checksums.swift`.
 enum BuiltinFunctions {
     static func call(_ function: ExpressionFunction, _ arguments: [Value]) throws(ExpressionEvaluator.Failure) -> Value {
         switch function {
@@ -19,10 +20,14 @@ enum BuiltinFunctions {
                 throw ExpressionEvaluator.Failure("slice(\(start), \(end)) is outside 0...\(data.count)")
             }
             return .bytes(Array(data[Int(start)..<Int(end)]))
-        case .crc32:
-            return .integer(UInt64(CRC32.checksum(try bytes(arguments[0], function))))
-        case .crc16:
-            return .integer(UInt64(CRC16CCITTFalse.checksum(try bytes(arguments[0], function))))
+        case .crc32, .crc16, .crc, .sum, .xor8, .fletcher16, .fletcher32, .adler32:
+            return try checksum(function, arguments)
+        case .u8, .u16le, .u16be, .u24le, .u24be, .u32le, .u32be, .u64le, .u64be:
+            return try integerBytes(function, arguments[0])
+        case .concat:
+            var joined: [UInt8] = []
+            for argument in arguments { joined += try bytes(argument, function) }
+            return .bytes(joined)
         case .sha256:
             return .bytes(SHA256.digest(try bytes(arguments[0], function)))
         case .reverse:
@@ -68,14 +73,27 @@ enum BuiltinFunctions {
         }
     }
 
-    private static func integer(_ value: Value, _ function: ExpressionFunction) throws(ExpressionEvaluator.Failure) -> UInt64 {
+    /// `u8(x)` ... `u64be(x)`: the integer as bytes; one too large for them is an error naming it.
+    private static func integerBytes(_ function: ExpressionFunction, _ argument: Value)
+        throws(ExpressionEvaluator.Failure) -> Value {
+        let value = try integer(argument, function)
+        guard let (width, endianness) = function.integerEncoding else {
+            throw ExpressionEvaluator.Failure("\(function.rawValue)() does not write integers")
+        }
+        if let problem = function.doesNotFit(value) { throw ExpressionEvaluator.Failure(problem) }
+        var writer = ByteWriter()
+        writer.append(value, width: width, endianness: endianness)
+        return .bytes(writer.bytes)
+    }
+
+    static func integer(_ value: Value, _ function: ExpressionFunction) throws(ExpressionEvaluator.Failure) -> UInt64 {
         guard case let .integer(number) = value else {
             throw ExpressionEvaluator.Failure("\(function.rawValue)() needs an integer, got \(value.typeName)")
         }
         return number
     }
 
-    private static func bytes(_ value: Value, _ function: ExpressionFunction) throws(ExpressionEvaluator.Failure) -> [UInt8] {
+    static func bytes(_ value: Value, _ function: ExpressionFunction) throws(ExpressionEvaluator.Failure) -> [UInt8] {
         guard case let .bytes(data) = value else {
             throw ExpressionEvaluator.Failure("\(function.rawValue)() needs bytes, got \(value.typeName)")
         }

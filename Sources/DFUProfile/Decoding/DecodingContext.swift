@@ -6,6 +6,8 @@ enum ExpressionScope {
     case general
     /// A response's `match` conditions, which may also use `request.x` and `response.x`.
     case responseMatch(command: String)
+    /// The `value` of a request's field, which may also use `message` (the bytes before it).
+    case requestField
 }
 
 /// An expression's paths, kept for the scope check that runs once everything is decoded.
@@ -27,6 +29,8 @@ final class DecodingContext {
     var failedSections: Set<String> = []
     /// From `defaults.endian`; applies to integer fields without an `le`/`be` suffix.
     var defaultEndianness: Endianness = .little
+    /// Records what is asked of each node, for `ProfileLanguage`; nil when loading profiles.
+    var observer: DecodingObserver?
 
     init(file: String) {
         self.file = file
@@ -59,6 +63,7 @@ final class DecodingContext {
 
     /// Reads a mapping whose keys are all known (unknown ones are reported with a suggestion).
     func mapping(_ node: ProfileNode, _ what: String, keys: [String]) -> MappingReader? {
+        observer?.sawMapping(at: node.location, keys: keys)
         guard var reader = namedEntries(node, what) else { return nil }
         for entry in reader.entries where !keys.contains(entry.key) {
             let suggestion = KeySuggestion.nearest(to: entry.key, in: keys)
@@ -115,6 +120,7 @@ struct MappingReader {
 
     /// The value of `key`, reporting "missing required key" at the mapping when absent.
     func required(_ key: String, _ context: DecodingContext) -> ProfileNode? {
+        context.observer?.sawRequired(key, at: node.location)
         if let value = optional(key) { return value }
         if misspelled.contains(key) { return nil }
         context.error("missing required key '\(key)' in \(what)", at: node.location)

@@ -8,7 +8,8 @@
 /// - a command name or a `send ... as` alias (members: the fields of the command's response);
 /// - a `set` variable (no members checked);
 /// - a `chunks` alias (members `chunkMembers`) and a receipts alias (the notification's fields);
-/// - inside a response's `match` and its field values: `request` and `response` (their fields).
+/// - inside a response's `match` and its field values: `request` and `response` (their fields);
+/// - inside a request field's `value`: `message`, the bytes of the fields before it.
 struct ExpressionScopeChecker {
     /// Members of `image` the engine provides.
     static let imageMembers = [
@@ -57,21 +58,32 @@ struct ExpressionScopeChecker {
     func check() {
         for use in decoder.context.expressionUses {
             var scope = members
-            if case .responseMatch(let command) = use.scope {
+            var requestField = false
+            switch use.scope {
+            case .responseMatch(let command):
                 let spec = decoder.commands[command]
                 let requestFields = spec.map { Set($0.request.fields.compactMap(\.name)) }
                 let responseFields = spec.map { Set(($0.response?.message.fields ?? []).compactMap(\.name)) }
                 scope.updateValue(requestFields, forKey: "request")
                 scope.updateValue(responseFields, forKey: "response")
+            case .requestField:
+                scope.updateValue([], forKey: Expression.messageName)
+                requestField = true
+            case .general:
+                break
             }
             for reference in use.references {
-                check(reference, in: scope)
+                check(reference, in: scope, requestField: requestField)
             }
         }
     }
 
-    private func check(_ reference: ExpressionPathReference, in scope: [String: Set<String>?]) {
+    private func check(_ reference: ExpressionPathReference, in scope: [String: Set<String>?], requestField: Bool) {
         let root = reference.components[0]
+        if root == Expression.messageName, let problem = messageProblem(requestField: requestField) {
+            decoder.context.error(problem, at: reference.location)
+            return
+        }
         guard let allowed = scope[root] else {
             // Names from a section that failed to decode are unknown: do not report them again.
             guard decoder.context.failedSections.isDisjoint(with: ["commands", "notifications"]) else { return }
@@ -96,6 +108,21 @@ struct ExpressionScopeChecker {
             decoder.context.error("'\(root).\(member)' has no members; remove '.\(reference.components[2])'",
                                   at: reference.location)
         }
+    }
+
+    /// Why `message` cannot be used here, or nil: it exists only in a request field's `value`,
+    /// where a command, alias or variable of the same name would be hidden by it.
+    private func messageProblem(requestField: Bool) -> String? {
+        let definedByProfile = members[Expression.messageName] != nil
+        if requestField {
+            return definedByProfile
+                ? "'message' in a request field's value is the bytes of the fields before it, but this profile also "
+                    + "defines 'message' (a command, an 'as' alias or a 'set' variable): rename that"
+                : nil
+        }
+        return definedByProfile ? nil
+            : "'message' (the bytes of a request encoded so far) exists only in the 'value' of a request's field, "
+                + "not in responses, cbor maps or steps"
     }
 
     /// Adds `name` with `members` (nil: anything); a name defined twice with different member

@@ -20,6 +20,7 @@ extension DecodingContext {
         let widths = ["u8": 1, "u16": 2, "u24": 3, "u32": 4, "u64": 8]
         guard let width = widths[String(body)] else {
             let known = ["u8", "u16", "u24", "u32", "u64", "bytes", "cbor"]
+            observer?.sawChoice(at: node.location, names: known + widths.keys.sorted().flatMap { [$0 + "le", $0 + "be"] })
             let hint = KeySuggestion.didYouMean(text, in: known) ?? ""
             error("unknown field type '\(text)': use u8, u16, u24, u32 or u64 (with an optional le/be suffix, "
                   + "e.g. u16be), bytes or cbor" + hint, at: node.location)
@@ -41,7 +42,7 @@ extension DecodingContext {
         var names: [String: SourceLocation] = [:]
         for (index, item) in items.enumerated() {
             let fieldWhat = "field \(index + 1) of \(what)"
-            guard let field = self.field(item, fieldWhat, scope: scope) else {
+            guard let field = self.field(item, fieldWhat, scope: scope, received: received) else {
                 failed = true
                 continue
             }
@@ -67,7 +68,9 @@ extension DecodingContext {
         return failed ? nil : fields
     }
 
-    func field(_ node: ProfileNode, _ what: String, scope: ExpressionScope) -> FieldSpec? {
+    /// One field. A request field's `value` (not `received`) may use `message`, the bytes of the
+    /// fields before it; a `bytes` field of a request with a `count` and no `value` is padding.
+    func field(_ node: ProfileNode, _ what: String, scope: ExpressionScope, received: Bool) -> FieldSpec? {
         guard let map = mapping(node, what, keys: Self.fieldKeys) else { return nil }
         let name = map.optional("name").flatMap { identifier($0, "'name' of \(what)") }
         guard let typeNode = map.required("type", self), var type = fieldType(typeNode, "'type' of \(what)") else {
@@ -87,7 +90,7 @@ extension DecodingContext {
                 error("a 'cbor' field has no 'value': give its entries under 'map'", at: valueNode.location)
                 return nil
             }
-            value = fieldValue(valueNode, "'value' of \(what)", type: type, scope: scope)
+            value = fieldValue(valueNode, "'value' of \(what)", type: type, scope: received ? scope : .requestField)
             if value == nil { return nil }
         }
         var field = FieldSpec(name: name, type: type, value: value, location: node.location)

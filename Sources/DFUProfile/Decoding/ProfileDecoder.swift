@@ -6,8 +6,9 @@ import DFUBytes
 ///
 /// Sections are read in dependency order (defaults, framings, codes, characteristics,
 /// notifications, commands, procedure) whatever their order in the file, so each reference can
-/// be checked where it is written. Expression paths are checked last, against every name the
-/// whole profile defines (see `ExpressionScopeChecker`).
+/// be checked where it is written. Messages on framed characteristics are checked against their
+/// framing's header (see `FramingLayoutChecker`), and expression paths last, against every name
+/// the whole profile defines (see `ExpressionScopeChecker`).
 final class ProfileDecoder {
     static let topLevelKeys = [
         "profile", "description", "version", "match", "defaults", "framings", "characteristics", "codes",
@@ -69,6 +70,7 @@ final class ProfileDecoder {
         var security: String?
         if let node = top.optional("security") {
             let levels = ["low", "medium", "high", "fips"]
+            context.observer?.sawChoice(at: node.location, names: levels)
             if let text = context.string(node, "'security'") {
                 if levels.contains(text) {
                     security = text
@@ -90,6 +92,7 @@ final class ProfileDecoder {
                 context.error("'procedure' must list at least one step", at: node.location)
             }
         }
+        FramingLayoutChecker(decoder: self).check()
         ExpressionScopeChecker(decoder: self, procedure: procedure).check()
 
         guard context.errors.isEmpty, let name else { return nil }
@@ -160,45 +163,6 @@ final class ProfileDecoder {
             policy.reconnectTimeout = value
         }
         return policy
-    }
-
-    func decodeFramings(_ node: ProfileNode) {
-        guard let all = context.namedEntries(node, "'framings'") else {
-            context.failedSections.insert("framings")
-            return
-        }
-        let keys = ["header-size", "length-offset", "length-width", "endian", "length-counts", "max-payload"]
-        for entry in all.entries {
-            definedFramings.append(entry.key)
-            let what = "framing '\(entry.key)'"
-            guard let map = context.mapping(entry.value, what, keys: keys) else { continue }
-            let headerSize = map.required("header-size", context)
-                .flatMap { context.int($0, "'header-size'", range: 1...64) }
-            let offset = map.optional("length-offset").map { context.int($0, "'length-offset'", range: 0...63) } ?? 0
-            let widthNode = map.required("length-width", context)
-            var width = widthNode.flatMap { context.int($0, "'length-width'", range: 1...4) }
-            if let widthNode, let value = width, value == 3 {
-                context.error("'length-width' must be 1, 2 or 4, found 3", at: widthNode.location)
-                width = nil
-            }
-            let endian = map.optional("endian").map { context.choice($0, "'endian'", Endianness.self) }
-                ?? context.defaultEndianness
-            let counts = map.optional("length-counts")
-                .map { context.choice($0, "'length-counts'", cases: [LengthHeaderFormat.LengthCounts.payload, .frame]) }
-                ?? .payload
-            let maximum = map.optional("max-payload")
-                .map { context.int($0, "'max-payload'", range: 1...Int(Int32.max)) }
-                ?? 65_535
-            guard let headerSize, let offset, let width, let endian, let counts, let maximum else { continue }
-            guard offset + width <= headerSize else {
-                context.error("the length field (offset \(offset), width \(width)) does not fit in the "
-                              + "\(headerSize)-byte header of \(what)", at: entry.value.location)
-                continue
-            }
-            let format = LengthHeaderFormat(headerSize: headerSize, lengthOffset: offset, lengthWidth: width,
-                                            endianness: endian, lengthCounts: counts, maximumPayloadLength: maximum)
-            framings[entry.key] = FramingSpec(name: entry.key, format: format, location: entry.keyNode.location)
-        }
     }
 
     func decodeCodeTables(_ node: ProfileNode) {

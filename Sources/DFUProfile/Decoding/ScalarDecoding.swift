@@ -49,6 +49,7 @@ extension DecodingContext {
 
     /// An unsigned integer within `range`.
     func integer(_ node: ProfileNode, _ what: String, range: ClosedRange<UInt64> = 0...UInt64.max) -> UInt64? {
+        observer?.sawInteger(at: node.location, range: range)
         guard let text = node.scalar else {
             wrongType(node, what, expected: "an integer")
             return nil
@@ -107,6 +108,7 @@ extension DecodingContext {
     func choice<Choice: RawRepresentable>(_ node: ProfileNode, _ what: String, cases: [Choice]) -> Choice?
         where Choice.RawValue == String {
         let names = cases.map(\.rawValue)
+        observer?.sawChoice(at: node.location, names: names)
         guard let text = node.scalar, let value = Choice(rawValue: text) else {
             let hint = node.scalar.flatMap { KeySuggestion.didYouMean($0, in: names) } ?? ""
             error("\(what) must be one of \(names.joined(separator: ", ")), found \(node.kindDescription)" + hint,

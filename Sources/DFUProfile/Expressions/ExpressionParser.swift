@@ -176,8 +176,10 @@ private struct TokenParser {
         }
         advance()  // "("
         var arguments: [Expression.Node] = []
+        var offsets: [Int] = []
         if current.kind != .symbol(")") {
             while true {
+                offsets.append(current.offset)
                 arguments.append(try parseExpression(minimumPrecedence: 1))
                 if current.kind == .symbol(",") {
                     advance()
@@ -195,6 +197,11 @@ private struct TokenParser {
             throw ExpressionSyntaxError(
                 message: "'\(name)' takes \(Self.describe(function.arity)), found \(arguments.count)",
                 offset: offset)
+        }
+        for (index, argument) in arguments.enumerated() {
+            if let problem = function.problem(withLiteral: argument, at: index) {
+                throw ExpressionSyntaxError(message: problem, offset: offsets[index])
+            }
         }
         return .call(function, arguments)
     }

@@ -28,17 +28,8 @@ public struct ProfileLibrary: Sendable {
         currentDirectory: String = FileManager.default.currentDirectoryPath,
         executablePath: String? = Bundle.main.executablePath
     ) -> ProfileLibrary {
-        var directories: [String] = []
-        if let variable = environment[pathVariable] {
-            directories += variable.split(separator: ":").map(String.init)
-        }
-        directories.append((currentDirectory as NSString).appendingPathComponent("profiles"))
-        if let executablePath {
-            let binary = URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().deletingLastPathComponent()
-            directories.append(binary.appendingPathComponent("../share/dfukit/profiles").standardizedFileURL.path)
-        }
-        directories.append(sourceTreeProfilesDirectory)
-        return ProfileLibrary(searchDirectories: directories)
+        ProfileLibrary(searchDirectories: standardSearchPath(environment: environment, currentDirectory: currentDirectory,
+                                                             executablePath: executablePath).map(\.directory))
     }
 
     /// `<repository>/profiles`, derived from this file's place in `Sources/DFUProfile/Library`.

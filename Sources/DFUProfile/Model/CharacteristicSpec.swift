@@ -69,7 +69,8 @@ public struct CharacteristicSpec: Sendable {
     }
 }
 
-/// A named length-header framing.
+/// A named length-header framing: its layout, whether the length is inserted into messages or
+/// laid over their own header bytes, and its checksum trailer, if any (all in `format`).
 public struct FramingSpec: Sendable {
     public var name: String
     public var format: LengthHeaderFormat

@@ -1,0 +1,38 @@
+import DFUEngine
+
+/// A message read by the profile: which command's request or response, or which notification,
+/// and its named fields.
+public struct DecodedMessage: Sendable {
+    public enum Kind: String, Sendable {
+        case request
+        case response
+        case notification
+    }
+
+    public struct Field: Sendable {
+        public var name: String
+        public var value: Value
+    }
+
+    /// The command or notification name.
+    public var name: String
+    public var kind: Kind
+    /// Other commands whose requests the same bytes fit as well (the bytes cannot tell them apart).
+    public var alternatives: [String] = []
+    /// Named fields, in wire order.
+    public var fields: [Field]
+    /// What its status field says, by the profile's codes: "ok", "failed: bad-state (0x02)".
+    public var status: String?
+    /// A response that came while no request of its command waited for it.
+    public var unsolicited = false
+}
+
+/// What an observer made of one message.
+public enum MessageReading: Sendable {
+    case decoded(DecodedMessage)
+    /// No message of the profile fits: why (the closest candidate's mismatch).
+    case unknown(String)
+    /// Written to a characteristic no command of the profile is written to: the data of a
+    /// `stream` step.
+    case raw
+}

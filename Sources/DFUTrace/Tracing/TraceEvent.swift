@@ -1,0 +1,56 @@
+import DFUGATT
+
+/// One thing seen on a traced link, at a time of the link's clock.
+public struct TraceEvent: Sendable {
+    public enum Direction: String, Sendable {
+        /// Written by DFUKit to the device.
+        case written = "write"
+        /// Notified (or indicated) by the device.
+        case notified = "notify"
+    }
+
+    /// One ATT write or notification, its exact bytes.
+    public struct Value: Sendable {
+        public var direction: Direction
+        /// The profile's name of the characteristic, or `handle 0x000C` for one it does not name.
+        public var characteristic: String
+        /// For writes: with or without response.
+        public var writeType: GATTWriteType?
+        public var bytes: [UInt8]
+    }
+
+    /// A message reassembled from one or more values (a length-only header stripped), read by
+    /// the profile.
+    public struct Message: Sendable {
+        public var direction: Direction
+        public var characteristic: String
+        public var bytes: [UInt8]
+        /// How many ATT values it took.
+        public var values: Int
+        public var reading: MessageReading
+    }
+
+    public enum Kind: Sendable {
+        case connecting(DeviceAddress)
+        case connected(DeviceAddress, mtu: Int)
+        /// Subscribed to the characteristic's notifications, or its indications.
+        case subscribed(characteristic: String, indications: Bool)
+        case value(Value)
+        case message(Message)
+        /// Values that break the characteristic's framing (reassembly starts over).
+        case garbled(characteristic: String, reason: String)
+        /// The device dropped the link (`byDevice`), or DFUKit did.
+        case disconnected(byDevice: Bool, reason: String)
+        /// What the engine reports between messages: phases, retries, reboots, resumes.
+        case note(String)
+    }
+
+    /// On the link's clock (virtual on `sim:` and the generic device).
+    public var time: Duration
+    public var kind: Kind
+
+    public init(time: Duration, kind: Kind) {
+        self.time = time
+        self.kind = kind
+    }
+}

@@ -1,0 +1,41 @@
+import DFUGATT
+
+/// A `GATTTransport` that passes everything to the one it wraps and traces every link it
+/// connects: what DFUKit writes and what the device notifies, as ATT values and as the
+/// profile's messages (see `TracingLink`). The engine runs over it unchanged.
+public final class TracingTransport: GATTTransport {
+    private let inner: any GATTTransport
+    private let catalog: MessageCatalog
+    private let sink: (TraceEvent) -> Void
+
+    /// `sink` gets each event as it happens.
+    public init(_ inner: any GATTTransport, catalog: MessageCatalog, sink: @escaping (TraceEvent) -> Void) {
+        self.inner = inner
+        self.catalog = catalog
+        self.sink = sink
+    }
+
+    public var name: String { inner.name }
+    public var now: Duration { inner.now }
+
+    public func scan(timeout: Duration) async throws(GATTError) -> [Advertisement] {
+        try await inner.scan(timeout: timeout)
+    }
+
+    public func connect(to address: DeviceAddress, timeout: Duration) async throws(GATTError) -> any GATTLink {
+        sink(TraceEvent(time: inner.now, kind: .connecting(address)))
+        let link = try await inner.connect(to: address, timeout: timeout)
+        catalog.reset()
+        sink(TraceEvent(time: link.now, kind: .connected(address, mtu: link.mtu)))
+        return TracingLink(link, catalog: catalog, sink: sink)
+    }
+
+    public func waitForAdvertisement(from address: DeviceAddress, timeout: Duration) async throws(GATTError)
+        -> Advertisement? {
+        try await inner.waitForAdvertisement(from: address, timeout: timeout)
+    }
+
+    public func sleep(until deadline: Duration) async {
+        await inner.sleep(until: deadline)
+    }
+}
