@@ -48,7 +48,7 @@ enum LanguageShapes {
             "framing": .reference(section: "framings"), "segment": .anyOf([.literal("mtu"), .integer]),
             "segment-multiple": .integer,
             "subscribe": .anyOf([.boolean, .literal("notifications"), .literal("indications")]),
-            "optional": .boolean, "write-interval": .duration,
+            "optional": .boolean, "write-interval": .duration, "att-errors": .reference(section: "codes"),
         ]),
         ContextShape(id: "code", path: .member("codes", "probe", "0x01"), heading: "codes", keys: [
             "name": .text, "message": .text,
@@ -99,7 +99,7 @@ enum LanguageShapes {
     /// Each step kind's mapping: its kind key and the other keys it takes.
     static let steps: [String: [String: ValueShape]] = [
         "send": ["send": .reference(section: "commands"), "reboots": reboots, "as": .name, "timeout": .duration,
-                 "retries": .integer, "expect": .expressions, "optional": .boolean],
+                 "retries": .integer, "expect": .expressions, "optional": .boolean, "verifies": .boolean],
         "if": ["if": .expression, "then": .steps, "else": .steps],
         "set": ["set": .namedMap(.expression, keys: .name)],
         "chunks": ["chunks": .context("chunks")],
