@@ -202,6 +202,44 @@ timeout 300 "$bin" flash --profile dialog-suota --device "hci:tcp:127.0.0.1:$((p
 check "Dialog SUOTA: the same image already in the bank asked for is refused (same-img-err): failed, the device unchanged" \
     bash -c "grep -q '\"status\":\"failed\"' '$work/out.txt' && grep -q 'same-img-err' '$work/out.txt' \
         && grep -q '\"device_holds\":\[\"unchanged\"\]' '$work/out.txt' && grep -q '$factory_sha' '$work/state.json'"
+# Silicon Labs OTA (Tests/Bumble/silabs_ota_device.py): the application answers the OTA Control
+# write, closes the link 1 s later and resets into the AppLoader ("OTA", same address, its own
+# GATT); the AppLoader takes the GBL file, checks its end-tag CRC at 0x03 and resets into the new
+# application when the link closes.
+silabs_gbl=firmware-samples/silabs/app-plain.gbl
+silabs_sha=$(sha256sum "$silabs_gbl" | cut -d' ' -f1)
+start silabs_ota_device.py
+timeout 300 "$bin" flash --profile silabs-ota --device "hci:tcp:127.0.0.1:$((port + 1))" "$silabs_gbl" --json > "$work/out.txt" 2>&1
+check "Silicon Labs OTA over hci:tcp (application -> AppLoader -> new application): verified, the new application runs" \
+    holds "$silabs_sha" '"running": "application"' 5
+start silabs_ota_device.py
+timeout 300 "$bin" flash --profile silabs-ota --device "hci:tcp:127.0.0.1:$((port + 1))" "$silabs_gbl" --set data_with_response=1 \
+    --json > "$work/out.txt" 2>&1
+check "Silicon Labs OTA with OTA Data written with response: verified" holds "$silabs_sha" '"running": "application"' 5
+# A lost link resets the AppLoader, which comes back (the application is overwritten): the upload
+# starts over from byte 0.
+start silabs_ota_device.py --disconnect-after 3000
+timeout 300 "$bin" flash --profile silabs-ota --device "hci:tcp:127.0.0.1:$((port + 1))" "$silabs_gbl" --json > "$work/out.txt" 2>&1
+check "Silicon Labs OTA after a lost link mid-transfer: the upload starts over and ends verified" bash -c \
+    "grep -q '\"resumes\":[1-9]' '$work/out.txt' && grep -q '$silabs_sha' '$work/state.json'"
+# A damaged file (end-tag CRC) is refused before anything is sent: the device never sees a link.
+start silabs_ota_device.py
+timeout 300 "$bin" flash --profile silabs-ota --device "hci:tcp:127.0.0.1:$((port + 1))" firmware-samples/silabs/app-bad-crc.gbl \
+    > "$work/out.txt" 2>&1
+status=$?
+check "a GBL file with a bad end-tag CRC is refused before upload" bash -c \
+    "[ $status -eq 65 ] && grep -q 'GBL end tag says CRC-32' '$work/out.txt' && grep -q 'nothing was sent' '$work/out.txt' \
+     && ! grep -q 'connected to' '$work/peripheral.log' && [ ! -f '$work/state.json' ]"
+# A file intact to the reader but with a tag the AppLoader does not take: refused at 0x03 with
+# ATT error 0x84; the report and the device agree that the application is overwritten and the
+# device waits in the AppLoader.
+start silabs_ota_device.py
+timeout 300 "$bin" flash --profile silabs-ota --device "hci:tcp:127.0.0.1:$((port + 1))" firmware-samples/silabs/app-unknown-tag.gbl \
+    --json > "$work/out.txt" 2>&1
+sleep 1
+check "Silicon Labs OTA refused by the AppLoader (0x84): failed, the device holds an overwritten application and waits in the AppLoader" bash -c \
+    "grep -q '\"status\":\"failed\"' '$work/out.txt' && grep -q 'not-supported' '$work/out.txt' \
+     && grep -q '\"device_holds\":\\[\"overwritten\"\\]' '$work/out.txt' && grep -q '\"running\": \"apploader\"' '$work/state.json'"
 
 # A provisioning line over one controller: two peripherals, two links at once.
 controllers 2

@@ -35,7 +35,7 @@ final class DialogSUOTACommandTests: XCTestCase {
     func testADamagedImageIsRefusedBeforeAnythingIsSent() throws {
         let result = try flash("damaged-crc.img")
         XCTAssertEqual(result.status, 65, result.transcript)
-        XCTAssertTrue(result.stderr.contains("does not match its own header: file_format check failed: crc32"), result.transcript)
+        XCTAssertTrue(result.stderr.contains("fails its file format's own checks: file_format check failed: crc32"), result.transcript)
         XCTAssertTrue(result.stderr.contains("nothing was sent to the device"), result.transcript)
         XCTAssertFalse(result.stderr.contains("connected"), result.transcript)
     }

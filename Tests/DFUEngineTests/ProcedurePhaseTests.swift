@@ -148,4 +148,23 @@ final class ProcedurePhaseTests: XCTestCase {
         XCTAssertTrue(machine.verified)
         XCTAssertEqual(machine.stage, .installed)
     }
+
+    /// `verifies: true`: the device's success answer is its own check of the image (a GBL's CRC
+    /// checked by the AppLoader); without it, or when the answer fails an `expect`, nothing is verified.
+    func testASendThatVerifiesCountsOnlyWhenItSucceeds() throws {
+        for (verifies, value, verified) in [(true, 1, true), (false, 1, false), (true, 2, false)] {
+            let procedure = """
+              - phase: end
+                achieves: pending
+                steps:
+                  - send: get
+                    verifies: \(verifies)
+                    expect: get.value == 1
+
+            """
+            let run = try run(procedure, state: UInt64(value))
+            XCTAssertEqual(run.machine.verified, verified, "verifies \(verifies), value \(value)")
+            XCTAssertEqual(run.failure == nil, value == 1)
+        }
+    }
 }

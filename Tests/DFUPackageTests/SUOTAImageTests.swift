@@ -87,7 +87,7 @@ final class SUOTAImageTests: XCTestCase {
         XCTAssertFalse(package.isIntact)
         XCTAssertThrowsError(try package.requireIntact()) { error in
             let message = "\(error)"
-            XCTAssertTrue(message.contains("image 'application': does not match its own header: file_format check failed: "
+            XCTAssertTrue(message.contains("image 'application': fails its file format's own checks: file_format check failed: "
                                                + "crc32: the header says 0x7c830d4c, the code's CRC-32 is 0x4a3fd79c"), message)
         }
     }

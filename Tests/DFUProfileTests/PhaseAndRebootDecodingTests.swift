@@ -72,6 +72,24 @@ final class PhaseAndRebootDecodingTests: XCTestCase {
         XCTAssertEqual(holds, [.unchanged, .received])
     }
 
+    /// An in-place update (Silicon Labs' AppLoader) writes over the running firmware: a stage of
+    /// its own, between `unchanged` and `received`.
+    func testOverwrittenStageDecodesAndSitsBetweenUnchangedAndReceived() throws {
+        let text = Self.base.replacingOccurrences(of: "achieves: received", with: "achieves: overwritten")
+            .replacingOccurrences(of: "holds: [unchanged, received]", with: "holds: [overwritten]")
+        let profile = try ProfileLoader.load(text: text, path: "phases.yaml")
+        guard case let .phase(upload) = profile.procedure[1].kind, case let .phase(activate) = profile.procedure[2].kind,
+              case let .check(_, _, holds) = activate.steps[2].kind else {
+            return XCTFail("expected two phases and a check")
+        }
+        XCTAssertEqual(upload.achieves, .overwritten)
+        XCTAssertEqual(holds, [.overwritten])
+        XCTAssertEqual(FirmwareStage.allCases, [.unchanged, .overwritten, .received, .pending, .unconfirmed, .installed])
+        XCTAssertTrue(FirmwareStage.unchanged < .overwritten && FirmwareStage.overwritten < .received)
+        XCTAssertEqual(FirmwareStage.overwritten.summary, "no longer has its previous firmware, which is partly "
+            + "overwritten: it stays in its bootloader until a whole image is written")
+    }
+
     func testDefaultsWithoutARebootSection() throws {
         let text = Self.base.replacingOccurrences(of: "reboot: { grace: 500ms, boot-timeout: 90s }\n", with: "")
         XCTAssertEqual(try ProfileLoader.load(text: text, path: "phases.yaml").reboot, RebootTiming())
@@ -81,13 +99,13 @@ final class PhaseAndRebootDecodingTests: XCTestCase {
     func testMistakesAreReportedAtTheirPlace() {
         // (original text, replacement, expected error, the text at the error's line and which occurrence)
         let cases: [(String, String, String, String, Int)] = [
-            ("achieves: received", "achieves: done", "'achieves' of phase 'upload' must be one of unchanged, received, pending, unconfirmed, installed", "achieves: done", 1),
+            ("achieves: received", "achieves: done", "'achieves' of phase 'upload' must be one of unchanged, overwritten, received, pending, unconfirmed, installed", "achieves: done", 1),
             ("reboots: true", "reboots: maybe", "'reboots' of command 'reset' must be true or false", "reboots: maybe", 1),
             ("boot-timeout: 2m, address: next", "boot-timeout: 2m, address: far", "'address' of 'reboots' of command 'execute' must be one of same, next", "address: far", 1),
             ("reboot: { grace: 500ms, boot-timeout: 90s }", "reboot: { grace: 500ms, boot: 90s }", "unknown key 'boot' in 'reboot'", "boot: 90s", 1),
             ("  - phase: activate", "  - phase: upload", "a second phase named 'upload'", "phase: upload", 2),
             ("    done: state.stage >= 1", "    done: stat.stage >= 1", "unknown name 'stat' in expression; did you mean 'state'?", "stat.stage", 1),
-            ("holds: [unchanged, received]", "holds: [unchanged, kept]", "'holds' must be one of unchanged, received, pending, unconfirmed, installed", "kept]", 1),
+            ("holds: [unchanged, received]", "holds: [unchanged, kept]", "'holds' must be one of unchanged, overwritten, received, pending, unconfirmed, installed", "kept]", 1),
         ]
         for (original, replacement, expected, needle, occurrence) in cases {
             let text = Self.base.replacingOccurrences(of: original, with: replacement)

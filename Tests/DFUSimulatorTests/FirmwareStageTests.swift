@@ -7,7 +7,7 @@ import XCTest
 /// What each simulated device holds of a target image, stage by stage, as a fault matrix asks.
 final class FirmwareStageTests: XCTestCase {
     func testStagesAreOrdered() {
-        XCTAssertEqual(FirmwareStage.allCases.sorted(), [.unchanged, .received, .pending, .unconfirmed, .installed])
+        XCTAssertEqual(FirmwareStage.allCases.sorted(), [.unchanged, .overwritten, .received, .pending, .unconfirmed, .installed])
         XCTAssertLessThan(FirmwareStage.received, .installed)
         XCTAssertEqual(FirmwareStageReport(.pending, "x").description, "pending: x")
     }

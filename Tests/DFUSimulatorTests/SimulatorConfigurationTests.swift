@@ -78,7 +78,7 @@ final class SimulatorConfigurationTests: XCTestCase {
     }
 
     func testTimingKeysAreRefusedForDevicesWithoutThem() throws {
-        for (text, key, owners) in [("nordic-secure-dfu?reset-delay-ms=10", "reset-delay-ms", "sim:vendor-ctrlpt and sim:mcumgr-smp"),
+        for (text, key, owners) in [("nordic-secure-dfu?reset-delay-ms=10", "reset-delay-ms", "sim:vendor-ctrlpt and sim:mcumgr-smp and sim:silabs-ota"),
                                     ("vendor-ctrlpt?swap-ms-per-kib=10", "swap-ms-per-kib", "sim:mcumgr-smp")] {
             let configuration = try SimulatorConfiguration(parsing: text)
             XCTAssertThrowsError(try SimulatedDeviceCatalog.makeWorld(configuration)) { error in
@@ -188,9 +188,9 @@ final class SimulatorConfigurationTests: XCTestCase {
             XCTFail("there is no simulated nordic-secure device")
         } catch {
             XCTAssertEqual(error.description,
-                           "sim: no simulated device 'nordic-secure' (known: vendor-ctrlpt, nordic-secure-dfu, nordic-legacy-dfu, mcumgr-smp, dialog-suota)")
+                           "sim: no simulated device 'nordic-secure' (known: vendor-ctrlpt, nordic-secure-dfu, nordic-legacy-dfu, mcumgr-smp, dialog-suota, silabs-ota)")
         }
-        XCTAssertEqual(SimulatedDeviceCatalog.names, ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp", "dialog-suota"])
+        XCTAssertEqual(SimulatedDeviceCatalog.names, ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp", "dialog-suota", "silabs-ota"])
     }
 
     // MARK: - Nordic devices

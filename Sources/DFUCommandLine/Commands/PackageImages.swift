@@ -5,9 +5,11 @@ import DFUPackage
 enum PackageImages {
     static func flashImages(_ package: FirmwarePackage) -> [FlashImage] {
         package.images.map {
-            FlashImage(name: $0.name, version: $0.version, data: $0.data, initPacket: $0.initPacket ?? [],
-                       softDeviceSize: $0.softDeviceSize, bootloaderSize: $0.bootloaderSize,
-                       applicationSize: $0.applicationSize, imageHash: $0.mcubootImage?.imageHash ?? [])
+            var image = FlashImage(name: $0.name, version: $0.version, data: $0.data, initPacket: $0.initPacket ?? [],
+                                   softDeviceSize: $0.softDeviceSize, bootloaderSize: $0.bootloaderSize,
+                                   applicationSize: $0.applicationSize, imageHash: $0.mcubootImage?.imageHash ?? [])
+            image.info = $0.standalone?.values ?? [:]
+            return image
         }
     }
 }

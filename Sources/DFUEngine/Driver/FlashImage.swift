@@ -16,6 +16,9 @@ public struct FlashImage: Sendable {
     public var applicationSize: Int
     /// The hash a device knows the image by (MCUboot's SHA256 TLV), empty when it has none.
     public var imageHash: [UInt8]
+    /// Numbers the image file's own format read from it (a GBL's `app_version`...), for
+    /// profiles as `image.info.NAME`; empty for other packages.
+    public var info: [String: UInt64] = [:]
 
     public init(name: String, version: String, data: [UInt8], initPacket: [UInt8] = [],
                 softDeviceSize: Int = 0, bootloaderSize: Int = 0, applicationSize: Int? = nil,
@@ -49,6 +52,7 @@ public struct FlashImage: Sendable {
             "bl_size": .integer(UInt64(bootloaderSize)),
             "app_size": .integer(UInt64(applicationSize)),
             "hash": .bytes(imageHash),
+            "info": .record(info.mapValues { .integer($0) }),
         ])
     }
 }

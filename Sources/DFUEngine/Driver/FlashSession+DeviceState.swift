@@ -33,6 +33,9 @@ extension FlashSession {
         if known == .unchanged, imageBytesHeld > 0 {
             text += " (it holds \(imageBytesHeld) of \(image.data.count) bytes of the new image)"
         }
+        if known == .overwritten, imageBytesHeld > 0 {
+            text += " (\(imageBytesHeld) of \(image.data.count) bytes of the new image were sent)"
+        }
         if floor < known {
             text += "; if it forgot that when the link dropped (some bootloaders reload their settings then), it \(floor.summary)"
         }

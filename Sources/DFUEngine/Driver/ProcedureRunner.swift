@@ -191,6 +191,10 @@ final class ProcedureRunner {
     /// A transport error as what it means for the run: a lost link resumes, unless the phase
     /// under way wrote to the device and cannot be resumed; anything else is final.
     func interruption(_ error: GATTError, step: String?, location: SourceLocation?) -> RunInterruption {
+        var error = error
+        if case let .attError(code, handle) = error.kind, let named = namedATTError(code: code, handle: handle) {
+            error.detail = named
+        }
         let interruption = RunInterruption(error, step: step, location: location)
         guard case let .linkLost(loss) = interruption, let phase = progress.currentPhase, !phase.resumable,
               progress.currentPhaseWrote else { return interruption }
@@ -200,6 +204,15 @@ final class ProcedureRunner {
                 + "sent cannot be asked",
             address: session.address?.description, image: image.name, location: loss.location,
             hint: "check what the device runs (its version or image list) before flashing again"))
+    }
+
+    /// "crc-error: CRC check failed (a write to 'control')" for an ATT error code the written
+    /// characteristic's `att-errors` table names; nil when it names none.
+    private func namedATTError(code: UInt8, handle: UInt16) -> String? {
+        guard let bindings = session.bindings,
+              let spec = session.profile.characteristics.first(where: { bindings.characteristic($0.name)?.valueHandle == handle }),
+              let entry = spec.attErrors.flatMap({ session.profile.codeTables[$0]?.entries[UInt64(code)] }) else { return nil }
+        return entry.name + (entry.message.map { ": " + $0 } ?? "") + " (the device refused a write to '\(spec.name)')"
     }
 
     // MARK: - Progress

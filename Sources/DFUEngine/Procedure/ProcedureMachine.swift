@@ -130,6 +130,7 @@ public struct ProcedureMachine {
             if let failure = unmet(step.expect, location: location, step: "send '\(step.command)'") {
                 return recover(from: failure)
             }
+            // The device's success answer is its own check of the whole image (`verifies`).
             if step.verifies { verified = true }
         case let (.stream(step, _), .streamed(receipt)):
             if let receipt, let alias = step.receipts?.alias { scope[alias] = .record(receipt) }

@@ -72,10 +72,11 @@ public enum PackageError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "manifest allows. Refusing it (possible zip bomb); rebuild the package."
         case let .imageMismatch(path, image, mismatches):
             let checks = mismatches.map(\.description).joined(separator: "; ")
-            let source = mismatches.allSatisfy(\.check.isManifestCheck) ? "manifest.json"
-                : mismatches.contains(where: \.check.isMCUbootCheck) ? "its MCUboot header and TLVs"
-                : mismatches.allSatisfy { $0.check == .fileFormat } ? "its own header" : "its init packet"
-            return "\(path), image '\(image)': does not match \(source): \(checks). "
+            let source = mismatches.allSatisfy(\.check.isManifestCheck) ? "does not match manifest.json"
+                : mismatches.contains(where: \.check.isMCUbootCheck) ? "does not match its MCUboot header and TLVs"
+                : mismatches.allSatisfy({ $0.check == .fileFormat }) ? "fails its file format's own checks"
+                : "does not match its init packet"
+            return "\(path), image '\(image)': \(source): \(checks). "
                 + "The package is damaged or was modified; do not flash it. Rebuild or download it again."
         case let .verificationFailed(path, image, check, detail):
             return "\(path), image '\(image)': check '\(check)' failed: \(detail). "

@@ -30,18 +30,45 @@ public struct StandaloneImage: Sendable, Equatable {
         }
     }
 
+    /// A signature the file carries, for `dfukit package verify --key` / `flash --key`.
+    public struct Signature: Sendable, Equatable {
+        public enum Algorithm: String, Sendable, Equatable {
+            /// ECDSA P-256 over SHA-256(`message`); `signature` is r || s (IEEE P1363).
+            case ecdsaP256 = "ECDSA P-256"
+        }
+
+        public var algorithm: Algorithm
+        /// The bytes signed, as the device hashes them.
+        public var message: [UInt8]
+        public var signature: [UInt8]
+
+        public init(algorithm: Algorithm, message: [UInt8], signature: [UInt8]) {
+            self.algorithm = algorithm
+            self.message = message
+            self.signature = signature
+        }
+    }
+
     /// The format's `name`.
     public var format: String
     public var version: String
     /// Integrity checks, passed or failed, in a fixed order.
     public var checks: [VerificationCheck]
     public var details: [Detail]
+    /// The file's signature; nil for an unsigned file.
+    public var signature: Signature?
+    /// Numbers read from the file that profiles may compare with what a device reports
+    /// (`image.info.NAME`: a GBL's `app_version`, say).
+    public var values: [String: UInt64]
 
-    public init(format: String, version: String, checks: [VerificationCheck], details: [Detail]) {
+    public init(format: String, version: String, checks: [VerificationCheck], details: [Detail],
+                signature: Signature? = nil, values: [String: UInt64] = [:]) {
         self.format = format
         self.version = version
         self.checks = checks
         self.details = details
+        self.signature = signature
+        self.values = values
     }
 }
 
@@ -49,6 +76,7 @@ public struct StandaloneImage: Sendable, Equatable {
 /// file implementing `StandaloneImageFormat` and one line here.
 public enum StandaloneImageFormats {
     public static let all: [any StandaloneImageFormat.Type] = [
+        GBLImageFormat.self,
         SUOTAImageFormat.self,
     ]
 

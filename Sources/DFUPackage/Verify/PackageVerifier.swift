@@ -48,6 +48,9 @@ public enum PackageVerifier {
         case let .success(der): keyDER = der
         case let .failure(error): return fail("public key unreadable: \(error)")
         }
+        if let standalone = image.standalone {
+            return standaloneSignatureCheck(standalone, image: image, keyDER: keyDER)
+        }
         switch image.decodedInitPacket {
         case nil:
             return fail("signature missing: DFUKit packages carry no signature")
@@ -70,6 +73,28 @@ public enum PackageVerifier {
             } catch {
                 return fail("signature invalid: the given key cannot check a \(type.name) signature (\(error))")
             }
+        }
+    }
+
+    /// A standalone file's own signature (a signed GBL's ECDSA P-256 tag).
+    private static func standaloneSignatureCheck(_ standalone: StandaloneImage, image: FirmwareImage,
+                                                 keyDER: [UInt8]) -> VerificationCheck {
+        guard let signature = standalone.signature else {
+            return VerificationCheck(check: .signature, passed: false,
+                                     detail: "signature missing: \(image.fileName) is not signed")
+        }
+        let algorithm = signature.algorithm.rawValue
+        do {
+            if try SignatureVerifier.verifyECDSAP256(publicKeyDER: keyDER, message: signature.message,
+                                                     signature: signature.signature, format: .raw) {
+                return VerificationCheck(check: .signature, passed: true,
+                                         detail: "\(algorithm) signature of \(image.fileName) verifies with the given key")
+            }
+            return VerificationCheck(check: .signature, passed: false,
+                                     detail: "signature invalid: the \(algorithm) signature does not verify with the given key")
+        } catch {
+            return VerificationCheck(check: .signature, passed: false,
+                                     detail: "signature invalid: the given key cannot check a \(algorithm) signature (\(error))")
         }
     }
 }

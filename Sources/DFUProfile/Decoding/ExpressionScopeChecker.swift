@@ -14,7 +14,7 @@ struct ExpressionScopeChecker {
     /// Members of `image` the engine provides.
     static let imageMembers = [
         "data", "size", "crc32", "sha256", "name", "version", "init_packet", "index", "count", "last",
-        "sd_size", "bl_size", "app_size", "hash",
+        "sd_size", "bl_size", "app_size", "hash", "info",
     ]
     /// Members of `link` the engine provides.
     static let linkMembers = ["mtu"]
@@ -102,7 +102,9 @@ struct ExpressionScopeChecker {
             decoder.context.error("'\(root)' has no field '\(member)'" + hint, at: reference.location)
             return
         }
-        if reference.components.count > 2, !cborFieldNames.contains(member) {
+        // `image.info.NAME`: what an image file's format read is only known at run time.
+        let openRecord = cborFieldNames.contains(member) || (root == "image" && member == "info")
+        if reference.components.count > 2, !openRecord {
             decoder.context.error("'\(root).\(member)' has no members; remove '.\(reference.components[2])'",
                                   at: reference.location)
         }

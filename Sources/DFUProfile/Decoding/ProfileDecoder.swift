@@ -207,7 +207,7 @@ final class ProfileDecoder {
             return
         }
         let keys = ["service", "uuid", "properties", "write", "framing", "segment", "segment-multiple", "subscribe",
-                    "optional", "write-interval"]
+                    "optional", "write-interval", "att-errors"]
         for entry in all.entries {
             definedCharacteristics.append(entry.key)
             let what = "characteristic '\(entry.key)'"
@@ -250,6 +250,10 @@ final class ProfileDecoder {
             let writeInterval = context.optional(map.optional("write-interval")) { context.duration($0, "'write-interval'") }
             let optional = map.optional("optional").map { context.bool($0, "'optional'") } ?? false
             let multiple = map.optional("segment-multiple").map { context.int($0, "'segment-multiple'", range: 1...64) } ?? 1
+            var attErrors: String?
+            if let node = map.optional("att-errors"), let name = context.string(node, "'att-errors'") {
+                attErrors = reference(name, at: node, kind: "code table", section: "codes", known: definedCodeTables)
+            }
             guard let service, let uuid, let writeType, let segment, let subscribe, let optional, let multiple,
                   let writeInterval else { continue }
             var spec = CharacteristicSpec(
@@ -259,6 +263,7 @@ final class ProfileDecoder {
             spec.segmentMultiple = multiple
             spec.prefersIndications = prefersIndications
             spec.writeInterval = writeInterval
+            spec.attErrors = attErrors
             characteristics.append(spec)
         }
     }

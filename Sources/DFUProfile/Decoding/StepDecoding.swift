@@ -124,15 +124,16 @@ extension ProfileDecoder {
         let reboots = context.optional(map.optional("reboots")) { decodeReboots($0, "'reboots'") }
         let verifiesNode = map.optional("verifies")
         let verifies = verifiesNode.map { context.bool($0, "'verifies'") } ?? false
-        if verifies == true, let verifiesNode, let defined = commands[command], defined.response == nil {
-            context.error("'verifies' needs an answer to check: command '\(command)' has no response",
-                          at: verifiesNode.location)
+        if verifies == true, let verifiesNode, let defined = commands[command], defined.response == nil,
+           characteristics.first(where: { $0.name == defined.characteristic })?.writeType == .withoutResponse {
+            context.error("'verifies' needs an answer to check: command '\(command)' has no response and its "
+                              + "characteristic is written without response", at: verifiesNode.location)
         }
         guard let alias, let timeout, let retries, let optional, let reboots, let verifies else { return nil }
         var step = SendStep(command: command, alias: alias, timeout: timeout, retries: retries, expect: expect)
         step.optional = optional
-        step.reboots = reboots ?? nil
         step.verifies = verifies
+        step.reboots = reboots ?? nil
         return .send(step)
     }
 

@@ -48,7 +48,7 @@ enum LanguageShapes {
             "framing": .reference(section: "framings"), "segment": .anyOf([.literal("mtu"), .integer]),
             "segment-multiple": .integer,
             "subscribe": .anyOf([.boolean, .literal("notifications"), .literal("indications")]),
-            "optional": .boolean, "write-interval": .duration,
+            "optional": .boolean, "write-interval": .duration, "att-errors": .reference(section: "codes"),
         ]),
         ContextShape(id: "code", path: .member("codes", "probe", "0x01"), heading: "codes", keys: [
             "name": .text, "message": .text,

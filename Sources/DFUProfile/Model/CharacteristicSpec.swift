@@ -48,6 +48,10 @@ public struct CharacteristicSpec: Sendable {
     /// When true, a device without it is still usable (e.g. a buttonless-DFU characteristic only
     /// the application has); `present.<name>` tells the procedure whether it was found.
     public var optional: Bool = false
+    /// The code table naming the ATT error codes (application errors, 0x80-0x9F) the device
+    /// answers a write to it with (Silicon Labs' AppLoader: 0x80 CRC error...); nil: shown by
+    /// number only.
+    public var attErrors: String?
     public var location: SourceLocation
 
     public init(name: String, service: BluetoothUUID, uuid: BluetoothUUID, requiredProperties: Set<Property>,

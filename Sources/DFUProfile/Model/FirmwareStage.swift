@@ -6,6 +6,10 @@
 public enum FirmwareStage: String, Sendable, CaseIterable, Comparable {
     /// The device runs its previous firmware; it may hold part of the new image.
     case unchanged
+    /// The new image is being written over the previous firmware, which no longer runs: the
+    /// device stays in its bootloader until a whole image is written (in-place updates, such as
+    /// Silicon Labs' AppLoader writing straight into the application area).
+    case overwritten
     /// It holds the whole new image, not active yet; it still runs its previous firmware.
     case received
     /// It is set to boot the new image at its next reset.
@@ -24,6 +28,9 @@ public enum FirmwareStage: String, Sendable, CaseIterable, Comparable {
     public var summary: String {
         switch self {
         case .unchanged: return "still runs its previous firmware"
+        case .overwritten:
+            return "no longer has its previous firmware, which is partly overwritten: it stays in its bootloader "
+                + "until a whole image is written"
         case .received: return "holds the whole new image but still runs its previous firmware"
         case .pending: return "is set to boot the new image at its next reset"
         case .unconfirmed:

@@ -58,8 +58,10 @@ public struct SendStep: Sendable {
     public var optional: Bool = false
     /// Overrides the command's `reboots`.
     public var reboots: RebootSpec?
-    /// A success answer is the device's own check of the image against a checksum it was sent
-    /// (a SUOTA end command after the XOR byte): the update counts as verified.
+    /// The device's success answer (a response, or the ATT write response of a command that has
+    /// none) is its own check of the whole image: against a checksum it was sent (a SUOTA end
+    /// command after the XOR byte) or one the image carries (a GBL file's end-tag CRC-32). The
+    /// update then counts as verified.
     public var verifies: Bool = false
 
     public init(command: String, alias: String, timeout: Duration?, retries: Int?, expect: [Expression]) {

@@ -3,6 +3,9 @@
 public enum FirmwareStage: String, Sendable, CaseIterable, Comparable {
     /// Runs its previous firmware; may hold part of the new image.
     case unchanged
+    /// Its previous firmware is partly overwritten by the new image: it stays in its
+    /// bootloader until a whole image is written.
+    case overwritten
     /// Holds the whole new image, not activated.
     case received
     /// Set to boot the new image at its next reset (or activating it now).

@@ -1,6 +1,6 @@
 /// The simulated devices `sim:NAME` can name.
 public enum SimulatedDeviceCatalog {
-    public static let names = ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp", "dialog-suota"]
+    public static let names = ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp", "dialog-suota", "silabs-ota"]
 
     /// A world holding the configured device.
     public static func makeWorld(_ configuration: SimulatorConfiguration) throws(SimulatorConfigurationError) -> SimulatedWorld {
@@ -46,6 +46,13 @@ public enum SimulatedDeviceCatalog {
                                        flash: configuration.flash,
                                        timing: DialogSUOTADevice.Timing(boot: configuration.timing.boot ?? .milliseconds(1000)),
                                        failingWrites: faults.busyCommands, commandDisconnects: faults.commandDisconnects)
+        case "silabs-ota":
+            var timing = SilabsOTADevice.Timing()
+            timing.closeDelay = configuration.timing.resetDelay ?? timing.closeDelay
+            timing.boot = configuration.timing.boot ?? timing.boot
+            device = SilabsOTADevice(address: configuration.address, name: configuration.advertisedName ?? "SiLabs-App",
+                                     flash: configuration.flash, timing: timing,
+                                     commandDisconnects: faults.commandDisconnects)
         default:
             throw SimulatorConfigurationError(
                 "no simulated device '\(configuration.deviceName)' (known: \(names.joined(separator: ", ")))")
@@ -62,6 +69,7 @@ public enum SimulatedDeviceCatalog {
         "nordic-legacy-dfu": NordicLegacyDFUDevice.commandNames,
         "mcumgr-smp": SMPServerDevice.commandNames,
         "dialog-suota": DialogSUOTADevice.commandNames,
+        "silabs-ota": SilabsOTADevice.commandNames,
     ]
 
     /// Refuses keys meant for another device (`buttonless` on sim:mcumgr-smp, `buf-size` on

@@ -9,9 +9,11 @@ import DFUGATT
 /// - device timing (`DeviceTiming`; each device's default models its shipped firmware):
 ///   `reset-delay-ms` (0...60000; vendor-ctrlpt: from handling `activate` to the reboot,
 ///   default 100; mcumgr-smp: from handling `reset` to the reboot, default 250 as Zephyr's
-///   `CONFIG_MCUMGR_GRP_OS_RESET_MS`), `boot-ms` (0...600000: from the reset, after any swap
+///   `CONFIG_MCUMGR_GRP_OS_RESET_MS`; silabs-ota: from the OTA Control write to the
+///   application closing the link to reboot into the AppLoader, default 1000 as the in-place
+///   OTA DFU component's minimum), `boot-ms` (0...600000: from the reset, after any swap
 ///   or bank copy, to the first advertisement: vendor-ctrlpt 500, mcumgr-smp 1000, the Nordic
-///   devices 1100, dialog-suota 1000), `swap-ms-per-kib` (0...10000; mcumgr-smp: MCUboot's swap per KiB of
+///   devices 1100, dialog-suota 1000, silabs-ota 500), `swap-ms-per-kib` (0...10000; mcumgr-smp: MCUboot's swap per KiB of
 ///   image; default from the flash timing, about 97 ms at the defaults)
 /// - `fault` (repeatable): `disconnect-after:BYTES`, `drop-notification:N`,
 ///   `corrupt-notification:N`, `duplicate-notification:N`, `reorder-notification:N` (the Nth
@@ -32,7 +34,9 @@ import DFUGATT
 ///   `start_dfu image_sizes init_start init_complete set_prn receive_firmware validate activate
 ///   reset report_size` (image_sizes: the packet write after start_dfu); dialog-suota
 ///   `memory_device gpio_map patch_length patch_data end reboot exit` (MEM_DEV writes by their
-///   value: an image memory type, 0xFE, 0xFD, 0xFF; one patch_data per PATCH_DATA write)
+///   value: an image memory type, 0xFE, 0xFD, 0xFF; one patch_data per PATCH_DATA write); silabs-ota `enter_ota`
+///   (the application's OTA Control write) `begin end close` (OTA Control 0x00, 0x03, 0x04 to
+///   the AppLoader) `data` (each OTA Data write)
 /// - `nordic-secure-dfu` only: `buttonless` (`0`, `1` = `unbonded`, `bonded`), `key` (path of
 ///   the PEM public key init packets must be signed with), `resume` (`ram`, `object`, `init`:
 ///   what survives a disconnect, see `SecureDFUResumePolicy`)
@@ -75,7 +79,7 @@ public struct SimulatorConfiguration: Sendable {
     public static let deviceSpecificKeyOwners: [String: [String]] = [
         "buttonless": ["nordic-secure-dfu"], "key": ["nordic-secure-dfu"], "resume": ["nordic-secure-dfu"],
         "buf-size": ["mcumgr-smp"], "buf-count": ["mcumgr-smp"], "erase": ["mcumgr-smp"], "smp-version": ["mcumgr-smp"],
-        "reset-delay-ms": ["vendor-ctrlpt", "mcumgr-smp"], "swap-ms-per-kib": ["mcumgr-smp"],
+        "reset-delay-ms": ["vendor-ctrlpt", "mcumgr-smp", "silabs-ota"], "swap-ms-per-kib": ["mcumgr-smp"],
     ]
 
     public init(deviceName: String) {

@@ -1,0 +1,26 @@
+/// The end tag's body (`GblEnd_t`): the CRC-32 (zlib's) of the file from its first byte up to
+/// and including the end tag's 8-byte header. Bootloaders run the CRC over every byte they parse,
+/// the CRC field included, and accept the file when the result is the CRC-32 residue
+/// (`btl_gbl_parser.c` `parser_finalize`, `BTL_CRC32_END`): the same condition.
+public struct GBLEndTag: Sendable, Equatable {
+    public var crc32: UInt32
+
+    public init?(_ tag: GBLTag) {
+        guard tag.id == .end, tag.body.count == 4, let crc = tag.u32(at: 0) else { return nil }
+        crc32 = crc
+    }
+}
+
+/// The signature tag's body (`GblSignatureEcdsaP256_t`): r and s, 32 bytes each, big-endian,
+/// over the SHA-256 of every tag before it except the end tag (the parser hashes every tag
+/// header and body but the signature's and the end tag's: `gbl_parseHeader`).
+public struct GBLSignatureTag: Sendable, Equatable {
+    public var r: [UInt8]
+    public var s: [UInt8]
+
+    public init?(_ tag: GBLTag) {
+        guard tag.id == .signature, tag.body.count == 64 else { return nil }
+        r = Array(tag.body[0..<32])
+        s = Array(tag.body[32..<64])
+    }
+}
