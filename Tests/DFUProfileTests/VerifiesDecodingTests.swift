@@ -2,12 +2,15 @@ import DFUProfile
 import XCTest
 
 /// `verifies` on a `send` step: the device's success answer is its own check of the image
-/// against a checksum it was sent (SUOTA's end command). It needs a command that is answered.
+/// against a checksum it was sent (SUOTA's end command) or one the image carries (a GBL's
+/// end-tag CRC, answered by the ATT write response). It needs a command that is answered: by a
+/// response, or by the write response of a characteristic written with response.
 final class VerifiesDecodingTests: XCTestCase {
     private static let base = """
         profile: verifies
         characteristics:
           control: { service: FEED, uuid: F001, properties: [write, notify] }
+          data: { service: FEED, uuid: F002, properties: [write-without-response] }
         commands:
           end:
             characteristic: control
@@ -18,6 +21,9 @@ final class VerifiesDecodingTests: XCTestCase {
           poke:
             characteristic: control
             request: [{ type: u8, value: 0x01 }]
+          push:
+            characteristic: data
+            request: [{ type: u8, value: 0x03 }]
         procedure:
           - send: poke
           - send: end
@@ -33,9 +39,19 @@ final class VerifiesDecodingTests: XCTestCase {
         XCTAssertTrue(end.verifies)
     }
 
+    /// A command without a response on a characteristic written with response is answered by
+    /// the ATT write response (Silicon Labs' AppLoader answers 0x03 so, or with an ATT error).
+    func testACommandAnsweredByItsWriteResponseMayVerify() throws {
+        let text = Self.base.replacingOccurrences(of: "  - send: poke\n", with: "  - send: poke\n    verifies: true\n")
+        let profile = try ProfileLoader.load(text: text, path: "verifies.yaml")
+        guard case let .send(poke) = profile.procedure[0].kind else { return XCTFail("expected a send") }
+        XCTAssertTrue(poke.verifies)
+    }
+
     func testMistakesAreReportedAtTheirPlace() {
         let cases: [(String, String, String, String)] = [
-            ("  - send: poke\n", "  - send: poke\n    verifies: true\n", "'verifies' needs an answer to check: command 'poke' has no response",
+            ("  - send: poke\n", "  - send: push\n    verifies: true\n",
+             "'verifies' needs an answer to check: command 'push' has no response and its characteristic is written without response",
              "verifies: true"),
             ("verifies: true", "verifies: yes please", "'verifies' must be", "verifies: yes please"),
         ]

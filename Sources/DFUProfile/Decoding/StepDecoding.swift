@@ -125,7 +125,7 @@ extension ProfileDecoder {
         let verifiesNode = map.optional("verifies")
         let verifies = verifiesNode.map { context.bool($0, "'verifies'") } ?? false
         if verifies == true, let verifiesNode, let defined = commands[command], defined.response == nil,
-           characteristics.first(where: { $0.name == defined.characteristic })?.writeType == .withoutResponse {
+           characteristics.first(where: { $0.name == defined.request.characteristic })?.writeType == .withoutResponse {
             context.error("'verifies' needs an answer to check: command '\(command)' has no response and its "
                               + "characteristic is written without response", at: verifiesNode.location)
         }
