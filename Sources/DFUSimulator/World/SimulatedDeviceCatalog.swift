@@ -1,6 +1,6 @@
 /// The simulated devices `sim:NAME` can name.
 public enum SimulatedDeviceCatalog {
-    public static let names = ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp"]
+    public static let names = ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp", "ti-oad"]
 
     /// A world holding the configured device.
     public static func makeWorld(_ configuration: SimulatorConfiguration) throws(SimulatorConfigurationError) -> SimulatedWorld {
@@ -41,6 +41,17 @@ public enum SimulatedDeviceCatalog {
             settings.swapPerKiB = timing.swapPerKiB ?? settings.swapPerKiB
             device = SMPServerDevice(address: configuration.address, name: configuration.advertisedName ?? "Zephyr SMP",
                                      settings: settings)
+        case "ti-oad":
+            let settings = configuration.tiOAD
+            var timing = TIOADDevice.Timing(inactivity: settings.inactivity)
+            timing.resetDelay = configuration.timing.resetDelay ?? timing.resetDelay
+            timing.boot = configuration.timing.boot ?? timing.boot
+            device = TIOADDevice(address: configuration.address, name: configuration.advertisedName ?? "TI OAD Target",
+                                 imageID: settings.imageID,
+                                 running: TIOADDevice.factoryImage(imageID: settings.imageID,
+                                                                   softwareVersion: settings.softwareVersion),
+                                 flash: configuration.flash, timing: timing, corruptBlock: settings.corruptBlock,
+                                 commandDisconnects: faults.commandDisconnects)
         default:
             throw SimulatorConfigurationError(
                 "no simulated device '\(configuration.deviceName)' (known: \(names.joined(separator: ", ")))")
@@ -56,6 +67,7 @@ public enum SimulatedDeviceCatalog {
         "nordic-secure-dfu": NordicSecureDFUDevice.commandNames,
         "nordic-legacy-dfu": NordicLegacyDFUDevice.commandNames,
         "mcumgr-smp": SMPServerDevice.commandNames,
+        "ti-oad": TIOADDevice.commandNames,
     ]
 
     /// Refuses keys meant for another device (`buttonless` on sim:mcumgr-smp, `buf-size` on
