@@ -111,6 +111,16 @@ final class TIOADImageTests: XCTestCase {
         XCTAssertEqual(try? TIOADSegment.segments(of: tiny, length: 120), nil)
     }
 
+    func testTheBuilderLaysImagesOutAsTheToolDoes() throws {
+        // The sample make-ti-oad-samples.py wrote, rebuilt from its code: the same bytes but the
+        // program entry and end address the builder derives.
+        let sample = try [UInt8](Data(contentsOf: Self.samples.appendingPathComponent("oad-app-9604.bin")))
+        let rebuilt = TIOADImageBuilder.image(code: Array(sample[56...]), softwareVersion: "0002")
+        XCTAssertEqual(rebuilt.count, sample.count)
+        XCTAssertEqual(Array(rebuilt[44...]), Array(sample[44...]), "segment and code")
+        XCTAssertEqual(try TIOADImageFormat.read(rebuilt, path: "r.bin").checks.map(\.passed), [true, true, true, true, true])
+    }
+
     func testAnImageMarkedCRCInvalidIsRefused() throws {
         var image = TIOADImageSamples.image(length: 100)
         image[17] = TIOADImageHeader.crcInvalid
@@ -119,21 +129,11 @@ final class TIOADImageTests: XCTestCase {
     }
 }
 
-/// OAD images built in tests as oad_image_tool lays them out: core header, one contiguous
-/// payload segment at 44, code, the CRC-32 of bytes 12 to the end.
+/// OAD images built in tests as oad_image_tool lays them out (`TIOADImageBuilder`).
 enum TIOADImageSamples {
     static func image(imageID: String = "CC26x2R1", length: Int, seed: UInt8 = 3) -> [UInt8] {
-        let header = TIOADImageHeader(imageID: imageID, length: UInt32(length), endAddress: UInt32(length - 1))
-        var writer = ByteWriter()
-        writer.append(bytes: header.encoded)
-        writer.append(byte: TIOADSegmentType.contiguous.rawValue)
-        writer.append(TIOADWirelessTechnology.ble.rawValue, endianness: .little)
-        writer.append(byte: 0xFF)
-        writer.append(UInt32(length - 44), endianness: .little)
-        writer.append(UInt32(0), endianness: .little)
-        var image = writer.bytes
-        while image.count < length { image.append(UInt8(truncatingIfNeeded: image.count &* 31 &+ Int(seed))) }
-        return refreshingCRC(image)
+        let code = (0..<(length - 56)).map { UInt8(truncatingIfNeeded: ($0 + 56) &* 31 &+ Int(seed)) }
+        return TIOADImageBuilder.image(code: code, imageID: imageID)
     }
 
     static func refreshingCRC(_ image: [UInt8]) -> [UInt8] {
