@@ -133,6 +133,19 @@ final class TIOADFlashTests: XCTestCase {
         XCTAssertEqual(device.running, TIOADDevice.factoryImage())
     }
 
+    /// The only time oad.c names a block again: its flash write failed (`12 02 <that block>`),
+    /// and it has reset the OAD. The serve ends there; the report gives the status and says the
+    /// device keeps its firmware.
+    func testAFlashErrorNamingTheBlockAgainEndsTheTransferHonestly() async throws {
+        let image = Self.image(length: 2000)
+        let (report, device) = try await flash(image, device: "ti-oad?mtu=64&fault=busy:4")
+        XCTAssertEqual(report.status, .failed)
+        XCTAssertTrue(report.error?.message.hasSuffix("block_status.status = 2)") ?? false, "\(String(describing: report.error))")
+        XCTAssertEqual(report.deviceHolds, [.unchanged])
+        XCTAssertEqual(device.blockLog, [0, 1, 2, 3], "block 3 failed in flash; nothing is sent after the device's answer")
+        XCTAssertTrue(device.isOADIdle)
+    }
+
     /// oad.c cancels the OAD when the link drops: the procedure runs again from identify and
     /// block 0 (no resume), and ends verified.
     func testALostLinkStartsTheOADOverFromIdentify() async throws {

@@ -189,3 +189,30 @@ final class TIOADDeviceTests: XCTestCase {
         XCTAssertEqual(device.blockSize, 20, "no link: OAD_DEFAULT_BLOCK_SIZE")
     }
 }
+
+extension TIOADDeviceTests {
+    /// `busy:N`: the N-th block write fails in flash: the device names that block again, with
+    /// FLASH_ERR, and resets the OAD.
+    func testAFailedFlashWriteNamesTheBlockWithFlashErrorAndResets() async throws {
+        let world = try SimulatedDeviceCatalog.makeWorld(SimulatorConfiguration(parsing: "ti-oad?mtu=64&fault=busy:2"))
+        let device = try XCTUnwrap(world.peripherals.first as? TIOADDevice)
+        let link = try world.connectLink(to: DeviceAddress(string: "C0:FF:EE:00:00:01")!, timeout: .seconds(1))
+        let services = try await link.discoverServices()
+        let characteristics = try XCTUnwrap(services.first?.characteristics)
+        for characteristic in characteristics where characteristic.valueHandle != 7 {
+            try await link.setNotifications(enabled: true, for: characteristic, preferring: .notifications)
+        }
+        let image = TIOADImageBuilder.image(code: Array(repeating: 0x5A, count: 200))
+        try await link.write(try TIOADImageHeader(decoding: image).identifyPayload, to: characteristics[0], type: .withResponse)
+        _ = try await link.nextNotification(until: link.now + .seconds(1))
+        try await link.write([0x03], to: characteristics[2], type: .withoutResponse)
+        _ = try await link.nextNotification(until: link.now + .seconds(1))
+        try await link.write([0, 0, 0, 0] + Array(image[0..<56]), to: characteristics[1], type: .withoutResponse)
+        let next = try await link.nextNotification(until: link.now + .seconds(1))?.value
+        XCTAssertEqual(next, [0x12, 0x00, 1, 0, 0, 0])
+        try await link.write([1, 0, 0, 0] + Array(image[56..<112]), to: characteristics[1], type: .withoutResponse)
+        let failed = try await link.nextNotification(until: link.now + .seconds(1))?.value
+        XCTAssertEqual(failed, [0x12, 0x02, 1, 0, 0, 0], "FLASH_ERR, naming block 1 again")
+        XCTAssertTrue(device.isOADIdle)
+    }
+}

@@ -51,7 +51,7 @@ public enum SimulatedDeviceCatalog {
                                  running: TIOADDevice.factoryImage(imageID: settings.imageID,
                                                                    softwareVersion: settings.softwareVersion),
                                  flash: configuration.flash, timing: timing, corruptBlock: settings.corruptBlock,
-                                 commandDisconnects: faults.commandDisconnects)
+                                 failingBlockWrites: faults.busyCommands, commandDisconnects: faults.commandDisconnects)
         default:
             throw SimulatorConfigurationError(
                 "no simulated device '\(configuration.deviceName)' (known: \(names.joined(separator: ", ")))")

@@ -16,7 +16,8 @@ import DFUGATT
 /// - `fault` (repeatable): `disconnect-after:BYTES`, `drop-notification:N`,
 ///   `corrupt-notification:N`, `duplicate-notification:N`, `reorder-notification:N` (the Nth
 ///   notification arrives after the one that follows it), `busy:N` (the Nth command answers
-///   busy; Nordic devices answer "operation failed"), `unresponsive-after:BYTES`,
+///   busy; Nordic devices answer "operation failed"; ti-oad: the Nth block write fails in flash,
+///   FLASH_ERR), `unresponsive-after:BYTES`,
 ///   `reboot-after:BYTES` (a power glitch: RAM lost, flash kept, then the device boots and
 ///   advertises again), `disconnect-on:COMMAND[:N]` (the link drops when the device receives
 ///   the Nth request of COMMAND, default the first, before processing it) and

@@ -75,12 +75,13 @@ public final class TIOADDevice: SimulatedPeripheral {
 
     public init(address: DeviceAddress, name: String = "TI OAD Target", imageID: String = "CC26x2R1",
                 running: [UInt8]? = nil, flash: FlashTiming = FlashTiming(), timing: Timing = Timing(),
-                corruptBlock: Int? = nil, commandDisconnects: [CommandDisconnect] = []) {
+                corruptBlock: Int? = nil, failingBlockWrites: Set<Int> = [], commandDisconnects: [CommandDisconnect] = []) {
         self.advertisement = Advertisement(address: address, name: name, serviceUUIDs: [Self.serviceUUID], rssi: -42)
         self.timing = timing
         self.target = TIOADTarget(running: running ?? Self.factoryImage(imageID: imageID),
                                   imageID: TIOADImageHeader(imageID: imageID).imageID, flash: flash,
                                   inactivityTimeout: timing.inactivity, corruptBlock: corruptBlock)
+        self.target.failingBlockWrites = failingBlockWrites
         self.commandFaults = CommandDisconnectInjector(commandDisconnects)
     }
 

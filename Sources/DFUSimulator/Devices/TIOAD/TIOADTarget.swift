@@ -32,7 +32,8 @@ public enum TIOADCharacteristic: Sendable, Hashable, CaseIterable {
 ///   application ends the link.
 /// - Blocks (`oadImgBlockWrite`): only the block asked for, of exactly the block size (the
 ///   last: `len % (size - 4) + 4`); anything else is `BUFFER_OFL`, answered `12 03 00000000`,
-///   and the OAD is reset. The header's blocks are kept until the header (`sizeof(imgHdr_t)`,
+///   and the OAD is reset. A flash write that fails (`busy:N`) is `12 02 <that block>` and a
+///   reset: the only time the device names a block again, with an error. The header's blocks are kept until the header (`sizeof(imgHdr_t)`,
 ///   56 bytes here) is whole; then the payload start address must be 8 KiB aligned
 ///   (`INCOMPATIBLE_IMAGE`), the image's pages are erased and written. After the last block
 ///   `oadCheckDL` reads the header back: `crcStat` 0xFC or a CRC-32 of bytes 12 to `len` that
@@ -86,6 +87,10 @@ struct TIOADTarget: Sendable {
     var inactivityTimeout: Duration
     /// Fault: the flash write of this block stores one bit wrong (its CRC then fails).
     var corruptBlock: Int?
+    /// Fault (`busy:N`): the N-th block write (1-based, over the device's life) fails in flash:
+    /// `writeFlashPg` returns an error, oad.c answers `12 02 <the same block>` and resets.
+    var failingBlockWrites: Set<Int> = []
+    private var blockWrites = 0
 
     private var state = State.idle
     private(set) var blockSize = minimumBlockSize
@@ -229,6 +234,13 @@ struct TIOADTarget: Sendable {
         guard number == download.nextBlock, value.count == expectedSize else {
             globalStatus = .bufferOverflow
             let replies = blockRequest(.bufferOverflow, block: 0, at: time)
+            reset()
+            return replies
+        }
+        blockWrites += 1
+        if failingBlockWrites.contains(blockWrites) {
+            globalStatus = .flashError
+            let replies = blockRequest(.flashError, block: number, at: time)
             reset()
             return replies
         }
