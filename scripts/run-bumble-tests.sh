@@ -188,6 +188,49 @@ timeout 300 "$bin" flash --profile nordic-secure-dfu --device "hci:tcp:127.0.0.1
 check "Nordic buttonless entry over hci:tcp: the bootloader on address + 1 ends verified" bash -c \
     "grep -q '\"address\":\"F0:DF:00:00:02:02\"' '$work/out.txt' && grep -q '$nordic_sha' '$work/state.json'"
 
+# Renesas/Dialog SUOTA against a DA14585 SDK 6 receiver peer (Tests/Bumble/README.md): the .img
+# file plus its XOR byte in 240-byte blocks, CMP_OK per block, the end command's XOR check, then
+# the reboot: the device answers, ends the link (0x13) and its bootloader runs the new image (the
+# state file names it about 1 s later).
+suota_image=firmware-samples/dialog/app-v2.img
+suota_sha=$(sha256sum "$suota_image" | cut -d' ' -f1)
+factory_sha=$("$PY" -c 'import sys; sys.path.insert(0, "Tests/Bumble"); import hashlib, dialog_suota_device as d; print(hashlib.sha256(d.factory_image()).hexdigest())')
+start dialog_suota_device.py
+timeout 300 "$bin" flash --profile dialog-suota --device "hci:tcp:127.0.0.1:$((port + 1))" "$suota_image" --json > "$work/out.txt" 2>&1
+check "Dialog SUOTA over hci:tcp: verified by the device's XOR check; after the reboot it runs the new image from bank 2" \
+    holds "$suota_sha" '"bank": *2' 5
+start dialog_suota_device.py --disconnect-after 6000
+timeout 300 "$bin" flash --profile dialog-suota --device "hci:tcp:127.0.0.1:$((port + 1))" "$suota_image" --set block_size=512 \
+    --json > "$work/out.txt" 2>&1
+check "Dialog SUOTA after a lost link (512-byte blocks): the upload starts over with MEM_DEV, verified, the new image runs" \
+    bash -c "grep -q '\"resumes\":1' '$work/out.txt' && [ \$(grep -c 'image transfer started' '$work/peripheral.log') -eq 2 ] \
+        && for _ in \$(seq 50); do grep -q '$suota_sha' '$work/state.json' && exit 0; sleep 0.1; done; exit 1"
+# A damaged image (one code byte flipped after mkimage computed its CRC) is refused before any
+# byte is sent: the device never sees a SUOTA write.
+start dialog_suota_device.py
+timeout 300 "$bin" flash --profile dialog-suota --device "hci:tcp:127.0.0.1:$((port + 1))" \
+    firmware-samples/dialog/damaged-crc.img > "$work/out.txt" 2>&1
+check "Dialog SUOTA: a damaged .img is refused before upload (its header's CRC-32), nothing reaches the device" bash -c \
+    "grep -q 'crc32: the header says 0x7c830d4c' '$work/out.txt' && grep -q 'nothing was sent' '$work/out.txt' \
+        && ! grep -q 'image transfer started' '$work/peripheral.log' && grep -q '$factory_sha' '$work/state.json'"
+# A valid image the device cannot take: 45,000 bytes of code do not fit its 45,056-byte bank.
+# It answers INVAL_IMG_SIZE to the first block (twice: the upload starts over once); the report
+# says failed and that the device still runs its old image, which it does.
+"$PY" firmware-samples/make-suota-samples.py --code-size 45000 --version 2.0.0 "$work/too-large.img"
+start dialog_suota_device.py
+timeout 300 "$bin" flash --profile dialog-suota --device "hci:tcp:127.0.0.1:$((port + 1))" "$work/too-large.img" --json \
+    > "$work/out.txt" 2>&1
+check "Dialog SUOTA: an image too large for the bank is refused by the device (inval-img-size): failed, the device unchanged and running its image" \
+    bash -c "grep -q '\"status\":\"failed\"' '$work/out.txt' && grep -q 'inval-img-size' '$work/out.txt' \
+        && grep -q '\"device_holds\":\[\"unchanged\"\]' '$work/out.txt' && grep -q '$factory_sha' '$work/state.json'"
+# The same image already in the bank asked for (image_bank=2): SAME_IMG_ERR, the device unchanged.
+start dialog_suota_device.py --bank2 "$suota_image"
+timeout 300 "$bin" flash --profile dialog-suota --device "hci:tcp:127.0.0.1:$((port + 1))" "$suota_image" --set image_bank=2 \
+    --json > "$work/out.txt" 2>&1
+check "Dialog SUOTA: the same image already in the bank asked for is refused (same-img-err): failed, the device unchanged" \
+    bash -c "grep -q '\"status\":\"failed\"' '$work/out.txt' && grep -q 'same-img-err' '$work/out.txt' \
+        && grep -q '\"device_holds\":\[\"unchanged\"\]' '$work/out.txt' && grep -q '$factory_sha' '$work/state.json'"
+
 # A provisioning line over one controller: two peripherals, two links at once.
 controllers 2
 for index in 1 2; do

@@ -54,6 +54,8 @@ public struct MatrixSubject: Sendable {
         MatrixSubject(name: "mcumgr-smp test-only", profile: "mcumgr-smp", device: "mcumgr-smp?mtu=185",
                       image: SweepFirmware.mcuboot(payloadSize: 6_000), parameters: ["mode": .text("test-only")],
                       goal: .unconfirmed),
+        MatrixSubject(name: "dialog-suota", profile: "dialog-suota", device: "dialog-suota?mtu=247",
+                      image: SweepFirmware.suota(codeSize: 6_000)),
         MatrixSubject(name: "ti-oad", profile: "ti-oad", device: "ti-oad?mtu=247", image: SweepFirmware.tiOAD(size: 6_000)),
     ]
 }

@@ -6,7 +6,8 @@ import DFUSimulator
 /// Images of any size for each protocol, shaped as its vendor's tools shape them, for boundary
 /// sweeps and the fault matrix: raw bytes (vendor), an application with an unsigned Secure DFU
 /// init packet (what `nrfutil pkg generate` makes without a key), an application with a legacy
-/// init packet (`adafruit-nrfutil dfu genpkg`), an MCUboot image (`imgtool sign` without a key).
+/// init packet (`adafruit-nrfutil dfu genpkg`), an MCUboot image (`imgtool sign` without a key), a
+/// Dialog SUOTA image (`mkimage single`).
 /// Payloads are deterministic pseudo-random bytes.
 public enum SweepFirmware {
     /// `size` deterministic bytes (a 64-bit LCG), different per seed.
@@ -58,6 +59,14 @@ public enum SweepFirmware {
         writer.append(0xFFFE, width: 2, endianness: .little)
         writer.append(UInt64(CRC16CCITTFalse.checksum(data)), width: 2, endianness: .little)
         return FlashImage(name: "application", version: "", data: data, initPacket: writer.bytes)
+    }
+
+    /// A Renesas/Dialog SUOTA image as `mkimage single` makes it: the 64-byte "pQ" header
+    /// (version `version`, the CRC-32 of the code), then `codeSize` bytes of code.
+    public static func suota(codeSize: Int, seed: UInt64 = 1, version: String = "1.0.0") -> FlashImage {
+        let code = payload(size: codeSize, seed: seed)
+        let header = SUOTAImageHeader(code: code, version: version, timestamp: 1_717_243_200)
+        return FlashImage(name: "application", version: version, data: header.encoded + code)
     }
 
     /// An MCUboot image (version 2.0.0) whose payload is `payloadSize` bytes: header, payload,

@@ -514,12 +514,35 @@ final class ProcedureMachineTests: XCTestCase {
 
         let noComparison = "  - send: verify\n"
         XCTAssertEqual(try verified(noComparison).verified, false)
+
+        let checkOnCatalogueCRC = "  - send: verify\n  - check: crc('CRC-32/ISO-HDLC', image.data) == verify.crc\n"
+        XCTAssertEqual(try verified(checkOnCatalogueCRC).verified, true, "any checksum function over image.data counts")
+
+        let checkOnOtherBytes = "  - send: verify\n  - check: crc('CRC-32/ISO-HDLC', verify.sha) == 0\n"
+        XCTAssertEqual(try verified(checkOnOtherBytes).verified, false, "a CRC of what the device sent is not the image's")
     }
 
     func testFailedChecksumExpectDoesNotVerify() throws {
         let result = try verified("  - send: verify\n    expect: [verify.crc == image.crc32]\n", crc: 1)
         XCTAssertEqual(result.log, ["send verify", "failed"])
         XCTAssertEqual(result.verified, false)
+    }
+
+    /// `verifies: true`: the device's success answer is its own check against a checksum it was
+    /// sent (SUOTA's end command), so the send verifies without a value to compare.
+    func testASendThatVerifiesCountsOnceAnsweredWithSuccess() throws {
+        XCTAssertEqual(try verified("  - send: verify\n    verifies: true\n").verified, true)
+        XCTAssertEqual(try verified("  - send: verify\n    verifies: false\n").verified, false)
+
+        let refused = try run("  - send: verify\n    verifies: true\n") { _, _ in
+            .failed(.deviceStatus(DeviceStatus(code: 5)))
+        }
+        XCTAssertEqual(refused.log, ["send verify", "failed"])
+        XCTAssertFalse(refused.machine.verified, "a refusal verifies nothing")
+
+        let unmet = try verified("  - send: verify\n    verifies: true\n    expect: [verify.crc == 7]\n")
+        XCTAssertEqual(unmet.log, ["send verify", "failed"])
+        XCTAssertFalse(unmet.verified, "an answer that fails its expect verifies nothing")
     }
 }
 

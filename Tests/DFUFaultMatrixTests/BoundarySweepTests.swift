@@ -128,6 +128,33 @@ final class BoundarySweepTests: XCTestCase {
     }
 }
 
+/// Dialog SUOTA: the file plus its XOR byte in blocks of `block_size` (64, 128, the apps' 240,
+/// 244, the receiver's maximum 512), each block in writes of min(244, MTU - 3) bytes. Sizes are
+/// the bytes on the wire (file + 1) around each block count, each write size and the writes that
+/// end a block, from the smallest image (64-byte header + 1 byte of code) up.
+extension BoundarySweepTests {
+    func testDialogSUOTA() async throws {
+        var cases: [(String, String, FlashImage, [String: ParameterValue])] = []
+        for mtu in Self.mtus {
+            let write = min(244, mtu - 3)
+            for block in [64, 128, 240, 244, 512] {
+                let piece = min(write, block)
+                let wire = Self.around([66, block, 2 * block, piece, block + piece, 3 * block - 1, 5 * block])
+                for total in wire where total >= 66 {
+                    let codeSize = total - 1 - SUOTAImageHeader.size
+                    cases.append(("mtu \(mtu) block \(block) wire \(total)", "dialog-suota?mtu=\(mtu)",
+                                  SweepFirmware.suota(codeSize: codeSize, seed: UInt64(total)),
+                                  ["block_size": .integer(UInt64(block))]))
+                }
+            }
+        }
+        let failures = try await sweep(cases, profile: try profile("dialog-suota")) { device, image in
+            (device as? DialogSUOTADevice)?.runningImage == image.data
+        }
+        XCTAssertEqual(failures, [], "\(cases.count) cases")
+    }
+}
+
 /// The package of issue 10, as `adafruit-nrfutil dfu genpkg` made it (102,400 bytes: 420 packets
 /// at ATT MTU 247, so PRN 10 and 12 end on a receipt boundary), at every MTU and PRN.
 final class LegacyReceiptBoundaryPackageTests: XCTestCase {

@@ -88,7 +88,8 @@ public struct ProcedureMachine {
     public private(set) var scope: Scope
     /// End offset of the last chunk finished by a loop that reports progress.
     public private(set) var completedOffset: Int?
-    /// Whether an `expect`, `check` or phase `done` comparing against the image's checksums passed.
+    /// Whether an `expect`, `check` or phase `done` comparing against the image's checksums
+    /// passed, or a `send` with `verifies` was answered with success.
     public private(set) var verified = false
     /// How many times a `retry` block started again.
     public private(set) var retryCount = 0
@@ -129,6 +130,7 @@ public struct ProcedureMachine {
             if let failure = unmet(step.expect, location: location, step: "send '\(step.command)'") {
                 return recover(from: failure)
             }
+            if step.verifies { verified = true }
         case let (.stream(step, _), .streamed(receipt)):
             if let receipt, let alias = step.receipts?.alias { scope[alias] = .record(receipt) }
         case let (.loopBegin(loop, exit, location), .windowed(lastFields)):
@@ -437,11 +439,18 @@ public struct ProcedureMachine {
         }
     }
 
+    /// The functions whose value over the image's bytes is a checksum of the image: a device
+    /// answer compared with one confirms what the device received.
+    static let imageChecksumFunctions: Set<ExpressionFunction> = [
+        .crc32, .crc16, .crc, .sha256, .sum, .xor8, .fletcher16, .fletcher32, .adler32,
+    ]
+
     static func comparesImageChecksum(_ node: Expression.Node) -> Bool {
         switch node {
         case let .path(path): return [["image", "crc32"], ["image", "sha256"], ["image", "hash"]].contains(path)
         case let .call(function, arguments):
-            if [.crc32, .crc16, .sha256].contains(function), arguments.contains(where: { paths(in: $0).contains(["image", "data"]) }) {
+            if imageChecksumFunctions.contains(function),
+               arguments.contains(where: { paths(in: $0).contains(["image", "data"]) }) {
                 return true
             }
             return arguments.contains(where: comparesImageChecksum)

@@ -1,7 +1,7 @@
 extension ProfileDecoder {
     /// The key that names each kind of step, with the other keys that kind accepts.
     static let stepKinds: [(key: String, extra: [String])] = [
-        ("send", ["as", "timeout", "retries", "expect", "optional", "reboots"]),
+        ("send", ["as", "timeout", "retries", "expect", "optional", "reboots", "verifies"]),
         ("if", ["then", "else"]),
         ("set", []),
         ("chunks", []),
@@ -122,10 +122,17 @@ extension ProfileDecoder {
         let expect = map.optional("expect").map { context.expressions($0, "'expect'") } ?? []
         let optional = map.optional("optional").map { context.bool($0, "'optional'") } ?? false
         let reboots = context.optional(map.optional("reboots")) { decodeReboots($0, "'reboots'") }
-        guard let alias, let timeout, let retries, let optional, let reboots else { return nil }
+        let verifiesNode = map.optional("verifies")
+        let verifies = verifiesNode.map { context.bool($0, "'verifies'") } ?? false
+        if verifies == true, let verifiesNode, let defined = commands[command], defined.response == nil {
+            context.error("'verifies' needs an answer to check: command '\(command)' has no response",
+                          at: verifiesNode.location)
+        }
+        guard let alias, let timeout, let retries, let optional, let reboots, let verifies else { return nil }
         var step = SendStep(command: command, alias: alias, timeout: timeout, retries: retries, expect: expect)
         step.optional = optional
         step.reboots = reboots ?? nil
+        step.verifies = verifies
         return .send(step)
     }
 

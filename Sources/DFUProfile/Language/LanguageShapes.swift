@@ -99,7 +99,7 @@ enum LanguageShapes {
     /// Each step kind's mapping: its kind key and the other keys it takes.
     static let steps: [String: [String: ValueShape]] = [
         "send": ["send": .reference(section: "commands"), "reboots": reboots, "as": .name, "timeout": .duration,
-                 "retries": .integer, "expect": .expressions, "optional": .boolean],
+                 "retries": .integer, "expect": .expressions, "optional": .boolean, "verifies": .boolean],
         "if": ["if": .expression, "then": .steps, "else": .steps],
         "set": ["set": .namedMap(.expression, keys: .name)],
         "chunks": ["chunks": .context("chunks")],

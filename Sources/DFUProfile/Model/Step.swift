@@ -58,6 +58,9 @@ public struct SendStep: Sendable {
     public var optional: Bool = false
     /// Overrides the command's `reboots`.
     public var reboots: RebootSpec?
+    /// A success answer is the device's own check of the image against a checksum it was sent
+    /// (a SUOTA end command after the XOR byte): the update counts as verified.
+    public var verifies: Bool = false
 
     public init(command: String, alias: String, timeout: Duration?, retries: Int?, expect: [Expression]) {
         self.command = command

@@ -1,6 +1,6 @@
 /// The simulated devices `sim:NAME` can name.
 public enum SimulatedDeviceCatalog {
-    public static let names = ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp", "ti-oad"]
+    public static let names = ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp", "dialog-suota", "ti-oad"]
 
     /// A world holding the configured device.
     public static func makeWorld(_ configuration: SimulatorConfiguration) throws(SimulatorConfigurationError) -> SimulatedWorld {
@@ -41,6 +41,11 @@ public enum SimulatedDeviceCatalog {
             settings.swapPerKiB = timing.swapPerKiB ?? settings.swapPerKiB
             device = SMPServerDevice(address: configuration.address, name: configuration.advertisedName ?? "Zephyr SMP",
                                      settings: settings)
+        case "dialog-suota":
+            device = DialogSUOTADevice(address: configuration.address, name: configuration.advertisedName ?? "DLG-SUOTA",
+                                       flash: configuration.flash,
+                                       timing: DialogSUOTADevice.Timing(boot: configuration.timing.boot ?? .milliseconds(1000)),
+                                       failingWrites: faults.busyCommands, commandDisconnects: faults.commandDisconnects)
         case "ti-oad":
             let settings = configuration.tiOAD
             var timing = TIOADDevice.Timing(inactivity: settings.inactivity)
@@ -67,6 +72,7 @@ public enum SimulatedDeviceCatalog {
         "nordic-secure-dfu": NordicSecureDFUDevice.commandNames,
         "nordic-legacy-dfu": NordicLegacyDFUDevice.commandNames,
         "mcumgr-smp": SMPServerDevice.commandNames,
+        "dialog-suota": DialogSUOTADevice.commandNames,
         "ti-oad": TIOADDevice.commandNames,
     ]
 

@@ -11,13 +11,14 @@ import DFUGATT
 ///   default 100; mcumgr-smp: from handling `reset` to the reboot, default 250 as Zephyr's
 ///   `CONFIG_MCUMGR_GRP_OS_RESET_MS`), `boot-ms` (0...600000: from the reset, after any swap
 ///   or bank copy, to the first advertisement: vendor-ctrlpt 500, mcumgr-smp 1000, the Nordic
-///   devices 1100), `swap-ms-per-kib` (0...10000; mcumgr-smp: MCUboot's swap per KiB of
+///   devices 1100, dialog-suota 1000), `swap-ms-per-kib` (0...10000; mcumgr-smp: MCUboot's swap per KiB of
 ///   image; default from the flash timing, about 97 ms at the defaults)
 /// - `fault` (repeatable): `disconnect-after:BYTES`, `drop-notification:N`,
 ///   `corrupt-notification:N`, `duplicate-notification:N`, `reorder-notification:N` (the Nth
 ///   notification arrives after the one that follows it), `busy:N` (the Nth command answers
-///   busy; Nordic devices answer "operation failed"; ti-oad: the Nth block write fails in flash,
-///   FLASH_ERR), `unresponsive-after:BYTES`,
+///   busy; Nordic devices answer "operation failed"; dialog-suota's Nth flash write (a block
+///   stored, the end command's valid flag) fails, answered EXT_MEM_WRITE_ERR; ti-oad: the Nth block write fails in flash, FLASH_ERR),
+///   `unresponsive-after:BYTES`,
 ///   `reboot-after:BYTES` (a power glitch: RAM lost, flash kept, then the device boots and
 ///   advertises again), `disconnect-on:COMMAND[:N]` (the link drops when the device receives
 ///   the Nth request of COMMAND, default the first, before processing it) and
@@ -30,7 +31,9 @@ import DFUGATT
 ///   object type `create_command create_data select_command select_data execute_command
 ///   execute_data`, and the buttonless `enter_bootloader set_adv_name`; nordic-legacy-dfu
 ///   `start_dfu image_sizes init_start init_complete set_prn receive_firmware validate activate
-///   reset report_size` (image_sizes: the packet write after start_dfu); ti-oad `identify
+///   reset report_size` (image_sizes: the packet write after start_dfu); dialog-suota
+///   `memory_device gpio_map patch_length patch_data end reboot exit` (MEM_DEV writes by their
+///   value: an image memory type, 0xFE, 0xFD, 0xFF; one patch_data per PATCH_DATA write); ti-oad `identify
 ///   image_block` and the control opcodes `get_block_size image_count start enable cancel
 ///   disable_block_notifications get_sw_version get_image_status get_profile_version
 ///   get_device_type get_image_info erase_bonds`
