@@ -146,6 +146,34 @@ timeout 300 "$bin" flash --profile nordic-legacy-dfu --device "hci:tcp:127.0.0.1
 check "Nordic legacy DFU over hci:tcp after a lost link (start refused 10 01 02, reset, start again): verified, the application runs it" \
     holds "$legacy_sha" '"running": "application"' 10
 
+# TI OAD against a CC26x2 off-chip OAD application peer (Tests/Bumble/ti_oad_device.py, as oad.c
+# and the BIM behave): the device asks for every block, checks the CRC-32 after the last one,
+# resets into the BIM on enable (the link drops with 0x08) and the new image answers its version.
+ti_image=firmware-samples/ti/oad-app-9604.bin
+ti_sha=$(sha256sum "$ti_image" | cut -d' ' -f1)
+start ti_oad_device.py
+timeout 300 "$bin" flash --profile ti-oad --device "hci:tcp:127.0.0.1:$((port + 1))" "$ti_image" --json > "$work/out.txt" 2>&1
+check "TI OAD over hci:tcp: every block the device asks for, its CRC check, enable, the BIM: verified, the new image runs" \
+    holds "$ti_sha" '"running": "new image"' 5
+start ti_oad_device.py
+timeout 300 "$bin" flash --profile ti-oad --device "hci:tcp:127.0.0.1:$((port + 1))" firmware-samples/ti/oad-app-damaged-crc.bin \
+    > "$work/out.txt" 2>&1
+check "TI OAD: a damaged image (its crc32 no longer matches) is refused before anything is sent" bash -c \
+    "grep -q 'does not match its own header' '$work/out.txt' && ! grep -q 'identify' '$work/peripheral.log' && [ ! -f '$work/state.json' ]"
+start ti_oad_device.py
+timeout 300 "$bin" flash --profile ti-oad --device "hci:tcp:127.0.0.1:$((port + 1))" firmware-samples/ti/oad-app-cc13x2r1.bin \
+    --json > "$work/out.txt" 2>&1
+check "TI OAD: an image for another chip (CC13x2R1) is refused at identify: failed, invalid-file, the device unchanged" bash -c \
+    "grep -q '\"status\":\"failed\"' '$work/out.txt' && grep -q 'invalid-file' '$work/out.txt' && grep -q '\"device_holds\":\\[\"unchanged\"\\]' '$work/out.txt' && [ ! -f '$work/state.json' ]"
+start ti_oad_device.py --corrupt-block 10
+timeout 300 "$bin" flash --profile ti-oad --device "hci:tcp:127.0.0.1:$((port + 1))" "$ti_image" --json > "$work/out.txt" 2>&1
+check "TI OAD: the device's CRC check fails after the last block (a flash fault): failed with status 1, the device unchanged" bash -c \
+    "grep -q 'block_status.status = 1' '$work/out.txt' && grep -q '\"device_holds\":\\[\"unchanged\"\\]' '$work/out.txt' && grep -q 'CRC_ERR' '$work/peripheral.log' && [ ! -f '$work/state.json' ]"
+start ti_oad_device.py --disconnect-after 5000
+timeout 300 "$bin" flash --profile ti-oad --device "hci:tcp:127.0.0.1:$((port + 1))" "$ti_image" --json > "$work/out.txt" 2>&1
+check "TI OAD: a lost link cancels the OAD; the update starts over from identify and ends verified" bash -c \
+    "grep -q '\"resumes\":1' '$work/out.txt' && [ \$(grep -c 'identify accepted' '$work/peripheral.log') -eq 2 ] && grep -q '$ti_sha' '$work/state.json'"
+
 # Buttonless entry: an application on F0:DF:00:00:02:01 reboots into its bootloader, which
 # advertises on address + 1 from its own controller.
 controllers 2

@@ -56,5 +56,6 @@ public struct MatrixSubject: Sendable {
                       goal: .unconfirmed),
         MatrixSubject(name: "dialog-suota", profile: "dialog-suota", device: "dialog-suota?mtu=247",
                       image: SweepFirmware.suota(codeSize: 6_000)),
+        MatrixSubject(name: "ti-oad", profile: "ti-oad", device: "ti-oad?mtu=247", image: SweepFirmware.tiOAD(size: 6_000)),
     ]
 }

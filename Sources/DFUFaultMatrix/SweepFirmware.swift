@@ -19,6 +19,14 @@ public enum SweepFirmware {
         }
     }
 
+    /// A TI OAD image of `size` bytes (at least 56) as `oad_image_tool` lays it out for a CC26x2
+    /// application: header, contiguous payload segment, code, the CRC-32 of bytes 12 to the end.
+    public static func tiOAD(size: Int, seed: UInt64 = 1, softwareVersion: String = "0002") -> FlashImage {
+        FlashImage(name: "application", version: softwareVersion,
+                   data: TIOADImageBuilder.image(code: payload(size: max(0, size - 56), seed: seed),
+                                                 softwareVersion: softwareVersion))
+    }
+
     public static func vendor(size: Int, seed: UInt64 = 1) -> FlashImage {
         FlashImage(name: "application", version: "1.0.0", data: payload(size: size, seed: seed))
     }

@@ -155,7 +155,7 @@ final class FlashCommandTests: XCTestCase {
             ("sim:vendor-ctrlpt?fault=bogus:1", "error: sim: unknown fault 'bogus' (known: disconnect-after, "
                 + "drop-notification, corrupt-notification, duplicate-notification, reorder-notification, busy, "
                 + "unresponsive-after, reboot-after, disconnect-on, disconnect-after-command)"),
-            ("sim:unknown-device", "error: sim: no simulated device 'unknown-device' (known: vendor-ctrlpt, nordic-secure-dfu, nordic-legacy-dfu, mcumgr-smp, dialog-suota, silabs-ota)"),
+            ("sim:unknown-device", "error: sim: no simulated device 'unknown-device' (known: vendor-ctrlpt, nordic-secure-dfu, nordic-legacy-dfu, mcumgr-smp, dialog-suota, silabs-ota, ti-oad)"),
         ]
         for (device, message) in cases {
             let result = try flash(package, device: device, in: directory)

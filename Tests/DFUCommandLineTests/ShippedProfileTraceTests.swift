@@ -16,6 +16,8 @@ final class ShippedProfileTraceTests: XCTestCase {
         /// Whether the device answers in messages the trace decodes (notifications); false for
         /// protocols whose only answers are write responses and ATT errors (Silicon Labs OTA).
         var answersInMessages = true
+        /// The ATT_MTU of the simulated link: the smallest there is, unless the protocol needs more.
+        var mtu = 23
     }
 
     /// One row per shipped profile; a profile without a row fails `testEveryShippedProfileHasARow`.
@@ -35,6 +37,9 @@ final class ShippedProfileTraceTests: XCTestCase {
                           source: "AN1086: 0x00 to OTA Control in the application (it reboots into the AppLoader); the "
                               + "AppLoader's begin is the same byte on the same characteristic, and the trace names it so",
                           answersInMessages: false),
+        // ATT_MTU 25: oad.c takes each write to Image Identify as a whole 22-byte identify.
+        "ti-oad": Row(sample: "firmware-samples/ti/oad-app-9604.bin", firstRequest: ("get_block_size", "01"),
+                      source: "TI oad.h: OAD_EXT_CTRL_GET_BLK_SZ (0x01) on the extended control point", mtu: 25),
     ]
 
     private static var shippedProfiles: [String] {
@@ -62,7 +67,7 @@ final class ShippedProfileTraceTests: XCTestCase {
             let sample = row.sample == "vendor-app.zip"
                 ? vendorSample : DFUKitBinary.repositoryRoot.appendingPathComponent(row.sample).path
             let result = try DFUKitBinary.run(["profile", "trace", "profiles/\(profile).yaml", sample,
-                                               "--device", "sim:\(profile)?mtu=23", "--json"],
+                                               "--device", "sim:\(profile)?mtu=\(row.mtu)", "--json"],
                                               in: DFUKitBinary.repositoryRoot.path)
             XCTAssertEqual(result.status, 0, "\(profile): \(result.transcript)")
             let events = try result.stdoutLines.map { try jsonObject($0) }

@@ -22,6 +22,7 @@ final class FaultMatrixTests: XCTestCase {
         "mcumgr-smp confirm-only": ["upload", "mark-permanent", "reset-permanent"],
         "mcumgr-smp test-only": ["upload", "test", "reset"],
         "dialog-suota": ["upload", "validate", "reboot"],
+        "ti-oad": ["transfer", "enable"],
     ]
 
     func testTheShortMatrixHasNoSilentOrUnexplainedCaseAndHitsEveryPhase() async throws {

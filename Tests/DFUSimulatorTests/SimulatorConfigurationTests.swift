@@ -77,8 +77,31 @@ final class SimulatorConfigurationTests: XCTestCase {
                        ["echo", "reset", "params", "image_list", "image_test", "image_confirm", "upload", "image_erase"])
     }
 
+    func testTIOADKeysBuildTheDeviceAndAreRefusedElsewhere() throws {
+        let configuration = try SimulatorConfiguration(parsing: "ti-oad?image-id=ACME-01&sw-version=0042&inactivity-ms=5000&corrupt-block=3&reset-delay-ms=20")
+        XCTAssertEqual(configuration.tiOAD.imageID, "ACME-01")
+        XCTAssertEqual(configuration.tiOAD.softwareVersion, "0042")
+        XCTAssertEqual(configuration.tiOAD.inactivity, .seconds(5))
+        XCTAssertEqual(configuration.tiOAD.corruptBlock, 3)
+        let device = try XCTUnwrap(SimulatedDeviceCatalog.makeWorld(configuration).peripherals.first as? TIOADDevice)
+        XCTAssertEqual(device.timing, TIOADDevice.Timing(resetDelay: .milliseconds(20), boot: .seconds(1), inactivity: .seconds(5)))
+        XCTAssertEqual(Array(device.running[0..<8]), Array("ACME-01 ".utf8))
+        XCTAssertEqual(Array(device.running[32..<36]), Array("0042".utf8))
+        XCTAssertThrowsError(try SimulatedDeviceCatalog.makeWorld(SimulatorConfiguration(parsing: "vendor-ctrlpt?corrupt-block=1"))) { error in
+            XCTAssertEqual("\(error)", "sim: corrupt-block applies to sim:ti-oad only, not sim:vendor-ctrlpt")
+        }
+        for (text, message) in [("ti-oad?inactivity-ms=4000", "inactivity-ms (OAD_open ignores 4000 or less) must be an integer in 4001...600000, not '4000'"),
+                                ("ti-oad?sw-version=1", "sw-version must be 4 printable ASCII characters (0001), not '1'"),
+                                ("ti-oad?image-id=TOO-LONG-ID", "image-id must be 1 to 8 printable ASCII characters (CC26x2R1), not 'TOO-LONG-ID'")] {
+            XCTAssertThrowsError(try SimulatorConfiguration(parsing: text)) { error in
+                XCTAssertEqual((error as? SimulatorConfigurationError)?.message, message)
+            }
+        }
+        XCTAssertEqual(SimulatedDeviceCatalog.commandNames["ti-oad"]?.prefix(3), ["identify", "image_block", "get_block_size"])
+    }
+
     func testTimingKeysAreRefusedForDevicesWithoutThem() throws {
-        for (text, key, owners) in [("nordic-secure-dfu?reset-delay-ms=10", "reset-delay-ms", "sim:vendor-ctrlpt and sim:mcumgr-smp and sim:silabs-ota"),
+        for (text, key, owners) in [("nordic-secure-dfu?reset-delay-ms=10", "reset-delay-ms", "sim:vendor-ctrlpt and sim:mcumgr-smp and sim:silabs-ota and sim:ti-oad"),
                                     ("vendor-ctrlpt?swap-ms-per-kib=10", "swap-ms-per-kib", "sim:mcumgr-smp")] {
             let configuration = try SimulatorConfiguration(parsing: text)
             XCTAssertThrowsError(try SimulatedDeviceCatalog.makeWorld(configuration)) { error in
@@ -116,7 +139,7 @@ final class SimulatorConfigurationTests: XCTestCase {
             ("vendor-ctrlpt?colour=blue",
              "unknown key 'colour' (known: mtu, interval, packets-per-event, buffers, address, name, erase-ms, "
                 + "write-ns-per-byte, reset-delay-ms, boot-ms, swap-ms-per-kib, fault, buttonless, key, resume, "
-                + "buf-size, buf-count, erase, smp-version, fleet, fault-rate, seed, adapter-packets)"),
+                + "buf-size, buf-count, erase, smp-version, image-id, sw-version, inactivity-ms, corrupt-block, fleet, fault-rate, seed, adapter-packets)"),
             ("nordic-secure-dfu?buttonless=yes", "buttonless must be 0, 1 (or unbonded) or bonded, not 'yes'"),
             ("nordic-secure-dfu?resume=flash", "resume must be ram, object or init, not 'flash'"),
             ("nordic-secure-dfu?key=/nonexistent/key.pem",
@@ -188,9 +211,9 @@ final class SimulatorConfigurationTests: XCTestCase {
             XCTFail("there is no simulated nordic-secure device")
         } catch {
             XCTAssertEqual(error.description,
-                           "sim: no simulated device 'nordic-secure' (known: vendor-ctrlpt, nordic-secure-dfu, nordic-legacy-dfu, mcumgr-smp, dialog-suota, silabs-ota)")
+                           "sim: no simulated device 'nordic-secure' (known: vendor-ctrlpt, nordic-secure-dfu, nordic-legacy-dfu, mcumgr-smp, dialog-suota, silabs-ota, ti-oad)")
         }
-        XCTAssertEqual(SimulatedDeviceCatalog.names, ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp", "dialog-suota", "silabs-ota"])
+        XCTAssertEqual(SimulatedDeviceCatalog.names, ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp", "dialog-suota", "silabs-ota", "ti-oad"])
     }
 
     // MARK: - Nordic devices

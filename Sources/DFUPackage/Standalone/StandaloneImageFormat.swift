@@ -78,6 +78,7 @@ public enum StandaloneImageFormats {
     public static let all: [any StandaloneImageFormat.Type] = [
         GBLImageFormat.self,
         SUOTAImageFormat.self,
+        TIOADImageFormat.self,
     ]
 
     /// The largest standalone image read.

@@ -1,6 +1,6 @@
 /// The simulated devices `sim:NAME` can name.
 public enum SimulatedDeviceCatalog {
-    public static let names = ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp", "dialog-suota", "silabs-ota"]
+    public static let names = ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp", "dialog-suota", "silabs-ota", "ti-oad"]
 
     /// A world holding the configured device.
     public static func makeWorld(_ configuration: SimulatorConfiguration) throws(SimulatorConfigurationError) -> SimulatedWorld {
@@ -53,6 +53,17 @@ public enum SimulatedDeviceCatalog {
             device = SilabsOTADevice(address: configuration.address, name: configuration.advertisedName ?? "SiLabs-App",
                                      flash: configuration.flash, timing: timing,
                                      commandDisconnects: faults.commandDisconnects)
+        case "ti-oad":
+            let settings = configuration.tiOAD
+            var timing = TIOADDevice.Timing(inactivity: settings.inactivity)
+            timing.resetDelay = configuration.timing.resetDelay ?? timing.resetDelay
+            timing.boot = configuration.timing.boot ?? timing.boot
+            device = TIOADDevice(address: configuration.address, name: configuration.advertisedName ?? "TI OAD Target",
+                                 imageID: settings.imageID,
+                                 running: TIOADDevice.factoryImage(imageID: settings.imageID,
+                                                                   softwareVersion: settings.softwareVersion),
+                                 flash: configuration.flash, timing: timing, corruptBlock: settings.corruptBlock,
+                                 failingBlockWrites: faults.busyCommands, commandDisconnects: faults.commandDisconnects)
         default:
             throw SimulatorConfigurationError(
                 "no simulated device '\(configuration.deviceName)' (known: \(names.joined(separator: ", ")))")
@@ -70,6 +81,7 @@ public enum SimulatedDeviceCatalog {
         "mcumgr-smp": SMPServerDevice.commandNames,
         "dialog-suota": DialogSUOTADevice.commandNames,
         "silabs-ota": SilabsOTADevice.commandNames,
+        "ti-oad": TIOADDevice.commandNames,
     ]
 
     /// Refuses keys meant for another device (`buttonless` on sim:mcumgr-smp, `buf-size` on

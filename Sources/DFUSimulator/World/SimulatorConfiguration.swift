@@ -19,7 +19,8 @@ import DFUGATT
 ///   `corrupt-notification:N`, `duplicate-notification:N`, `reorder-notification:N` (the Nth
 ///   notification arrives after the one that follows it), `busy:N` (the Nth command answers
 ///   busy; Nordic devices answer "operation failed"; dialog-suota's Nth flash write (a block
-///   stored, the end command's valid flag) fails, answered EXT_MEM_WRITE_ERR), `unresponsive-after:BYTES`,
+///   stored, the end command's valid flag) fails, answered EXT_MEM_WRITE_ERR; ti-oad: the Nth block write fails in flash, FLASH_ERR),
+///   `unresponsive-after:BYTES`,
 ///   `reboot-after:BYTES` (a power glitch: RAM lost, flash kept, then the device boots and
 ///   advertises again), `disconnect-on:COMMAND[:N]` (the link drops when the device receives
 ///   the Nth request of COMMAND, default the first, before processing it) and
@@ -36,7 +37,10 @@ import DFUGATT
 ///   `memory_device gpio_map patch_length patch_data end reboot exit` (MEM_DEV writes by their
 ///   value: an image memory type, 0xFE, 0xFD, 0xFF; one patch_data per PATCH_DATA write); silabs-ota `enter_ota`
 ///   (the application's OTA Control write) `begin end close` (OTA Control 0x00, 0x03, 0x04 to
-///   the AppLoader) `data` (each OTA Data write)
+///   the AppLoader) `data` (each OTA Data write); ti-oad `identify
+///   image_block` and the control opcodes `get_block_size image_count start enable cancel
+///   disable_block_notifications get_sw_version get_image_status get_profile_version
+///   get_device_type get_image_info erase_bonds`
 /// - `nordic-secure-dfu` only: `buttonless` (`0`, `1` = `unbonded`, `bonded`), `key` (path of
 ///   the PEM public key init packets must be signed with), `resume` (`ram`, `object`, `init`:
 ///   what survives a disconnect, see `SecureDFUResumePolicy`)
@@ -47,6 +51,11 @@ import DFUGATT
 ///   `buf-count` (requests waiting at once, 1...64, default 4), `erase` (`progressive`, `slot`,
 ///   `none`: how slot 1 is erased, see `SMPServerSettings.EraseMode`), `smp-version` (`2`:
 ///   answers in the request's version; `1`: a server that only speaks the original protocol)
+/// - `ti-oad` only: `image-id` (the device's OAD_IMG_ID_VAL, default `CC26x2R1`), `sw-version`
+///   (the running image's softVer, default `0001`), `inactivity-ms` (4001...600000, default
+///   10000: OAD_DEFAULT_INACTIVITY_TIME), `corrupt-block` (N: the flash write of block N stores
+///   a wrong bit, so the device's CRC check fails), `reset-delay-ms` (enable answer to reset,
+///   default 100)
 public struct SimulatorConfiguration: Sendable {
     public var deviceName: String
     public var link = LinkSettings()
@@ -65,6 +74,8 @@ public struct SimulatorConfiguration: Sendable {
     /// MCUmgr SMP: buffers, erase mode and protocol version (flash timing and `busy` faults
     /// come from `flash` and `faults`).
     public var smpServer = SMPServerSettings()
+    /// TI OAD: the device's imgID and software version, its inactivity timeout, a flash fault.
+    public var tiOAD = TIOADSettings()
     /// Fleets (`dfukit batch run`): how many devices, the share of them that fail their first
     /// attempt, the seed choosing them, and the adapter's packets per connection interval
     /// shared by every open link.
@@ -79,7 +90,8 @@ public struct SimulatorConfiguration: Sendable {
     public static let deviceSpecificKeyOwners: [String: [String]] = [
         "buttonless": ["nordic-secure-dfu"], "key": ["nordic-secure-dfu"], "resume": ["nordic-secure-dfu"],
         "buf-size": ["mcumgr-smp"], "buf-count": ["mcumgr-smp"], "erase": ["mcumgr-smp"], "smp-version": ["mcumgr-smp"],
-        "reset-delay-ms": ["vendor-ctrlpt", "mcumgr-smp", "silabs-ota"], "swap-ms-per-kib": ["mcumgr-smp"],
+        "reset-delay-ms": ["vendor-ctrlpt", "mcumgr-smp", "silabs-ota", "ti-oad"], "swap-ms-per-kib": ["mcumgr-smp"],
+        "image-id": ["ti-oad"], "sw-version": ["ti-oad"], "inactivity-ms": ["ti-oad"], "corrupt-block": ["ti-oad"],
     ]
 
     public init(deviceName: String) {
@@ -162,6 +174,24 @@ public struct SimulatorConfiguration: Sendable {
             }
             smpServer.protocolVersion = value == "1" ? 1 : 2
             deviceSpecificKeys.append(key)
+        case "image-id":
+            guard !value.isEmpty, value.utf8.count <= 8, value.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+                throw SimulatorConfigurationError("image-id must be 1 to 8 printable ASCII characters (CC26x2R1), not '\(value)'")
+            }
+            tiOAD.imageID = value
+            deviceSpecificKeys.append(key)
+        case "sw-version":
+            guard value.utf8.count == 4, value.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+                throw SimulatorConfigurationError("sw-version must be 4 printable ASCII characters (0001), not '\(value)'")
+            }
+            tiOAD.softwareVersion = value
+            deviceSpecificKeys.append(key)
+        case "inactivity-ms":
+            tiOAD.inactivity = .milliseconds(try integer(value, key: key + " (OAD_open ignores 4000 or less)", in: 4001...600_000))
+            deviceSpecificKeys.append(key)
+        case "corrupt-block":
+            tiOAD.corruptBlock = try integer(value, key: key, in: 0...Int(Int32.max))
+            deviceSpecificKeys.append(key)
         case "fleet": fleet = try integer(value, key: key, in: 1...10_000)
         case "fault-rate":
             guard let rate = Double(value), rate >= 0, rate <= 1 else {
@@ -174,7 +204,8 @@ public struct SimulatorConfiguration: Sendable {
             throw SimulatorConfigurationError(
                 "unknown key '\(key)' (known: mtu, interval, packets-per-event, buffers, address, name, erase-ms, "
                     + "write-ns-per-byte, reset-delay-ms, boot-ms, swap-ms-per-kib, fault, buttonless, key, resume, "
-                    + "buf-size, buf-count, erase, smp-version, fleet, fault-rate, seed, adapter-packets)")
+                    + "buf-size, buf-count, erase, smp-version, image-id, sw-version, inactivity-ms, corrupt-block, "
+                    + "fleet, fault-rate, seed, adapter-packets)")
         }
     }
 
