@@ -36,7 +36,7 @@ final class TIOADCommandTests: XCTestCase {
         let result = try DFUKitBinary.run(["flash", "--profile", "ti-oad", "--device", "sim:ti-oad",
                                            samples.appendingPathComponent("oad-app-damaged-crc.bin").path])
         XCTAssertEqual(result.status, 65, result.transcript)
-        XCTAssertTrue(result.stderr.contains("does not match its own header: file_format check failed: crc32: the header says "
+        XCTAssertTrue(result.stderr.contains("fails its file format's own checks: file_format check failed: crc32: the header says "
                                              + "0x902fb805, bytes 12 to 9604 give 0x2e9e6c37"), result.transcript)
         XCTAssertTrue(result.stderr.contains("nothing was sent to the device"), result.transcript)
         XCTAssertFalse(result.stderr.contains("connecting"), result.transcript)

@@ -66,7 +66,7 @@ final class TIOADImageTests: XCTestCase {
         XCTAssertThrowsError(try package.requireIntact()) { error in
             let text = "\(error)"
             XCTAssertTrue(text.contains("crc32: the header says 0x902fb805, bytes 12 to 9604 give 0x"), text)
-            XCTAssertTrue(text.contains("its own header"), text)
+            XCTAssertTrue(text.contains("its file format's own checks"), text)
         }
     }
 
