@@ -48,7 +48,7 @@ public struct StandaloneImage: Sendable, Equatable {
 /// Every standalone format `FirmwarePackage.open` knows, tried in order. A new format is one
 /// file implementing `StandaloneImageFormat` and one line here.
 public enum StandaloneImageFormats {
-    public static let all: [any StandaloneImageFormat.Type] = []
+    public static let all: [any StandaloneImageFormat.Type] = [TelinkBinaryFormat.self]
 
     /// The largest standalone image read.
     public static let maximumSize = 16 * 1024 * 1024
