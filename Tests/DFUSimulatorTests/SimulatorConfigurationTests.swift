@@ -116,7 +116,8 @@ final class SimulatorConfigurationTests: XCTestCase {
             ("vendor-ctrlpt?colour=blue",
              "unknown key 'colour' (known: mtu, interval, packets-per-event, buffers, address, name, erase-ms, "
                 + "write-ns-per-byte, reset-delay-ms, boot-ms, swap-ms-per-kib, fault, buttonless, key, resume, "
-                + "buf-size, buf-count, erase, smp-version, fleet, fault-rate, seed, adapter-packets)"),
+                + "buf-size, buf-count, erase, smp-version, firmware-revision, firmware-check, min-size, "
+                + "ota-timeout-s, packet-timeout-s, fleet, fault-rate, seed, adapter-packets)"),
             ("nordic-secure-dfu?buttonless=yes", "buttonless must be 0, 1 (or unbonded) or bonded, not 'yes'"),
             ("nordic-secure-dfu?resume=flash", "resume must be ram, object or init, not 'flash'"),
             ("nordic-secure-dfu?key=/nonexistent/key.pem",
@@ -136,7 +137,7 @@ final class SimulatorConfigurationTests: XCTestCase {
             ("vendor-ctrlpt?fault=explode:1",
              "unknown fault 'explode' (known: disconnect-after, drop-notification, corrupt-notification, "
                 + "duplicate-notification, reorder-notification, busy, unresponsive-after, reboot-after, "
-                + "disconnect-on, disconnect-after-command)"),
+                + "drop-write, corrupt-write, disconnect-on, disconnect-after-command)"),
             ("vendor-ctrlpt?fault=disconnect-on:", "fault disconnect-on is disconnect-on:COMMAND[:N], e.g. "
                 + "disconnect-on:verify:2, not 'disconnect-on:'"),
             ("vendor-ctrlpt?fault=disconnect-on:verify:2:3", "fault disconnect-on is disconnect-on:COMMAND[:N], e.g. "
@@ -188,9 +189,10 @@ final class SimulatorConfigurationTests: XCTestCase {
             XCTFail("there is no simulated nordic-secure device")
         } catch {
             XCTAssertEqual(error.description,
-                           "sim: no simulated device 'nordic-secure' (known: vendor-ctrlpt, nordic-secure-dfu, nordic-legacy-dfu, mcumgr-smp)")
+                           "sim: no simulated device 'nordic-secure' (known: vendor-ctrlpt, nordic-secure-dfu, nordic-legacy-dfu, mcumgr-smp, telink-ota)")
         }
-        XCTAssertEqual(SimulatedDeviceCatalog.names, ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp"])
+        XCTAssertEqual(SimulatedDeviceCatalog.names,
+                       ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp", "telink-ota"])
     }
 
     // MARK: - Nordic devices

@@ -1,6 +1,6 @@
 /// The simulated devices `sim:NAME` can name.
 public enum SimulatedDeviceCatalog {
-    public static let names = ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp"]
+    public static let names = ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp", "telink-ota"]
 
     /// A world holding the configured device.
     public static func makeWorld(_ configuration: SimulatorConfiguration) throws(SimulatorConfigurationError) -> SimulatedWorld {
@@ -41,6 +41,12 @@ public enum SimulatedDeviceCatalog {
             settings.swapPerKiB = timing.swapPerKiB ?? settings.swapPerKiB
             device = SMPServerDevice(address: configuration.address, name: configuration.advertisedName ?? "Zephyr SMP",
                                      settings: settings)
+        case "telink-ota":
+            device = TelinkOTADevice(address: configuration.address, name: configuration.advertisedName ?? "Telink-OTA",
+                                     firmwareRevision: configuration.firmwareRevision ?? "1.0.0",
+                                     settings: configuration.telinkServer, flash: configuration.flash,
+                                     bootTime: configuration.timing.boot ?? .milliseconds(300),
+                                     commandDisconnects: faults.commandDisconnects)
         default:
             throw SimulatorConfigurationError(
                 "no simulated device '\(configuration.deviceName)' (known: \(names.joined(separator: ", ")))")
@@ -56,6 +62,7 @@ public enum SimulatedDeviceCatalog {
         "nordic-secure-dfu": NordicSecureDFUDevice.commandNames,
         "nordic-legacy-dfu": NordicLegacyDFUDevice.commandNames,
         "mcumgr-smp": SMPServerDevice.commandNames,
+        "telink-ota": TelinkOTADevice.commandNames,
     ]
 
     /// Refuses keys meant for another device (`buttonless` on sim:mcumgr-smp, `buf-size` on

@@ -11,15 +11,18 @@ import DFUGATT
 ///   default 100; mcumgr-smp: from handling `reset` to the reboot, default 250 as Zephyr's
 ///   `CONFIG_MCUMGR_GRP_OS_RESET_MS`), `boot-ms` (0...600000: from the reset, after any swap
 ///   or bank copy, to the first advertisement: vendor-ctrlpt 500, mcumgr-smp 1000, the Nordic
-///   devices 1100), `swap-ms-per-kib` (0...10000; mcumgr-smp: MCUboot's swap per KiB of
-///   image; default from the flash timing, about 97 ms at the defaults)
+///   devices 1100, telink-ota 300 after its erases), `swap-ms-per-kib` (0...10000;
+///   mcumgr-smp: MCUboot's swap per KiB of image; default from the flash timing, about 97 ms
+///   at the defaults)
 /// - `fault` (repeatable): `disconnect-after:BYTES`, `drop-notification:N`,
 ///   `corrupt-notification:N`, `duplicate-notification:N`, `reorder-notification:N` (the Nth
 ///   notification arrives after the one that follows it), `busy:N` (the Nth command answers
 ///   busy; Nordic devices answer "operation failed"), `unresponsive-after:BYTES`,
 ///   `reboot-after:BYTES` (a power glitch: RAM lost, flash kept, then the device boots and
-///   advertises again), `disconnect-on:COMMAND[:N]` (the link drops when the device receives
-///   the Nth request of COMMAND, default the first, before processing it) and
+///   advertises again), `drop-write:N` (the Nth write without response is lost on its way),
+///   `corrupt-write:N` (its last byte arrives inverted), `disconnect-on:COMMAND[:N]` (the link
+///   drops when the device receives the Nth request of COMMAND, default the first, before
+///   processing it) and
 ///   `disconnect-after-command:COMMAND[:N]` (the device processes it, then the link drops
 ///   before the answer). Command names (`SimulatedDeviceCatalog.commandNames`): vendor-ctrlpt
 ///   `status start data verify activate info`; mcumgr-smp `echo reset params image_list
@@ -29,7 +32,8 @@ import DFUGATT
 ///   object type `create_command create_data select_command select_data execute_command
 ///   execute_data`, and the buttonless `enter_bootloader set_adv_name`; nordic-legacy-dfu
 ///   `start_dfu image_sizes init_start init_complete set_prn receive_firmware validate activate
-///   reset report_size` (image_sizes: the packet write after start_dfu)
+///   reset report_size` (image_sizes: the packet write after start_dfu); telink-ota
+///   `ota_version ota_start ota_data ota_end`
 /// - `nordic-secure-dfu` only: `buttonless` (`0`, `1` = `unbonded`, `bonded`), `key` (path of
 ///   the PEM public key init packets must be signed with), `resume` (`ram`, `object`, `init`:
 ///   what survives a disconnect, see `SecureDFUResumePolicy`)
@@ -40,6 +44,11 @@ import DFUGATT
 ///   `buf-count` (requests waiting at once, 1...64, default 4), `erase` (`progressive`, `slot`,
 ///   `none`: how slot 1 is erased, see `SMPServerSettings.EraseMode`), `smp-version` (`2`:
 ///   answers in the request's version; `1`: a server that only speaks the original protocol)
+/// - `telink-ota` only (`TelinkOTAServerSettings`; defaults are the Telink SDK's):
+///   `firmware-revision` (what Device Information 2A26 reports before an update, default
+///   `1.0.0`), `firmware-check` (`1`: the image's CRC-32 trailer is checked, `0`: not),
+///   `min-size` (smallest image accepted, bytes, default 16384), `ota-timeout-s` (the whole OTA,
+///   5...1000, default 30), `packet-timeout-s` (between data packets, 1...20, default 5)
 public struct SimulatorConfiguration: Sendable {
     public var deviceName: String
     public var link = LinkSettings()
@@ -58,6 +67,10 @@ public struct SimulatorConfiguration: Sendable {
     /// MCUmgr SMP: buffers, erase mode and protocol version (flash timing and `busy` faults
     /// come from `flash` and `faults`).
     public var smpServer = SMPServerSettings()
+    /// Telink OTA: how the application configured its OTA server.
+    public var telinkServer = TelinkOTAServerSettings()
+    /// Telink OTA: the Firmware Revision String the device reports before an update.
+    public var firmwareRevision: String?
     /// Fleets (`dfukit batch run`): how many devices, the share of them that fail their first
     /// attempt, the seed choosing them, and the adapter's packets per connection interval
     /// shared by every open link.
@@ -73,6 +86,8 @@ public struct SimulatorConfiguration: Sendable {
         "buttonless": ["nordic-secure-dfu"], "key": ["nordic-secure-dfu"], "resume": ["nordic-secure-dfu"],
         "buf-size": ["mcumgr-smp"], "buf-count": ["mcumgr-smp"], "erase": ["mcumgr-smp"], "smp-version": ["mcumgr-smp"],
         "reset-delay-ms": ["vendor-ctrlpt", "mcumgr-smp"], "swap-ms-per-kib": ["mcumgr-smp"],
+        "firmware-revision": ["telink-ota"], "firmware-check": ["telink-ota"], "min-size": ["telink-ota"],
+        "ota-timeout-s": ["telink-ota"], "packet-timeout-s": ["telink-ota"],
     ]
 
     public init(deviceName: String) {
@@ -155,6 +170,27 @@ public struct SimulatorConfiguration: Sendable {
             }
             smpServer.protocolVersion = value == "1" ? 1 : 2
             deviceSpecificKeys.append(key)
+        case "firmware-revision":
+            guard !value.isEmpty, value.utf8.count <= 64 else {
+                throw SimulatorConfigurationError("firmware-revision must be 1 to 64 characters, not '\(value)'")
+            }
+            firmwareRevision = value
+            deviceSpecificKeys.append(key)
+        case "firmware-check":
+            guard value == "0" || value == "1" else {
+                throw SimulatorConfigurationError("firmware-check must be 0 or 1, not '\(value)'")
+            }
+            telinkServer.firmwareCheck = value == "1"
+            deviceSpecificKeys.append(key)
+        case "min-size":
+            telinkServer.minimumImageSize = try integer(value, key: key, in: 0...telinkServer.maximumImageSize)
+            deviceSpecificKeys.append(key)
+        case "ota-timeout-s":
+            telinkServer.processTimeout = .seconds(try integer(value, key: key, in: 5...1000))
+            deviceSpecificKeys.append(key)
+        case "packet-timeout-s":
+            telinkServer.packetTimeout = .seconds(try integer(value, key: key, in: 1...20))
+            deviceSpecificKeys.append(key)
         case "fleet": fleet = try integer(value, key: key, in: 1...10_000)
         case "fault-rate":
             guard let rate = Double(value), rate >= 0, rate <= 1 else {
@@ -167,7 +203,8 @@ public struct SimulatorConfiguration: Sendable {
             throw SimulatorConfigurationError(
                 "unknown key '\(key)' (known: mtu, interval, packets-per-event, buffers, address, name, erase-ms, "
                     + "write-ns-per-byte, reset-delay-ms, boot-ms, swap-ms-per-kib, fault, buttonless, key, resume, "
-                    + "buf-size, buf-count, erase, smp-version, fleet, fault-rate, seed, adapter-packets)")
+                    + "buf-size, buf-count, erase, smp-version, firmware-revision, firmware-check, min-size, "
+                    + "ota-timeout-s, packet-timeout-s, fleet, fault-rate, seed, adapter-packets)")
         }
     }
 
@@ -190,11 +227,13 @@ public struct SimulatorConfiguration: Sendable {
         case "busy": faults.busyCommands.insert(count)
         case "unresponsive-after": faults.unresponsiveAfterBytes = count
         case "reboot-after": faults.rebootAfterBytes.append(count)
+        case "drop-write": faults.dropWrites.insert(count)
+        case "corrupt-write": faults.corruptWrites.insert(count)
         default:
             throw SimulatorConfigurationError(
                 "unknown fault '\(parts[0])' (known: disconnect-after, drop-notification, corrupt-notification, "
                     + "duplicate-notification, reorder-notification, busy, unresponsive-after, reboot-after, "
-                    + "disconnect-on, disconnect-after-command)")
+                    + "drop-write, corrupt-write, disconnect-on, disconnect-after-command)")
         }
     }
 
