@@ -82,6 +82,8 @@ final class TelinkImageTests: XCTestCase {
             }) else { return XCTFail("\(name) must be refused before flashing") }
             XCTAssertEqual(image, "application")
             XCTAssertEqual(mismatches.count, 1)
+            let message = PackageError.imageMismatch(path: name, image: image, mismatches: mismatches).description
+            XCTAssertTrue(message.contains("does not match its own header and checksums"), message)
         }
     }
 

@@ -73,7 +73,8 @@ public enum PackageError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .imageMismatch(path, image, mismatches):
             let checks = mismatches.map(\.description).joined(separator: "; ")
             let source = mismatches.allSatisfy(\.check.isManifestCheck) ? "manifest.json"
-                : mismatches.contains(where: \.check.isMCUbootCheck) ? "its MCUboot header and TLVs" : "its init packet"
+                : mismatches.contains(where: \.check.isMCUbootCheck) ? "its MCUboot header and TLVs"
+                : mismatches.allSatisfy { $0.check == .fileFormat } ? "its own header and checksums" : "its init packet"
             return "\(path), image '\(image)': does not match \(source): \(checks). "
                 + "The package is damaged or was modified; do not flash it. Rebuild or download it again."
         case let .verificationFailed(path, image, check, detail):
