@@ -54,5 +54,7 @@ public struct MatrixSubject: Sendable {
         MatrixSubject(name: "mcumgr-smp test-only", profile: "mcumgr-smp", device: "mcumgr-smp?mtu=185",
                       image: SweepFirmware.mcuboot(payloadSize: 6_000), parameters: ["mode": .text("test-only")],
                       goal: .unconfirmed),
+        MatrixSubject(name: "telink-ota", profile: "telink-ota", device: "telink-ota?mtu=247",
+                      image: SweepFirmware.telink(body: 16_384)),
     ]
 }

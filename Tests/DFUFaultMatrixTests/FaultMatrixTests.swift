@@ -21,6 +21,7 @@ final class FaultMatrixTests: XCTestCase {
         "mcumgr-smp": ["upload", "test", "reset", "confirm"],
         "mcumgr-smp confirm-only": ["upload", "mark-permanent", "reset-permanent"],
         "mcumgr-smp test-only": ["upload", "test", "reset"],
+        "telink-ota": ["transfer", "install"],
     ]
 
     func testTheShortMatrixHasNoSilentOrUnexplainedCaseAndHitsEveryPhase() async throws {
