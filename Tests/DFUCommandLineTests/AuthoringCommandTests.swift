@@ -61,7 +61,7 @@ final class AuthoringCommandTests: XCTestCase {
         let lines = result.stdoutLines
         XCTAssertEqual(lines.first, "search path (the first profile of each name is the one --profile NAME loads):")
         XCTAssertTrue(lines.contains { $0.hasSuffix("/profiles (./profiles): 2 profiles") }, result.stdout)
-        XCTAssertTrue(lines.contains { $0.hasSuffix("/profiles (source tree): 4 profiles") }, result.stdout)
+        XCTAssertTrue(lines.contains { $0.hasSuffix("/profiles (source tree): 5 profiles") }, result.stdout)
         XCTAssertTrue(lines.contains("vendor-ctrlpt      Local copy of the vendor control point, u16 LE length-prefixed "
                                      + "commands, write with response"), result.stdout)
         XCTAssertTrue(lines.contains { $0.hasPrefix("vendor-ctrlpt      hidden by an earlier vendor-ctrlpt; Vendor control point") },
@@ -73,7 +73,7 @@ final class AuthoringCommandTests: XCTestCase {
         let json = try DFUKitBinary.run(["profiles", "--json"], in: directory.path)
         XCTAssertEqual(json.status, 0, json.transcript)
         let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
-        XCTAssertEqual(rows.count, 6)
+        XCTAssertEqual(rows.count, 7)
         let vendors = rows.filter { $0["name"] as? String == "vendor-ctrlpt" }
         XCTAssertEqual(vendors.map { $0["origin"] as? String }, ["./profiles", "source tree"])
         XCTAssertEqual(vendors.map { $0["hidden"] as? Bool }, [false, true])

@@ -125,6 +125,6 @@ final class ProfileCheckCommandTests: XCTestCase {
         let result = try DFUKitBinary.run(["profile", "check", "missing.yaml"], in: directory.path)
         XCTAssertEqual(result.status, 65, result.transcript)
         XCTAssertTrue(result.stderr.hasPrefix("missing.yaml: error: "), result.transcript)
-        XCTAssertTrue(result.stderr.contains("available profiles: mcumgr-smp, nordic-legacy-dfu, nordic-secure-dfu, vendor-ctrlpt"), result.transcript)
+        XCTAssertTrue(result.stderr.contains("available profiles: mcumgr-smp, nordic-legacy-dfu, nordic-secure-dfu, telink-ota, vendor-ctrlpt"), result.transcript)
     }
 }
