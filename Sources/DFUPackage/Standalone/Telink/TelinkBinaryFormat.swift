@@ -31,21 +31,24 @@ public enum TelinkBinaryFormat: StandaloneImageFormat {
         guard let declared = TelinkImageLayout.declaredSize(bytes) else {
             checks.append(VerificationCheck(
                 check: .fileFormat, passed: false,
-                detail: "the file has \(bytes.count) bytes and ends before the size field at 0x18 (it needs \(TelinkImageLayout.headerLength))"))
+                detail: "the file has \(bytes.count) bytes and ends before the size field at 0x18 "
+                    + "(it needs \(TelinkImageLayout.headerLength))"))
             return checks
         }
         let sizeMatches = Int(declared) == bytes.count
         checks.append(VerificationCheck(
             check: .fileFormat, passed: sizeMatches,
             detail: sizeMatches ? "size field at 0x18 says \(declared) bytes, the file's length"
-                : "size field at 0x18 says \(declared) bytes, the file has \(bytes.count): the device would count its packets from the field",
+                : "size field at 0x18 says \(declared) bytes, the file has \(bytes.count): "
+                    + "the device would count its packets from the field",
             declared: "\(declared) bytes", actual: "\(bytes.count) bytes"))
         let remainder = bytes.count % TelinkImageLayout.packetDataSize
         let lengthFits = remainder == TelinkImageLayout.trailerLength
         checks.append(VerificationCheck(
             check: .fileFormat, passed: lengthFits,
             detail: lengthFits ? "\(bytes.count) bytes = 16 x \(bytes.count / 16) + 4: the CRC-32 fills a last packet of its own"
-                : "\(bytes.count) bytes is 16 x \(bytes.count / 16) + \(remainder), not 16n + 4: the SDK's firmware check (on by default) refuses it (OTA_FW_SIZE_ERR)"))
+                : "\(bytes.count) bytes is 16 x \(bytes.count / 16) + \(remainder), not 16n + 4: "
+                    + "the SDK's firmware check (on by default) refuses it (OTA_FW_SIZE_ERR)"))
         checks.append(trailerCheck(bytes))
         return checks
     }
@@ -56,7 +59,8 @@ public enum TelinkBinaryFormat: StandaloneImageFormat {
         return VerificationCheck(
             check: .fileFormat, passed: passed,
             detail: passed ? "vendor mark KNLT at offset 8"
-                : "offset 8 holds \(found.hexString.isEmpty ? "nothing" : found.hexString), not the vendor mark 4b4e4c54 (KNLT): the device refuses it (OTA_FIRMWARE_MARK_ERR)",
+                : "offset 8 holds \(found.hexString.isEmpty ? "nothing" : found.hexString), not the vendor mark "
+                    + "4b4e4c54 (KNLT): the device refuses it (OTA_FIRMWARE_MARK_ERR)",
             declared: TelinkImageLayout.mark.hexString, actual: found.hexString)
     }
 
@@ -71,7 +75,8 @@ public enum TelinkBinaryFormat: StandaloneImageFormat {
         return VerificationCheck(
             check: .fileFormat, passed: passed,
             detail: passed ? "CRC-32/JAMCRC of the first \(bytes.count - 4) bytes is \(actual), as the last 4 bytes say"
-                : "the last 4 bytes say CRC-32 \(declared), the first \(bytes.count - 4) bytes give \(actual) (CRC-32/JAMCRC): the image is damaged, the device would refuse it (OTA_FW_CHECK_ERR)",
+                : "the last 4 bytes say CRC-32 \(declared), the first \(bytes.count - 4) bytes give \(actual) "
+                    + "(CRC-32/JAMCRC): the image is damaged, the device would refuse it (OTA_FW_CHECK_ERR)",
             declared: declared, actual: actual)
     }
 

@@ -27,7 +27,8 @@ public struct TelinkSimulatedFirmware: Sendable, Equatable {
     public static func revision(in image: [UInt8]) -> String? {
         let tag = revisionTag
         guard image.count > tag.count else { return nil }
-        for start in 0...(image.count - tag.count) where image[start] == tag[0] && Array(image[start..<start + tag.count]) == tag {
+        for start in 0...(image.count - tag.count)
+        where image[start] == tag[0] && Array(image[start..<start + tag.count]) == tag {
             let text = image[(start + tag.count)...].prefix { $0 >= 0x20 && $0 < 0x7F }
             return String(decoding: text, as: UTF8.self)
         }
