@@ -173,6 +173,37 @@ start ti_oad_device.py --disconnect-after 5000
 timeout 300 "$bin" flash --profile ti-oad --device "hci:tcp:127.0.0.1:$((port + 1))" "$ti_image" --json > "$work/out.txt" 2>&1
 check "TI OAD: a lost link cancels the OAD; the update starts over from identify and ends verified" bash -c \
     "grep -q '\"resumes\":1' '$work/out.txt' && [ \$(grep -c 'identify accepted' '$work/peripheral.log') -eq 2 ] && grep -q '$ti_sha' '$work/state.json'"
+# Telink OTA (profiles/telink-ota.yaml) against a Telink BLE SDK OTA server peer
+# (Tests/Bumble/README.md): fwupd's archive, 1025 packets of 20 bytes written without response
+# 5 ms apart and never answered; after the end command the device drops the link (0x13), checks
+# the image's CRC-32 and reboots into it (its first boot erases the old image), and the update is
+# judged by the Firmware Revision (2A26) read back.
+telink=firmware-samples/telink
+telink_sha=$(sha256sum "$telink/app-v1.1.0.bin" | cut -d' ' -f1)
+start telink_ota_device.py
+timeout 300 "$bin" flash --profile telink-ota --device "hci:tcp:127.0.0.1:$((port + 1))" "$telink/app-v1.1.0.zip" --json > "$work/out.txt" 2>&1
+check "Telink OTA over hci:tcp, 1025 unacknowledged packets: verified by the version read back, the new image runs" \
+    holds "$telink_sha" '"version": "1.1.0"' 5
+# A damaged image (its CRC-32 trailer) is refused before anything is sent.
+start telink_ota_device.py
+timeout 300 "$bin" flash --profile telink-ota --device "hci:tcp:127.0.0.1:$((port + 1))" "$telink/damaged-crc.bin" \
+    --set version=1.1.0 --json > "$work/out.txt" 2>&1
+check "Telink OTA: a damaged image is refused before upload, the device untouched" bash -c \
+    "for _ in \$(seq 50); do grep -q 'advertising as' '$work/peripheral.log' && break; sleep 0.1; done
+     grep -q 'advertising as' '$work/peripheral.log' && grep -q '\"status\":\"failed\"' '$work/out.txt' && grep -q 'CRC-32' '$work/out.txt' \
+         && ! grep -q 'OTA start' '$work/peripheral.log' && grep -q '\"running\": \"factory\"' '$work/state.json'"
+# The last packet lost on its way: no later packet shows a gap, the device finds it missing at
+# the end (its CRC-32 check fails), reboots into its old image; the version read back says so.
+start telink_ota_device.py --drop-packet 1024
+timeout 300 "$bin" flash --profile telink-ota --device "hci:tcp:127.0.0.1:$((port + 1))" "$telink/app-v1.1.0.zip" --json > "$work/out.txt" 2>&1
+check "Telink OTA: a device whose image check fails is reported failed, holding its old image (1.0.0 read back)" bash -c \
+    "grep -q '\"status\":\"failed\"' '$work/out.txt' && grep -q '\"device_holds\":\[\"unchanged\"\]' '$work/out.txt' && grep -q \"after.text = '1.0.0'\" '$work/out.txt' && grep -q 'OTA_FW_CHECK_ERR' '$work/peripheral.log' && grep -q '\"running\": \"factory\"' '$work/state.json'"
+# A lost link: the peer's OTA runs on (its disconnect callback waits for a result), so the first
+# new start is refused (OTA_FLOW_ERR: link dropped, erase, reboot); the next OTA starts from packet 0.
+start telink_ota_device.py --disconnect-after 8000
+timeout 300 "$bin" flash --profile telink-ota --device "hci:tcp:127.0.0.1:$((port + 1))" "$telink/app-v1.1.0.zip" --json > "$work/out.txt" 2>&1
+check "Telink OTA after a lost link (no resume in Telink OTA: started over): verified, the new image runs" bash -c \
+    "grep -q '\"resumes\":[1-9]' '$work/out.txt' && grep -q '\"status\":\"verified\"' '$work/out.txt' && grep -q '$telink_sha' '$work/state.json' && grep -q 'OTA_FLOW_ERR' '$work/peripheral.log'"
 
 # Buttonless entry: an application on F0:DF:00:00:02:01 reboots into its bootloader, which
 # advertises on address + 1 from its own controller.

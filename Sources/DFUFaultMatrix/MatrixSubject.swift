@@ -57,5 +57,7 @@ public struct MatrixSubject: Sendable {
         MatrixSubject(name: "dialog-suota", profile: "dialog-suota", device: "dialog-suota?mtu=247",
                       image: SweepFirmware.suota(codeSize: 6_000)),
         MatrixSubject(name: "ti-oad", profile: "ti-oad", device: "ti-oad?mtu=247", image: SweepFirmware.tiOAD(size: 6_000)),
+        MatrixSubject(name: "telink-ota", profile: "telink-ota", device: "telink-ota?mtu=247",
+                      image: SweepFirmware.telink(body: 16_384)),
     ]
 }

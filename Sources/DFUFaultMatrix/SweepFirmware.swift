@@ -7,7 +7,7 @@ import DFUSimulator
 /// sweeps and the fault matrix: raw bytes (vendor), an application with an unsigned Secure DFU
 /// init packet (what `nrfutil pkg generate` makes without a key), an application with a legacy
 /// init packet (`adafruit-nrfutil dfu genpkg`), an MCUboot image (`imgtool sign` without a key), a
-/// Dialog SUOTA image (`mkimage single`).
+/// Dialog SUOTA image (`mkimage single`), a Telink SDK image (its CRC-32 trailer).
 /// Payloads are deterministic pseudo-random bytes.
 public enum SweepFirmware {
     /// `size` deterministic bytes (a 64-bit LCG), different per seed.
@@ -76,5 +76,24 @@ public enum SweepFirmware {
                                                version: .init(major: 2, minor: 0, revision: 0, build: 0))
         let slot = SMPSlotImage(bytes: bytes)
         return FlashImage(name: "image-0", version: "2.0.0", data: bytes, imageHash: slot?.hash ?? [])
+    }
+
+    /// A Telink BLE SDK image of `body` bytes plus, with `trailer`, its CRC-32 (then `body` is a
+    /// multiple of 16: the SDK's firmware check wants 16n + 4 bytes): the KNLT mark at 8, the
+    /// size at 0x18 (research/telink-ota.md section 4), and "FWREV=<version>" at 0x20, the
+    /// revision `sim:telink-ota` reports once it runs the image.
+    public static func telink(body: Int, trailer: Bool = true, version: String = "2.0.0", seed: UInt64 = 1) -> FlashImage {
+        precondition(body >= 0x40 && (!trailer || body % 16 == 0), "a Telink image with its CRC-32 has a 16n-byte body")
+        var bytes = payload(size: body, seed: seed)
+        bytes.replaceSubrange(8..<12, with: Array("KNLT".utf8))
+        let size = body + (trailer ? 4 : 0)
+        bytes.replaceSubrange(0x18..<0x1C, with: (0..<4).map { UInt8(truncatingIfNeeded: size >> (8 * $0)) })
+        let tag = Array("FWREV=\(version)".utf8) + [0]
+        bytes.replaceSubrange(0x20..<0x20 + tag.count, with: tag)
+        if trailer {
+            let crc = ~CRC32.checksum(bytes)
+            bytes += (0..<4).map { UInt8(truncatingIfNeeded: crc >> (8 * $0)) }
+        }
+        return FlashImage(name: "application", version: version, data: bytes)
     }
 }

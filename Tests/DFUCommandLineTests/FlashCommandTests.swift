@@ -154,8 +154,9 @@ final class FlashCommandTests: XCTestCase {
             ("sim:vendor-ctrlpt?mtu=9", "error: sim: mtu must be an integer in 23...517, not '9'"),
             ("sim:vendor-ctrlpt?fault=bogus:1", "error: sim: unknown fault 'bogus' (known: disconnect-after, "
                 + "drop-notification, corrupt-notification, duplicate-notification, reorder-notification, busy, "
-                + "unresponsive-after, reboot-after, disconnect-on, disconnect-after-command)"),
-            ("sim:unknown-device", "error: sim: no simulated device 'unknown-device' (known: vendor-ctrlpt, nordic-secure-dfu, nordic-legacy-dfu, mcumgr-smp, dialog-suota, silabs-ota, ti-oad)"),
+                + "unresponsive-after, reboot-after, drop-write, corrupt-write, disconnect-on, disconnect-after-command)"),
+            ("sim:unknown-device", "error: sim: no simulated device 'unknown-device' (known: vendor-ctrlpt, nordic-secure-dfu, "
+                + "nordic-legacy-dfu, dialog-suota, silabs-ota, ti-oad, telink-ota)"),
         ]
         for (device, message) in cases {
             let result = try flash(package, device: device, in: directory)

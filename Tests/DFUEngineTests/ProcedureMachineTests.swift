@@ -522,6 +522,21 @@ final class ProcedureMachineTests: XCTestCase {
         XCTAssertEqual(try verified(checkOnOtherBytes).verified, false, "a CRC of what the device sent is not the image's")
     }
 
+    /// `verifies: true` on a check: its holding verifies (a device that checked the image itself
+    /// and reports only what it runs); its failing does not, and without the key nothing does.
+    func testCheckThatVerifiesMarksTheUpdateVerifiedOnlyWhenItHolds() throws {
+        let holds = "  - send: verify\n  - check: verify.crc == 0x261DAEE5\n    verifies: true\n"
+        XCTAssertEqual(try verified(holds).verified, true)
+        XCTAssertEqual(try verified(holds).log, ["send verify", "finished"])
+
+        let fails = try verified(holds, crc: 7)
+        XCTAssertEqual(fails.log, ["send verify", "failed"])
+        XCTAssertEqual(fails.verified, false)
+
+        let notVerifying = "  - send: verify\n  - check: verify.crc == 0x261DAEE5\n    verifies: false\n"
+        XCTAssertEqual(try verified(notVerifying).verified, false)
+    }
+
     func testFailedChecksumExpectDoesNotVerify() throws {
         let result = try verified("  - send: verify\n    expect: [verify.crc == image.crc32]\n", crc: 1)
         XCTAssertEqual(result.log, ["send verify", "failed"])

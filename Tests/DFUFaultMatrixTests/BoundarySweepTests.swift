@@ -43,6 +43,43 @@ final class BoundarySweepTests: XCTestCase {
         return failures
     }
 
+    /// Telink OTA: every packet is 20 bytes whatever the MTU; images whose packets end on, just
+    /// after and just before a 16-byte boundary. With the SDK's firmware check an image is
+    /// 16n + 4 bytes (its CRC-32 fills the last packet); without it (`firmware-check=0`) any size,
+    /// and the update completes rather than verifies (the device did not check the image's CRC).
+    func testTelinkOTA() async throws {
+        var cases: [(String, String, FlashImage, [String: ParameterValue])] = []
+        for mtu in Self.mtus {
+            for body in [16_384, 16_400, 20_480] {
+                cases.append(("mtu \(mtu) size \(body + 4)", "telink-ota?mtu=\(mtu)", SweepFirmware.telink(body: body), [:]))
+            }
+        }
+        let failures = try await sweep(cases, profile: try profile("telink-ota")) { device, image in
+            (device as? TelinkOTADevice)?.running.image == image.data
+        }
+        XCTAssertEqual(failures, [], "\(cases.count) cases")
+
+        for mtu in [23, 247] {
+            for size in Self.around([16_384, 16_400, 16_416], minimum: 16_384) {
+                let image = SweepFirmware.telink(body: size, trailer: false)
+                let world = try SimulatedDeviceCatalog.makeWorld(try SimulatorConfiguration(parsing: "telink-ota?mtu=\(mtu)&firmware-check=0"))
+                let report = await FlashSession(profile: try profile("telink-ota"), images: [image], transport: world, address: nil,
+                                                options: FlashOptions(parameters: ["firmware_check": .integer(0)])).run()
+                XCTAssertEqual(report.status, .completed, "mtu \(mtu) size \(size): \(report.error.map { "\($0)" } ?? "")")
+                XCTAssertEqual((world.peripherals[0] as? TelinkOTADevice)?.running.image, image.data, "mtu \(mtu) size \(size)")
+            }
+        }
+        // One byte under the SDK's smallest image (FW_MIN_SIZE, 16 KiB): refused by the device at
+        // the packet with the size, the old image still runs.
+        let small = SweepFirmware.telink(body: 16_383, trailer: false)
+        let world = try SimulatedDeviceCatalog.makeWorld(try SimulatorConfiguration(parsing: "telink-ota?firmware-check=0"))
+        let report = await FlashSession(profile: try profile("telink-ota"), images: [small], transport: world, address: nil,
+                                        options: FlashOptions(parameters: ["firmware_check": .integer(0)])).run()
+        XCTAssertEqual(report.status, .failed)
+        XCTAssertEqual((world.peripherals[0] as? TelinkOTADevice)?.results.first, .firmwareSizeError)
+        XCTAssertNil((world.peripherals[0] as? TelinkOTADevice)?.running.image)
+    }
+
     func testVendorControlPoint() async throws {
         var cases: [(String, String, FlashImage, [String: ParameterValue])] = []
         for mtu in Self.mtus {

@@ -23,6 +23,7 @@ final class FaultMatrixTests: XCTestCase {
         "mcumgr-smp test-only": ["upload", "test", "reset"],
         "dialog-suota": ["upload", "validate", "reboot"],
         "ti-oad": ["transfer", "enable"],
+        "telink-ota": ["transfer", "install"],
     ]
 
     func testTheShortMatrixHasNoSilentOrUnexplainedCaseAndHitsEveryPhase() async throws {

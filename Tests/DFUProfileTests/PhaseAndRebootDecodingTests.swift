@@ -68,7 +68,7 @@ final class PhaseAndRebootDecodingTests: XCTestCase {
         }
         XCTAssertNil(noReboot.reboots, "reboots: false on a step")
         XCTAssertEqual(reset.reboots?.grace, .seconds(1))
-        guard case let .check(_, _, holds) = activate.steps[2].kind else { return XCTFail("expected a check") }
+        guard case let .check(_, _, holds, _) = activate.steps[2].kind else { return XCTFail("expected a check") }
         XCTAssertEqual(holds, [.unchanged, .received])
     }
 

@@ -58,6 +58,7 @@ final class StepDecodingTests: XCTestCase {
             expect: sel.result == 1
           - check: sel.rest == slice(image.data, 0, 4) || link.mtu > 23
             message: nope
+            verifies: true
           - check: len(image.data) > 0
           - retry:
               attempts: 2
@@ -119,10 +120,13 @@ final class StepDecodingTests: XCTestCase {
         XCTAssertEqual(send.timeout, .milliseconds(250))
         XCTAssertEqual(send.retries, 0)
         XCTAssertEqual(send.expect.count, 1)
-        guard case .check(_, let message, _) = steps[1], case .check(_, let defaultMessage, _) = steps[2] else {
+        guard case .check(_, let message, _, let verifies) = steps[1],
+              case .check(_, let defaultMessage, _, let verifiesByDefault) = steps[2] else {
             return XCTFail("check")
         }
         XCTAssertEqual(message, "nope")
+        XCTAssertTrue(verifies)
+        XCTAssertFalse(verifiesByDefault)
         XCTAssertEqual(defaultMessage, "check failed: len(image.data) > 0")
         guard case .retry(2, let inner) = steps[3], case .stream(let stream) = inner.first?.kind else {
             return XCTFail("retry/stream")
@@ -159,6 +163,14 @@ final class StepDecodingTests: XCTestCase {
         let text = Self.profile.replacingOccurrences(of: quoted, with: quoted.replacingOccurrences(of: "\"", with: ""))
         let errors = loadErrors(text, path: "every.yaml")
         XCTAssertTrue(errors.first?.contains("quote the expression") == true, errors.joined(separator: "\n"))
+    }
+
+    func testVerifiesTakesABooleanAtItsPlace() {
+        let text = Self.profile.replacingOccurrences(of: "verifies: true", with: "verifies: 1")
+        let errors = loadErrors(text, path: "every.yaml")
+        XCTAssertEqual(errors.count, 1, errors.joined(separator: "\n"))
+        XCTAssertTrue(errors.first?.contains("every.yaml:54:15") == true && errors.first?.contains("'verifies'") == true,
+                      errors.joined(separator: "\n"))
     }
 
     func testMatchMayOnlyUseRequestAndResponseInsideResponses() {

@@ -7,6 +7,21 @@ final class FaultPlanTests: XCTestCase {
     private let characteristic = ScriptedPeripheral.characteristic
     private func ms(_ value: Int) -> Duration { .milliseconds(value) }
 
+    /// `drop-write:N` and `corrupt-write:N` count writes without response only: the 2nd is lost,
+    /// the 4th arrives with its last byte inverted; a write request between them is untouched.
+    func testDropAndCorruptWriteCountWritesWithoutResponse() async throws {
+        let configuration = try SimulatorConfiguration(parsing: "vendor-ctrlpt?fault=drop-write:2&fault=corrupt-write:4")
+        XCTAssertEqual(configuration.faults.dropWrites, [2])
+        XCTAssertEqual(configuration.faults.corruptWrites, [4])
+        let device = ScriptedPeripheral()
+        let (_, link) = try SimulatorTestSupport.connect(device, faults: configuration.faults)
+        for value: UInt8 in 1...3 { try await link.write([value, 0x10], to: characteristic, type: .withoutResponse) }
+        try await link.write([0xAA, 0x10], to: characteristic, type: .withResponse)
+        for value: UInt8 in 4...5 { try await link.write([value, 0x10], to: characteristic, type: .withoutResponse) }
+        try await link.sleep(until: link.now + ms(100))
+        XCTAssertEqual(device.writes.map(\.value), [[1, 0x10], [3, 0x10], [0xAA, 0x10], [4, 0xEF], [5, 0x10]])
+    }
+
     func testDisconnectAfterBytesFiresOnceAndLaterCallsThrowDisconnected() async throws {
         var faults = FaultPlan()
         faults.disconnectAfterBytes = [30]

@@ -139,7 +139,8 @@ final class SimulatorConfigurationTests: XCTestCase {
             ("vendor-ctrlpt?colour=blue",
              "unknown key 'colour' (known: mtu, interval, packets-per-event, buffers, address, name, erase-ms, "
                 + "write-ns-per-byte, reset-delay-ms, boot-ms, swap-ms-per-kib, fault, buttonless, key, resume, "
-                + "buf-size, buf-count, erase, smp-version, image-id, sw-version, inactivity-ms, corrupt-block, fleet, fault-rate, seed, adapter-packets)"),
+                + "buf-size, buf-count, erase, smp-version, image-id, sw-version, inactivity-ms, corrupt-block, "
+                + "firmware-revision, firmware-check, min-size, ota-timeout-s, packet-timeout-s, fleet, fault-rate, seed, adapter-packets)"),
             ("nordic-secure-dfu?buttonless=yes", "buttonless must be 0, 1 (or unbonded) or bonded, not 'yes'"),
             ("nordic-secure-dfu?resume=flash", "resume must be ram, object or init, not 'flash'"),
             ("nordic-secure-dfu?key=/nonexistent/key.pem",
@@ -159,7 +160,7 @@ final class SimulatorConfigurationTests: XCTestCase {
             ("vendor-ctrlpt?fault=explode:1",
              "unknown fault 'explode' (known: disconnect-after, drop-notification, corrupt-notification, "
                 + "duplicate-notification, reorder-notification, busy, unresponsive-after, reboot-after, "
-                + "disconnect-on, disconnect-after-command)"),
+                + "drop-write, corrupt-write, disconnect-on, disconnect-after-command)"),
             ("vendor-ctrlpt?fault=disconnect-on:", "fault disconnect-on is disconnect-on:COMMAND[:N], e.g. "
                 + "disconnect-on:verify:2, not 'disconnect-on:'"),
             ("vendor-ctrlpt?fault=disconnect-on:verify:2:3", "fault disconnect-on is disconnect-on:COMMAND[:N], e.g. "
@@ -211,9 +212,9 @@ final class SimulatorConfigurationTests: XCTestCase {
             XCTFail("there is no simulated nordic-secure device")
         } catch {
             XCTAssertEqual(error.description,
-                           "sim: no simulated device 'nordic-secure' (known: vendor-ctrlpt, nordic-secure-dfu, nordic-legacy-dfu, mcumgr-smp, dialog-suota, silabs-ota, ti-oad)")
+                           "sim: no simulated device 'nordic-secure' (known: vendor-ctrlpt, nordic-secure-dfu, nordic-legacy-dfu, mcumgr-smp, dialog-suota, silabs-ota, ti-oad, telink-ota)")
         }
-        XCTAssertEqual(SimulatedDeviceCatalog.names, ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp", "dialog-suota", "silabs-ota", "ti-oad"])
+        XCTAssertEqual(SimulatedDeviceCatalog.names, ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp", "dialog-suota", "silabs-ota", "ti-oad", "telink-ota"])
     }
 
     // MARK: - Nordic devices

@@ -1,7 +1,8 @@
 import DFUGATT
 
-/// Keeps writes to a characteristic at least its `write-interval` apart: devices that take
-/// data without acknowledging it (Telink's OTA) lose what comes faster than they handle it.
+/// Keeps writes to a characteristic at least its `write-interval` apart, for devices that take
+/// data without acknowledging it, paced as their vendors' tools pace them (fwupd writes Telink
+/// OTA packets 5 ms apart).
 /// One per procedure run, so the spacing holds across the commands and streams of the run.
 final class WritePacer {
     private var lastWrite: [UInt16: Duration] = [:]

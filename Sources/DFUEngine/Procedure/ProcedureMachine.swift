@@ -230,11 +230,12 @@ public struct ProcedureMachine {
                     return .failed(ProcedureFailure(
                         failure: .expectationFailed(expression: "fail", location: location, values: message),
                         step: "fail", location: location, chunkOffset: loops.last?.chunk.from))
-                case let .check(condition, message, holds, location):
+                case let .check(condition, message, holds, verifies, location):
                     if var failure = unmet([condition], location: location, step: "check", message: message) {
                         failure.deviceHolds = holds
                         return recover(from: failure)
                     }
+                    if verifies { verified = true }
                     counter += 1
                 case let .set(bindings):
                     for binding in bindings {
@@ -430,7 +431,7 @@ public struct ProcedureMachine {
 
     private func location(of instruction: ProcedureProgram.Instruction) -> SourceLocation {
         switch instruction {
-        case let .send(_, location), let .stream(_, location), let .check(_, _, _, location),
+        case let .send(_, location), let .stream(_, location), let .check(_, _, _, _, location),
              let .loopBegin(_, _, location), let .fail(_, location), let .await(_, location),
              let .phaseBegin(_, _, location), let .serveBegin(_, location), let .serveWait(_, _, location),
              let .read(_, location):

@@ -6,7 +6,7 @@ struct ProcedureProgram {
     enum Instruction {
         case send(SendStep, SourceLocation)
         case stream(StreamStep, SourceLocation)
-        case check(Expression, message: String, holds: [FirmwareStage], SourceLocation)
+        case check(Expression, message: String, holds: [FirmwareStage], verifies: Bool, SourceLocation)
         case set([(name: String, value: Expression)])
         /// Continue when the condition holds, else jump to `otherwise`.
         case branch(Expression, otherwise: Int)
@@ -47,8 +47,8 @@ struct ProcedureProgram {
         switch step.kind {
         case let .send(send): instructions.append(.send(send, step.location))
         case let .stream(stream): instructions.append(.stream(stream, step.location))
-        case let .check(condition, message, holds):
-            instructions.append(.check(condition, message: message, holds: holds, step.location))
+        case let .check(condition, message, holds, verifies):
+            instructions.append(.check(condition, message: message, holds: holds, verifies: verifies, step.location))
         case let .set(bindings): instructions.append(.set(bindings))
         case let .conditional(condition, then, otherwise):
             let branch = reserve()

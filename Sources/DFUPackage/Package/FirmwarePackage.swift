@@ -1,3 +1,4 @@
+import DFUBytes
 /// A firmware package opened from disk: its manifest and every image's bytes.
 ///
 /// Opening checks the archive's structure (zip validity, safe entry names, manifest syntax,
@@ -18,8 +19,9 @@ public struct FirmwarePackage: Sendable, Equatable {
         self.images = images
     }
 
-    /// Reads the package at `path`: a zip (DFUKit, nrfutil or nRF Connect SDK), or a bare MCUboot
-    /// image (a file that starts with the MCUboot magic) as a package of one image, `image-0`.
+    /// Reads the package at `path`: a zip (DFUKit, nrfutil, nRF Connect SDK or fwupd's Telink
+    /// archive), a bare MCUboot image (a file that starts with the MCUboot magic) as a package of
+    /// one image, `image-0`, or a standalone image file (`StandaloneImageFormats`).
     /// - Throws: `PackageError` when the file is unreadable, not a zip, corrupt, has an unsafe
     ///   entry name, lacks or has a bad manifest, misses an image file, or holds an entry far
     ///   larger than its manifest declares; `.badMCUbootImage` (with the byte offset) when a bare
@@ -38,6 +40,9 @@ public struct FirmwarePackage: Sendable, Equatable {
         guard let manifestBytes = try archive.read(named: PackageManifest.entryName,
                                                    expectedSize: PackageManifest.maximumSize) else {
             throw .missingManifest(path: path)
+        }
+        if let document = try? JSONValue.parse(manifestBytes), TelinkArchive.recognizes(document) {
+            return try TelinkArchive.open(archive, manifest: document)
         }
         let manifest = try PackageManifest.parse(manifestBytes, packagePath: path)
         if let nordic = manifest.nordic {

@@ -79,6 +79,7 @@ public enum StandaloneImageFormats {
         GBLImageFormat.self,
         SUOTAImageFormat.self,
         TIOADImageFormat.self,
+        TelinkBinaryFormat.self,
     ]
 
     /// The largest standalone image read.

@@ -6,7 +6,7 @@ extension ProfileDecoder {
         ("set", []),
         ("chunks", []),
         ("stream", []),
-        ("check", ["message", "holds"]),
+        ("check", ["message", "holds", "verifies"]),
         ("retry", []),
         ("reconnect", []),
         ("wait", []),
@@ -98,8 +98,9 @@ extension ProfileDecoder {
                 let stages = items.compactMap { context.choice($0, "'holds'", FirmwareStage.self) }
                 return stages.count == items.count ? stages : nil
             } ?? []
-            guard let condition, let message, let holds else { return nil }
-            stepKind = .check(condition: condition, message: message, holds: holds)
+            let verifies = map.optional("verifies").map { context.bool($0, "'verifies'") } ?? false
+            guard let condition, let message, let holds, let verifies else { return nil }
+            stepKind = .check(condition: condition, message: message, holds: holds, verifies: verifies)
         case "retry": stepKind = decodeRetry(value)
         case "reconnect": stepKind = decodeReconnect(value)
         case "wait": stepKind = context.duration(value, "'wait'").map { .wait($0) }

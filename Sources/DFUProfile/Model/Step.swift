@@ -12,7 +12,9 @@ public struct Step: Sendable {
         case stream(StreamStep)
         /// Fail (retryably) unless the condition holds. `holds`: the stages the device may be in
         /// when it does not (the check read what the device answered), for the report.
-        case check(condition: Expression, message: String, holds: [FirmwareStage])
+        /// `verifies`: when it holds, the device has shown that it checked the image and runs it
+        /// (the report says verified).
+        case check(condition: Expression, message: String, holds: [FirmwareStage], verifies: Bool)
         /// Bind variables.
         case set([(name: String, value: Expression)])
         case conditional(condition: Expression, then: [Step], otherwise: [Step])

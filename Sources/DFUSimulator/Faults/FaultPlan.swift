@@ -14,6 +14,12 @@ public struct FaultPlan: Sendable, Equatable {
     /// Hold these notifications back until the one that follows has arrived; one the link
     /// loses before another follows is lost.
     public var reorderNotifications: Set<Int> = []
+    /// Lose these writes without response (by count of writes without response the central
+    /// sent): the device never sees them, as when a sender's stack drops a write its queue has
+    /// no room for (iOS before 11 did).
+    public var dropWrites: Set<Int> = []
+    /// Flip the bits of the last byte of these writes without response (same count) on their way.
+    public var corruptWrites: Set<Int> = []
     /// Answer these commands (by count of commands the device processed) with "busy".
     public var busyCommands: Set<Int> = []
     /// Stop answering anything once this many value bytes have been received.

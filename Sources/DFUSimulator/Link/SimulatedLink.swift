@@ -151,6 +151,17 @@ public final class SimulatedLink: GATTLink {
     private func deliverToPeripheral(_ pdu: SimulatedPDU, at time: Duration) {
         let faults = world.faults
         let silent = faults.unresponsiveAfterBytes.map { world.valueBytesReceived >= $0 } ?? false
+        var pdu = pdu
+        if case let .writeCommand(handle, value) = pdu {
+            world.writeCommandsSent += 1
+            let count = world.writeCommandsSent
+            if faults.dropWrites.contains(count) { return }
+            if faults.corruptWrites.contains(count), !value.isEmpty {
+                var corrupted = value
+                corrupted[corrupted.count - 1] ^= 0xFF
+                pdu = .writeCommand(handle: handle, value: corrupted)
+            }
+        }
         switch pdu {
         case let .writeRequest(handle, value), let .writeCommand(handle, value):
             world.valueBytesReceived += value.count

@@ -1,6 +1,6 @@
 /// The simulated devices `sim:NAME` can name.
 public enum SimulatedDeviceCatalog {
-    public static let names = ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp", "dialog-suota", "silabs-ota", "ti-oad"]
+    public static let names = ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp", "dialog-suota", "silabs-ota", "ti-oad", "telink-ota"]
 
     /// A world holding the configured device.
     public static func makeWorld(_ configuration: SimulatorConfiguration) throws(SimulatorConfigurationError) -> SimulatedWorld {
@@ -64,6 +64,12 @@ public enum SimulatedDeviceCatalog {
                                                                    softwareVersion: settings.softwareVersion),
                                  flash: configuration.flash, timing: timing, corruptBlock: settings.corruptBlock,
                                  failingBlockWrites: faults.busyCommands, commandDisconnects: faults.commandDisconnects)
+        case "telink-ota":
+            device = TelinkOTADevice(address: configuration.address, name: configuration.advertisedName ?? "Telink-OTA",
+                                     firmwareRevision: configuration.firmwareRevision ?? "1.0.0",
+                                     settings: configuration.telinkServer, flash: configuration.flash,
+                                     bootTime: configuration.timing.boot ?? .milliseconds(300),
+                                     commandDisconnects: faults.commandDisconnects)
         default:
             throw SimulatorConfigurationError(
                 "no simulated device '\(configuration.deviceName)' (known: \(names.joined(separator: ", ")))")
@@ -82,6 +88,7 @@ public enum SimulatedDeviceCatalog {
         "dialog-suota": DialogSUOTADevice.commandNames,
         "silabs-ota": SilabsOTADevice.commandNames,
         "ti-oad": TIOADDevice.commandNames,
+        "telink-ota": TelinkOTADevice.commandNames,
     ]
 
     /// Refuses keys meant for another device (`buttonless` on sim:mcumgr-smp, `buf-size` on

@@ -23,6 +23,8 @@ public final class SimulatedWorld: GATTTransport {
     // Fault bookkeeping, cumulative over the run.
     var valueBytesReceived = 0
     var notificationsSent = 0
+    /// Writes without response sent by the central, for `drop-write` and `corrupt-write`.
+    var writeCommandsSent = 0
     /// Attribute value bytes the devices received, and notifications they sent, over the run:
     /// what `disconnect-after:BYTES` and the notification faults count.
     public var valueBytesWritten: Int { valueBytesReceived }

@@ -13,7 +13,7 @@ import DFUGATT
 ///   application closing the link to reboot into the AppLoader, default 1000 as the in-place
 ///   OTA DFU component's minimum), `boot-ms` (0...600000: from the reset, after any swap
 ///   or bank copy, to the first advertisement: vendor-ctrlpt 500, mcumgr-smp 1000, the Nordic
-///   devices 1100, dialog-suota 1000, silabs-ota 500), `swap-ms-per-kib` (0...10000; mcumgr-smp: MCUboot's swap per KiB of
+///   devices 1100, dialog-suota 1000, silabs-ota 500, telink-ota 300 after its erases), `swap-ms-per-kib` (0...10000; mcumgr-smp: MCUboot's swap per KiB of
 ///   image; default from the flash timing, about 97 ms at the defaults)
 /// - `fault` (repeatable): `disconnect-after:BYTES`, `drop-notification:N`,
 ///   `corrupt-notification:N`, `duplicate-notification:N`, `reorder-notification:N` (the Nth
@@ -22,8 +22,10 @@ import DFUGATT
 ///   stored, the end command's valid flag) fails, answered EXT_MEM_WRITE_ERR; ti-oad: the Nth block write fails in flash, FLASH_ERR),
 ///   `unresponsive-after:BYTES`,
 ///   `reboot-after:BYTES` (a power glitch: RAM lost, flash kept, then the device boots and
-///   advertises again), `disconnect-on:COMMAND[:N]` (the link drops when the device receives
-///   the Nth request of COMMAND, default the first, before processing it) and
+///   advertises again), `drop-write:N` (the Nth write without response is lost on its way),
+///   `corrupt-write:N` (its last byte arrives inverted), `disconnect-on:COMMAND[:N]` (the link
+///   drops when the device receives the Nth request of COMMAND, default the first, before
+///   processing it) and
 ///   `disconnect-after-command:COMMAND[:N]` (the device processes it, then the link drops
 ///   before the answer). Command names (`SimulatedDeviceCatalog.commandNames`): vendor-ctrlpt
 ///   `status start data verify activate info`; mcumgr-smp `echo reset params image_list
@@ -40,7 +42,8 @@ import DFUGATT
 ///   the AppLoader) `data` (each OTA Data write); ti-oad `identify
 ///   image_block` and the control opcodes `get_block_size image_count start enable cancel
 ///   disable_block_notifications get_sw_version get_image_status get_profile_version
-///   get_device_type get_image_info erase_bonds`
+///   get_device_type get_image_info erase_bonds`; telink-ota
+///   `ota_version ota_start ota_data ota_end`
 /// - `nordic-secure-dfu` only: `buttonless` (`0`, `1` = `unbonded`, `bonded`), `key` (path of
 ///   the PEM public key init packets must be signed with), `resume` (`ram`, `object`, `init`:
 ///   what survives a disconnect, see `SecureDFUResumePolicy`)
@@ -56,6 +59,11 @@ import DFUGATT
 ///   10000: OAD_DEFAULT_INACTIVITY_TIME), `corrupt-block` (N: the flash write of block N stores
 ///   a wrong bit, so the device's CRC check fails), `reset-delay-ms` (enable answer to reset,
 ///   default 100)
+/// - `telink-ota` only (`TelinkOTAServerSettings`; defaults are the Telink SDK's):
+///   `firmware-revision` (what Device Information 2A26 reports before an update, default
+///   `1.0.0`), `firmware-check` (`1`: the image's CRC-32 trailer is checked, `0`: not),
+///   `min-size` (smallest image accepted, bytes, default 16384), `ota-timeout-s` (the whole OTA,
+///   5...1000, default 30), `packet-timeout-s` (between data packets, 1...20, default 5)
 public struct SimulatorConfiguration: Sendable {
     public var deviceName: String
     public var link = LinkSettings()
@@ -76,6 +84,10 @@ public struct SimulatorConfiguration: Sendable {
     public var smpServer = SMPServerSettings()
     /// TI OAD: the device's imgID and software version, its inactivity timeout, a flash fault.
     public var tiOAD = TIOADSettings()
+    /// Telink OTA: how the application configured its OTA server.
+    public var telinkServer = TelinkOTAServerSettings()
+    /// Telink OTA: the Firmware Revision String the device reports before an update.
+    public var firmwareRevision: String?
     /// Fleets (`dfukit batch run`): how many devices, the share of them that fail their first
     /// attempt, the seed choosing them, and the adapter's packets per connection interval
     /// shared by every open link.
@@ -92,6 +104,8 @@ public struct SimulatorConfiguration: Sendable {
         "buf-size": ["mcumgr-smp"], "buf-count": ["mcumgr-smp"], "erase": ["mcumgr-smp"], "smp-version": ["mcumgr-smp"],
         "reset-delay-ms": ["vendor-ctrlpt", "mcumgr-smp", "silabs-ota", "ti-oad"], "swap-ms-per-kib": ["mcumgr-smp"],
         "image-id": ["ti-oad"], "sw-version": ["ti-oad"], "inactivity-ms": ["ti-oad"], "corrupt-block": ["ti-oad"],
+        "firmware-revision": ["telink-ota"], "firmware-check": ["telink-ota"], "min-size": ["telink-ota"],
+        "ota-timeout-s": ["telink-ota"], "packet-timeout-s": ["telink-ota"],
     ]
 
     public init(deviceName: String) {
@@ -192,6 +206,27 @@ public struct SimulatorConfiguration: Sendable {
         case "corrupt-block":
             tiOAD.corruptBlock = try integer(value, key: key, in: 0...Int(Int32.max))
             deviceSpecificKeys.append(key)
+        case "firmware-revision":
+            guard !value.isEmpty, value.utf8.count <= 64 else {
+                throw SimulatorConfigurationError("firmware-revision must be 1 to 64 characters, not '\(value)'")
+            }
+            firmwareRevision = value
+            deviceSpecificKeys.append(key)
+        case "firmware-check":
+            guard value == "0" || value == "1" else {
+                throw SimulatorConfigurationError("firmware-check must be 0 or 1, not '\(value)'")
+            }
+            telinkServer.firmwareCheck = value == "1"
+            deviceSpecificKeys.append(key)
+        case "min-size":
+            telinkServer.minimumImageSize = try integer(value, key: key, in: 0...telinkServer.maximumImageSize)
+            deviceSpecificKeys.append(key)
+        case "ota-timeout-s":
+            telinkServer.processTimeout = .seconds(try integer(value, key: key, in: 5...1000))
+            deviceSpecificKeys.append(key)
+        case "packet-timeout-s":
+            telinkServer.packetTimeout = .seconds(try integer(value, key: key, in: 1...20))
+            deviceSpecificKeys.append(key)
         case "fleet": fleet = try integer(value, key: key, in: 1...10_000)
         case "fault-rate":
             guard let rate = Double(value), rate >= 0, rate <= 1 else {
@@ -205,6 +240,7 @@ public struct SimulatorConfiguration: Sendable {
                 "unknown key '\(key)' (known: mtu, interval, packets-per-event, buffers, address, name, erase-ms, "
                     + "write-ns-per-byte, reset-delay-ms, boot-ms, swap-ms-per-kib, fault, buttonless, key, resume, "
                     + "buf-size, buf-count, erase, smp-version, image-id, sw-version, inactivity-ms, corrupt-block, "
+                    + "firmware-revision, firmware-check, min-size, ota-timeout-s, packet-timeout-s, "
                     + "fleet, fault-rate, seed, adapter-packets)")
         }
     }
@@ -228,11 +264,13 @@ public struct SimulatorConfiguration: Sendable {
         case "busy": faults.busyCommands.insert(count)
         case "unresponsive-after": faults.unresponsiveAfterBytes = count
         case "reboot-after": faults.rebootAfterBytes.append(count)
+        case "drop-write": faults.dropWrites.insert(count)
+        case "corrupt-write": faults.corruptWrites.insert(count)
         default:
             throw SimulatorConfigurationError(
                 "unknown fault '\(parts[0])' (known: disconnect-after, drop-notification, corrupt-notification, "
                     + "duplicate-notification, reorder-notification, busy, unresponsive-after, reboot-after, "
-                    + "disconnect-on, disconnect-after-command)")
+                    + "drop-write, corrupt-write, disconnect-on, disconnect-after-command)")
         }
     }
 
