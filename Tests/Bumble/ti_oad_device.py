@@ -366,7 +366,7 @@ class TIOADPeripheral(Peripheral):
 
 
 async def main() -> None:
-    parser = argument_parser(__doc__.splitlines()[0], 'OAD-BUMBLE', 'F0:DF:00:00:05:01')
+    parser = argument_parser(__doc__.splitlines()[0], 'OAD-BUMBLE', 'F0:DF:00:00:08:01')
     parser.add_argument('--image-id', default='CC26x2R1', help="the device's OAD_IMG_ID_VAL (default CC26x2R1)")
     parser.add_argument('--sw-version', default='0001', help="the running image's softVer (default 0001)")
     parser.add_argument('--inactivity-ms', type=int, default=10000,

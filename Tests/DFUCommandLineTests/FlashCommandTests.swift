@@ -156,7 +156,7 @@ final class FlashCommandTests: XCTestCase {
                 + "drop-notification, corrupt-notification, duplicate-notification, reorder-notification, busy, "
                 + "unresponsive-after, reboot-after, drop-write, corrupt-write, disconnect-on, disconnect-after-command)"),
             ("sim:unknown-device", "error: sim: no simulated device 'unknown-device' (known: vendor-ctrlpt, nordic-secure-dfu, "
-                + "nordic-legacy-dfu, dialog-suota, silabs-ota, ti-oad, telink-ota)"),
+                + "nordic-legacy-dfu, mcumgr-smp, dialog-suota, silabs-ota, ti-oad, telink-ota)"),
         ]
         for (device, message) in cases {
             let result = try flash(package, device: device, in: directory)

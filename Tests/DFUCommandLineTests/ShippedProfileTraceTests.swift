@@ -40,6 +40,11 @@ final class ShippedProfileTraceTests: XCTestCase {
         // ATT_MTU 25: oad.c takes each write to Image Identify as a whole 22-byte identify.
         "ti-oad": Row(sample: "firmware-samples/ti/oad-app-9604.bin", firstRequest: ("get_block_size", "01"),
                       source: "TI oad.h: OAD_EXT_CTRL_GET_BLK_SZ (0x01) on the extended control point", mtu: 25),
+        "telink-ota": Row(sample: "firmware-samples/telink/app-v1.1.0.zip",
+                          firstRequest: ("ota_version", "00ff" + String(repeating: "ff", count: 16) + "4054"),
+                          source: "fwupd telink-dfu: the 0xFF00 version command as a 20-byte packet (u16 LE, 16 bytes "
+                              + "of 0xFF, CRC-16/MODBUS 0x5440 LE); the device answers nothing",
+                          answersInMessages: false),
     ]
 
     private static var shippedProfiles: [String] {

@@ -520,6 +520,16 @@ final class ProcedureMachineTests: XCTestCase {
 
         let checkOnOtherBytes = "  - send: verify\n  - check: crc('CRC-32/ISO-HDLC', verify.sha) == 0\n"
         XCTAssertEqual(try verified(checkOnOtherBytes).verified, false, "a CRC of what the device sent is not the image's")
+
+        let checkOverTheImageAlone = "  - send: verify\n  - check: crc('CRC-32/ISO-HDLC', image.data) == image.crc32\n"
+        XCTAssertEqual(try verified(checkOverTheImageAlone).verified, false,
+                       "a file's own checksum checked before sending confirms nothing about the device")
+
+        let throughAVariable = "  - send: verify\n  - set: { got: verify.crc }\n  - check: got == image.crc32\n"
+        XCTAssertEqual(try verified(throughAVariable).verified, true, "a variable holding the device's answer")
+
+        let negated = "  - send: verify\n  - check: \"!(verify.crc == image.crc32 + 1)\"\n"
+        XCTAssertEqual(try verified(negated).verified, false, "a negation says what the device does not hold")
     }
 
     /// `verifies: true` on a check: its holding verifies (a device that checked the image itself

@@ -83,7 +83,7 @@ final class TelinkImageTests: XCTestCase {
             XCTAssertEqual(image, "application")
             XCTAssertEqual(mismatches.count, 1)
             let message = PackageError.imageMismatch(path: name, image: image, mismatches: mismatches).description
-            XCTAssertTrue(message.contains("does not match its own header and checksums"), message)
+            XCTAssertTrue(message.contains("fails its file format's own checks"), message)
         }
     }
 

@@ -79,7 +79,7 @@ final class PhaseAndRebootDecodingTests: XCTestCase {
             .replacingOccurrences(of: "holds: [unchanged, received]", with: "holds: [overwritten]")
         let profile = try ProfileLoader.load(text: text, path: "phases.yaml")
         guard case let .phase(upload) = profile.procedure[1].kind, case let .phase(activate) = profile.procedure[2].kind,
-              case let .check(_, _, holds) = activate.steps[2].kind else {
+              case let .check(_, _, holds, _) = activate.steps[2].kind else {
             return XCTFail("expected two phases and a check")
         }
         XCTAssertEqual(upload.achieves, .overwritten)

@@ -91,6 +91,9 @@ public struct ProcedureMachine {
     /// Whether an `expect`, `check` or phase `done` comparing against the image's checksums
     /// passed, or a `send` with `verifies` was answered with success.
     public private(set) var verified = false
+    /// Which names hold the device's answers, for telling a confirmation of the image apart from
+    /// a check over the image alone.
+    private var confirmation = ImageConfirmation()
     /// How many times a `retry` block started again.
     public private(set) var retryCount = 0
     /// Phases completed in this update (this run and earlier ones, as given at creation).
@@ -124,19 +127,19 @@ public struct ProcedureMachine {
         let instruction = program.instructions[counter]
         switch (instruction, outcome) {
         case let (.send(step, _), .failed) where step.optional:
-            scope[step.alias] = .record(["ok": .boolean(false)])
+            bindAnswer(step.alias, ["ok": .boolean(false)])
         case let (.send(step, location), .sent(fields)):
-            scope[step.alias] = .record(step.optional ? fields.merging(["ok": .boolean(true)]) { $1 } : fields)
+            bindAnswer(step.alias, step.optional ? fields.merging(["ok": .boolean(true)]) { $1 } : fields)
             if let failure = unmet(step.expect, location: location, step: "send '\(step.command)'") {
                 return recover(from: failure)
             }
             // The device's success answer is its own check of the whole image (`verifies`).
             if step.verifies { verified = true }
         case let (.stream(step, _), .streamed(receipt)):
-            if let receipt, let alias = step.receipts?.alias { scope[alias] = .record(receipt) }
+            if let receipt, let alias = step.receipts?.alias { bindAnswer(alias, receipt) }
         case let (.loopBegin(loop, exit, location), .windowed(lastFields)):
             if case let .send(send)? = loop.steps.first?.kind {
-                scope[send.alias] = .record(lastFields)
+                bindAnswer(send.alias, lastFields)
                 if let failure = unmet(send.expect, location: location, step: "send '\(send.command)'") {
                     return recover(from: failure)
                 }
@@ -147,13 +150,13 @@ public struct ProcedureMachine {
             counter = exit
             return run()
         case let (.await(step, location), .received(name, fields)):
-            scope[step.alternatives.isEmpty ? step.alias : name] = .record(fields)
+            bindAnswer(step.alternatives.isEmpty ? step.alias : name, fields)
             scope["awaited"] = .string(name)
             if let failure = unmet(step.expect, location: location, step: "await '\(name)'") {
                 return recover(from: failure)
             }
         case let (.serveWait(loop, exit, location), .received(name, fields)):
-            scope[name] = .record(fields)
+            bindAnswer(name, fields)
             scope["awaited"] = .string(name)
             if name == loop.done {
                 serves.removeLast()
@@ -169,8 +172,7 @@ public struct ProcedureMachine {
         case let (.read(step, location), .read(value)):
             var text = String(decoding: value, as: UTF8.self)
             while text.hasSuffix("\0") { text.removeLast() }
-            scope[step.alias] = .record(["value": .bytes(value), "text": .string(text),
-                                         "size": .integer(UInt64(value.count))])
+            bindAnswer(step.alias, ["value": .bytes(value), "text": .string(text), "size": .integer(UInt64(value.count))])
             if let failure = unmet(step.expect, location: location, step: "read '\(step.characteristic)'") {
                 return recover(from: failure)
             }
@@ -240,6 +242,11 @@ public struct ProcedureMachine {
                 case let .set(bindings):
                     for binding in bindings {
                         scope[binding.name] = try ExpressionEvaluator.evaluate(binding.value, in: scope)
+                        if confirmation.readsAnswer(binding.value.node) {
+                            confirmation.answerNames.insert(binding.name)
+                        } else {
+                            confirmation.answerNames.remove(binding.name)
+                        }
                     }
                     counter += 1
                 case let .branch(condition, otherwise):
@@ -280,7 +287,7 @@ public struct ProcedureMachine {
     /// earlier in this update (unless the protocol wants it repeated); else enters it.
     private mutating func beginPhase(_ phase: PhaseStep, exit: Int, location: SourceLocation) throws(EvaluationError) -> ProcedureFailure? {
         if let done = phase.done, try ExpressionEvaluator.condition(done, in: scope) {
-            if Self.comparesImageChecksum(done.node) { verified = true }
+            if confirmation.confirms(done.node) { verified = true }
             completedPhases.insert(phase.name)
             stage = phase.achieves ?? stage
             phaseEvents.append(.alreadyDone(phase))
@@ -366,7 +373,7 @@ public struct ProcedureMachine {
         for condition in conditions {
             do {
                 if try ExpressionEvaluator.condition(condition, in: scope) {
-                    if Self.comparesImageChecksum(condition.node) { verified = true }
+                    if confirmation.confirms(condition.node) { verified = true }
                     continue
                 }
                 let values = Self.paths(in: condition.node).compactMap { path -> String? in
@@ -441,34 +448,13 @@ public struct ProcedureMachine {
         }
     }
 
-    /// The functions whose value over the image's bytes is a checksum of the image: a device
-    /// answer compared with one confirms what the device received.
-    static let imageChecksumFunctions: Set<ExpressionFunction> = [
-        .crc32, .crc16, .crc, .sha256, .sum, .xor8, .fletcher16, .fletcher32, .adler32,
-    ]
-
-    static func comparesImageChecksum(_ node: Expression.Node) -> Bool {
-        switch node {
-        case let .path(path): return [["image", "crc32"], ["image", "sha256"], ["image", "hash"]].contains(path)
-        case let .call(function, arguments):
-            if imageChecksumFunctions.contains(function),
-               arguments.contains(where: { paths(in: $0).contains(["image", "data"]) }) {
-                return true
-            }
-            return arguments.contains(where: comparesImageChecksum)
-        case let .unary(_, operand): return comparesImageChecksum(operand)
-        case let .binary(_, left, right): return comparesImageChecksum(left) || comparesImageChecksum(right)
-        default: return false
-        }
+    static func paths(in node: Expression.Node) -> [[String]] {
+        ImageConfirmation.paths(in: node)
     }
 
-    static func paths(in node: Expression.Node) -> [[String]] {
-        switch node {
-        case let .path(path): return [path]
-        case let .call(_, arguments): return arguments.flatMap(paths(in:))
-        case let .unary(_, operand): return paths(in: operand)
-        case let .binary(_, left, right): return paths(in: left) + paths(in: right)
-        default: return []
-        }
+    /// Binds a device's answer under `name` (so that a comparison with it can confirm the image).
+    private mutating func bindAnswer(_ name: String, _ fields: [String: Value]) {
+        scope[name] = .record(fields)
+        confirmation.answerNames.insert(name)
     }
 }
