@@ -59,5 +59,7 @@ public struct MatrixSubject: Sendable {
         MatrixSubject(name: "ti-oad", profile: "ti-oad", device: "ti-oad?mtu=247", image: SweepFirmware.tiOAD(size: 6_000)),
         MatrixSubject(name: "telink-ota", profile: "telink-ota", device: "telink-ota?mtu=247",
                       image: SweepFirmware.telink(body: 16_384)),
+        MatrixSubject(name: "silabs-ota", profile: "silabs-ota", device: "silabs-ota?mtu=247",
+                      image: SweepFirmware.gbl(programSize: 8_000)),
     ]
 }

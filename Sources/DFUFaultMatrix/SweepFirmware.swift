@@ -78,6 +78,18 @@ public enum SweepFirmware {
         return FlashImage(name: "image-0", version: "2.0.0", data: bytes, imageHash: slot?.hash ?? [])
     }
 
+    /// A Silicon Labs GBL file as Simplicity Commander lays it out (`GBLBuilder`) carrying
+    /// `programSize` bytes of application (version 2): the AppLoader checks its end-tag CRC-32.
+    public static func gbl(programSize: Int, seed: UInt64 = 1) -> FlashImage {
+        let bytes = GBLBuilder(version: 2).build(program: payload(size: programSize, seed: seed))
+        guard let read = try? GBLImageFormat.read(bytes, path: "sweep.gbl") else {
+            preconditionFailure("GBLBuilder wrote a file GBLImageFormat cannot read")
+        }
+        var image = FlashImage(name: "application", version: read.version, data: bytes)
+        image.info = read.values
+        return image
+    }
+
     /// A Telink BLE SDK image of `body` bytes plus, with `trailer`, its CRC-32 (then `body` is a
     /// multiple of 16: the SDK's firmware check wants 16n + 4 bytes): the KNLT mark at 8, the
     /// size at 0x18 (research/telink-ota.md section 4), and "FWREV=<version>" at 0x20, the

@@ -24,6 +24,9 @@ final class FaultMatrixTests: XCTestCase {
         "dialog-suota": ["upload", "validate", "reboot"],
         "ti-oad": ["transfer", "enable"],
         "telink-ota": ["transfer", "install"],
+        // Its last phase, boot, only reconnects and reads the application version: no fault kind
+        // of the simulator acts on a read yet, so the matrix does not reach it.
+        "silabs-ota": ["upload", "verify"],
     ]
 
     func testTheShortMatrixHasNoSilentOrUnexplainedCaseAndHitsEveryPhase() async throws {
