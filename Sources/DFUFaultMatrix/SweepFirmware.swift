@@ -95,17 +95,7 @@ public enum SweepFirmware {
     /// size at 0x18 (research/telink-ota.md section 4), and "FWREV=<version>" at 0x20, the
     /// revision `sim:telink-ota` reports once it runs the image.
     public static func telink(body: Int, trailer: Bool = true, version: String = "2.0.0", seed: UInt64 = 1) -> FlashImage {
-        precondition(body >= 0x40 && (!trailer || body % 16 == 0), "a Telink image with its CRC-32 has a 16n-byte body")
-        var bytes = payload(size: body, seed: seed)
-        bytes.replaceSubrange(8..<12, with: Array("KNLT".utf8))
-        let size = body + (trailer ? 4 : 0)
-        bytes.replaceSubrange(0x18..<0x1C, with: (0..<4).map { UInt8(truncatingIfNeeded: size >> (8 * $0)) })
-        let tag = Array("FWREV=\(version)".utf8) + [0]
-        bytes.replaceSubrange(0x20..<0x20 + tag.count, with: tag)
-        if trailer {
-            let crc = ~CRC32.checksum(bytes)
-            bytes += (0..<4).map { UInt8(truncatingIfNeeded: crc >> (8 * $0)) }
-        }
+        let bytes = TelinkImageLayout.build(code: payload(size: body, seed: seed), version: version, trailer: trailer)
         return FlashImage(name: "application", version: version, data: bytes)
     }
 }

@@ -30,16 +30,8 @@ final class TelinkFlashTests: XCTestCase {
     /// A valid Telink image: `body` bytes (the KNLT mark, the size, "FWREV=<version>" at 0x20,
     /// pseudo-random code), then, with `trailer`, the CRC-32/JAMCRC of them.
     static func image(body: Int, version: String = "2.0.0", trailer: Bool = true, seed: UInt64 = 3) -> FlashImage {
-        var bytes = EngineTestSupport.image(size: body, seed: seed).data
-        bytes.replaceSubrange(8..<12, with: Array("KNLT".utf8))
-        let size = body + (trailer ? 4 : 0)
-        bytes.replaceSubrange(0x18..<0x1C, with: (0..<4).map { UInt8(truncatingIfNeeded: size >> (8 * $0)) })
-        let tag = Array("FWREV=\(version)".utf8) + [0]
-        bytes.replaceSubrange(0x20..<0x20 + tag.count, with: tag)
-        if trailer {
-            let crc = ~CRC32.checksum(bytes)
-            bytes += (0..<4).map { UInt8(truncatingIfNeeded: crc >> (8 * $0)) }
-        }
+        let bytes = TelinkImageLayout.build(code: EngineTestSupport.image(size: body, seed: seed).data, version: version,
+                                            trailer: trailer)
         return FlashImage(name: "application", version: version, data: bytes)
     }
 

@@ -51,6 +51,27 @@ public enum TelinkImageLayout {
         return (try? reader.readUnsigned(width: 4, endianness: .little)).map { UInt32($0) }
     }
 
+    /// An image laid out as the SDK's start-up code and OTA server expect, from `code` (at least
+    /// 0x40 bytes; with `trailer`, a multiple of 16): the mark at 8, the size at 0x18,
+    /// "FWREV=<version>" and a NUL at 0x20 (the revision DFUKit's simulated and Bumble Telink
+    /// devices report once they run it: real images carry no version field), then with
+    /// `trailer` the CRC-32/JAMCRC of all that. For tests, fault matrices and benchmarks.
+    public static func build(code: [UInt8], version: String, trailer: Bool = true) -> [UInt8] {
+        precondition(code.count >= 0x40 && (!trailer || code.count % packetDataSize == 0),
+                     "a Telink image with its CRC-32 has a 16n-byte body of at least 64 bytes")
+        var bytes = code
+        bytes.replaceSubrange(markOffset..<markOffset + mark.count, with: mark)
+        let size = code.count + (trailer ? trailerLength : 0)
+        bytes.replaceSubrange(sizeOffset..<headerLength, with: (0..<4).map { UInt8(truncatingIfNeeded: size >> (8 * $0)) })
+        let revision = Array("FWREV=\(version)".utf8) + [0]
+        bytes.replaceSubrange(0x20..<0x20 + revision.count, with: revision)
+        if trailer {
+            let crc = firmwareCRC(bytes[...])
+            bytes += (0..<4).map { UInt8(truncatingIfNeeded: crc >> (8 * $0)) }
+        }
+        return bytes
+    }
+
     /// OTA packets the image takes: one per 16 bytes, the last one padded.
     public static func packetCount(size: Int) -> Int {
         (size + packetDataSize - 1) / packetDataSize
