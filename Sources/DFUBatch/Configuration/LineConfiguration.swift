@@ -22,11 +22,17 @@ public struct LineConfiguration: Sendable {
     /// Per attempt (on the transport's clock: simulated time on `sim:`).
     public var deviceTimeout: Duration = .seconds(900)
     public var checks: [PostFlashCheck] = []
-    /// Skip devices the ledger already has done with this package's sha256.
+    /// Skip devices the ledger already has done with this package's sha256; false: flash them
+    /// again (the ledger's claim then takes over the done mark).
     public var skipDone = true
+    /// Read each device's firmware first and skip it when it already runs the target.
+    public var skipInstalled: SkipInstalledRule?
     public var ledger: String?
     public var station: String?
     public var parameters: [String: ParameterValue] = [:]
+    /// Where each key's value was written in the line file, and each `set:` parameter's
+    /// (`set.NAME`), for errors found once the profile and package are known.
+    public var locations: [String: SourceLocation] = [:]
 
     public init() {}
 
@@ -44,9 +50,53 @@ public struct LineConfiguration: Sendable {
 public struct PostFlashCheck: Sendable {
     public var command: String
     public var expect: [Expression]
+    /// Where `exec:` was written (nil for checks made in code).
+    public var location: SourceLocation?
+    /// The paths each of `expect` mentions, with their places (same order as `expect`).
+    public var references: [[ExpressionPathReference]]
 
-    public init(command: String, expect: [Expression]) {
+    public init(command: String, expect: [Expression], location: SourceLocation? = nil,
+                references: [[ExpressionPathReference]] = []) {
         self.command = command
         self.expect = expect
+        self.location = location
+        self.references = references
+    }
+}
+
+/// `skip-installed:`: before claiming a device's update, ask what it runs, e.g.
+/// `{ exec: info, installed: info.sha256 == image.sha256 }` or
+/// `{ read: firmware_revision, installed: firmware_revision.text == image.version }`; a device
+/// for which `installed` holds is recorded as `skipped`, with `version` (by default the values
+/// `installed` read from the device) as the version seen.
+public struct SkipInstalledRule: Sendable {
+    public enum Source: Sendable, Equatable {
+        /// A profile command whose answer is visible under its name.
+        case command(String)
+        /// A characteristic of the profile, read; visible under its name as `value`, `text`, `size`.
+        case characteristic(String)
+
+        public var name: String {
+            switch self {
+            case .command(let name), .characteristic(let name): return name
+            }
+        }
+    }
+
+    public var source: Source
+    public var installed: Expression
+    public var version: Expression?
+    /// Where `exec:` or `read:` was written.
+    public var location: SourceLocation?
+    /// The paths of `installed`, then of `version`, with their places.
+    public var references: [ExpressionPathReference]
+
+    public init(source: Source, installed: Expression, version: Expression? = nil, location: SourceLocation? = nil,
+                references: [ExpressionPathReference] = []) {
+        self.source = source
+        self.installed = installed
+        self.version = version
+        self.location = location
+        self.references = references
     }
 }

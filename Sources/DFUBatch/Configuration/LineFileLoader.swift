@@ -4,7 +4,7 @@ import DFUProfile
 /// unknown keys, wrong types and bad values are reported as `FILE:LINE:COL: error: MESSAGE`.
 public enum LineFileLoader {
     static let keys = ["profile", "package", "device", "devices", "count", "min-rssi", "concurrency", "retries",
-                       "backoff", "max-backoff", "timeout", "checks", "skip-done", "ledger", "station", "set"]
+                       "backoff", "max-backoff", "timeout", "checks", "skip-done", "skip-installed", "ledger", "station", "set"]
 
     public static func load(path: String) throws(ProfileDiagnostics) -> LineConfiguration {
         let text: String
@@ -27,6 +27,7 @@ public enum LineFileLoader {
         for entry in entries {
             guard let key = entry.key.scalar else { continue }
             let value = entry.value
+            line.locations[key] = value.location
             func fail(_ message: String) { errors.append(ProfileError(message, at: value.location)) }
             func text() -> String? {
                 guard let scalar = value.scalar, !value.isNull else { fail("'\(key)' must be a text"); return nil }
@@ -75,30 +76,39 @@ public enum LineFileLoader {
             case "set":
                 guard let bindings = value.mapping else { fail("'set' must be a mapping of parameter: value"); continue }
                 for binding in bindings {
-                    guard let name = binding.key.scalar, let setting = binding.value.scalar else { continue }
+                    guard let name = binding.key.scalar, let setting = binding.value.scalar else {
+                        errors.append(ProfileError("'set' maps a parameter name to a value, e.g. { prn: 12 }",
+                                                   at: binding.value.location))
+                        continue
+                    }
                     line.parameters[name] = ParameterValue(parsing: setting)
+                    line.locations["set." + name] = binding.key.location
                 }
             case "checks":
                 guard let items = value.sequence else { fail("'checks' must be a list of { exec: COMMAND, expect: [...] }"); continue }
                 for item in items {
                     guard let fields = item.mapping,
-                          let command = fields.first(where: { $0.key.scalar == "exec" })?.value.scalar else {
+                          let exec = fields.first(where: { $0.key.scalar == "exec" })?.value, let command = exec.scalar else {
                         errors.append(ProfileError("a check is { exec: COMMAND, expect: [conditions] }", at: item.location))
                         continue
                     }
+                    for field in fields where !["exec", "expect"].contains(field.key.scalar ?? "") {
+                        errors.append(ProfileError("unknown key '\(field.key.scalar ?? "?")' in a check (known: exec, expect)",
+                                                   at: field.key.location))
+                    }
                     var expect: [Expression] = []
+                    var references: [[ExpressionPathReference]] = []
                     let conditions = fields.first(where: { $0.key.scalar == "expect" })?.value
                     for condition in conditions.map({ $0.sequence ?? [$0] }) ?? [] {
-                        guard let source = condition.scalar else { continue }
-                        do {
-                            expect.append(try ExpressionParser.parse(source, at: condition.location,
-                                                                     exactColumns: condition.content.isPlainScalar))
-                        } catch {
-                            errors.append(error)
-                        }
+                        guard let parsed = expression(condition, &errors) else { continue }
+                        expect.append(parsed.expression)
+                        references.append(parsed.references)
                     }
-                    line.checks.append(PostFlashCheck(command: command, expect: expect))
+                    line.checks.append(PostFlashCheck(command: command, expect: expect, location: exec.location,
+                                                      references: references))
                 }
+            case "skip-installed":
+                if let rule = skipInstalled(value, &errors) { line.skipInstalled = rule }
             default:
                 let hint = nearest(key).map { "; did you mean '\($0)'?" } ?? ""
                 errors.append(ProfileError("unknown key '\(key)' in the line file (known: \(keys.joined(separator: ", ")))" + hint,
@@ -107,6 +117,69 @@ public enum LineFileLoader {
         }
         guard errors.isEmpty else { throw ProfileDiagnostics(errors) }
         return line
+    }
+
+    /// `skip-installed: { exec: COMMAND | read: CHARACTERISTIC, installed: CONDITION, version: EXPRESSION }`.
+    private static func skipInstalled(_ node: ProfileNode, _ errors: inout [ProfileError]) -> SkipInstalledRule? {
+        let shape = "'skip-installed' is { exec: COMMAND or read: CHARACTERISTIC, installed: CONDITION, version: EXPRESSION }"
+        guard let fields = node.mapping else {
+            errors.append(ProfileError(shape, at: node.location))
+            return nil
+        }
+        func field(_ name: String) -> ProfileNode? { fields.first { $0.key.scalar == name }?.value }
+        for entry in fields where !["exec", "read", "installed", "version"].contains(entry.key.scalar ?? "") {
+            let hint = KeySuggestion.didYouMean(entry.key.scalar ?? "", in: ["exec", "read", "installed", "version"]) ?? ""
+            errors.append(ProfileError("unknown key '\(entry.key.scalar ?? "?")' in 'skip-installed'" + hint
+                                       + " (known: exec, read, installed, version)", at: entry.key.location))
+        }
+        let source: SkipInstalledRule.Source
+        let sourceNode: ProfileNode
+        switch (field("exec"), field("read")) {
+        case (let exec?, nil):
+            guard let name = exec.scalar, !exec.isNull else { errors.append(ProfileError(shape, at: exec.location)); return nil }
+            (source, sourceNode) = (.command(name), exec)
+        case (nil, let read?):
+            guard let name = read.scalar, !read.isNull else { errors.append(ProfileError(shape, at: read.location)); return nil }
+            (source, sourceNode) = (.characteristic(name), read)
+        case (.some, .some):
+            errors.append(ProfileError("'skip-installed' takes either 'exec' (a command) or 'read' (a characteristic), not both",
+                                       at: node.location))
+            return nil
+        case (nil, nil):
+            errors.append(ProfileError("'skip-installed' needs 'exec: COMMAND' or 'read: CHARACTERISTIC'", at: node.location))
+            return nil
+        }
+        guard let installedNode = field("installed") else {
+            errors.append(ProfileError("'skip-installed' needs 'installed: CONDITION' (true when the device runs the target, "
+                                       + "e.g. info.sha256 == image.sha256)", at: node.location))
+            return nil
+        }
+        guard let installed = expression(installedNode, &errors) else { return nil }
+        var references = installed.references
+        var version: Expression?
+        if let versionNode = field("version") {
+            guard let parsed = expression(versionNode, &errors) else { return nil }
+            version = parsed.expression
+            references += parsed.references
+        }
+        return SkipInstalledRule(source: source, installed: installed.expression, version: version,
+                                 location: sourceNode.location, references: references)
+    }
+
+    /// Parses an expression written as a scalar, with the places of the paths it mentions.
+    private static func expression(_ node: ProfileNode, _ errors: inout [ProfileError])
+        -> (expression: Expression, references: [ExpressionPathReference])? {
+        guard let source = node.scalar, !node.isNull else {
+            errors.append(ProfileError("expected an expression (text), e.g. info.sha256 == image.sha256", at: node.location))
+            return nil
+        }
+        do {
+            return try ExpressionParser.parseWithReferences(source, at: node.location,
+                                                            exactColumns: node.content.isPlainScalar)
+        } catch {
+            errors.append(error)
+            return nil
+        }
     }
 
     private static func nearest(_ key: String) -> String? {

@@ -24,7 +24,13 @@ public protocol BatchLedger: Sendable {
 /// One attempt at one device, as the ledger records it.
 public struct AttemptRecord: Sendable {
     public enum Result: String, Sendable {
-        case succeeded, failed, cancelled
+        /// `skipped`: the device already ran the target firmware (`skip-installed`); nothing was written.
+        case succeeded, failed, cancelled, skipped
+    }
+
+    /// Which clock `startedAt`, `endedAt` and `seconds` were measured on.
+    public enum Clock: String, Sendable {
+        case wall, simulated
     }
 
     public var device: String
@@ -36,4 +42,7 @@ public struct AttemptRecord: Sendable {
     public var result: Result
     public var errorKind: String?
     public var errorMessage: String?
+    public var clock: Clock = .wall
+    /// The firmware version the device was found to run (`skip-installed`), when it was read.
+    public var deviceVersion: String?
 }

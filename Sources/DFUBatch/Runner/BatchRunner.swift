@@ -34,6 +34,7 @@ public final class BatchRunner: Sendable {
         /// Each concurrency slot's clock (simulated sources) and whether a worker holds it.
         var slotSeconds: [Double] = []
         var busySlots: Set<Int> = []
+        var clock = BatchClock(startedAt: Date(), simulated: false)
     }
 
     public init(plan: Plan, source: any BatchDeviceSource, ledger: any BatchLedger,
@@ -58,7 +59,10 @@ public final class BatchRunner: Sendable {
         let deviceQueue = DeviceQueue(devices: devices, target: target)
         queue.withLock { $0 = deviceQueue }
         let concurrency = max(1, plan.line.concurrency)
-        counters.withLock { $0.slotSeconds = Array(repeating: 0, count: concurrency) }
+        counters.withLock {
+            $0.slotSeconds = Array(repeating: 0, count: concurrency)
+            $0.clock = BatchClock(startedAt: Date(), simulated: source.usesVirtualTime)
+        }
         await withTaskGroup(of: Void.self) { group in
             for slot in 0..<concurrency {
                 group.addTask { await self.work(slot: slot, queue: deviceQueue, concurrency: concurrency) }
@@ -129,6 +133,21 @@ public final class BatchRunner: Sendable {
             counters.withLock { $0.skipped += 1 }
             return true
         }
+        if let rule = plan.line.skipInstalled {
+            let found = await InstalledVersionProbe(rule: rule, plan: plan, source: source)
+                .probe(device, attempt: 1, concurrency: concurrency)
+            let skipped = counters.withLock { counters -> AttemptRecord? in
+                let stamped = found.skipped.map { counters.clock.stamp($0, slotSeconds: counters.slotSeconds[slot]) }
+                counters.slotSeconds[slot] += found.seconds
+                if stamped != nil { counters.skipped += 1 }
+                return stamped
+            }
+            if let skipped {
+                try? await ledger.record(skipped)
+                onEvent(.deviceSkipped(device, reason: "it runs the target firmware already (\(skipped.deviceVersion ?? "?"))"))
+                return true
+            }
+        }
         let attempts = 1 + max(0, plan.line.retries)
         for attempt in 1...attempts {
             if attempt > 1 {
@@ -140,9 +159,10 @@ public final class BatchRunner: Sendable {
                 }
             }
             onEvent(.deviceStarted(device, attempt: attempt, slot: slot))
-            let outcome = await attemptOnce(device, attempt: attempt, concurrency: concurrency)
+            var outcome = await attemptOnce(device, attempt: attempt, concurrency: concurrency)
             counters.withLock {
                 $0.attempts += 1
+                outcome.record = $0.clock.stamp(outcome.record, slotSeconds: $0.slotSeconds[slot])
                 $0.slotSeconds[slot] += outcome.record.seconds
             }
             try? await ledger.record(outcome.record)

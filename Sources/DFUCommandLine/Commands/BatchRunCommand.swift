@@ -32,26 +32,39 @@ struct BatchRunCommand: Command {
     static let discussion = """
         A line file (YAML) holds the same settings and more (see the README, "Provisioning lines");
         flags override it. Devices already done with this package (by sha256) in the ledger are
-        skipped, so a rerun goes on where a stopped or killed run left off. Ctrl-C once: start no
-        new device, let the running ones finish; twice: cancel them.
-        Exit: 0 every device done, 1 some failed, 64 usage, 65 bad line file/profile/package,
-        69 transport unavailable, 74 ledger unusable.
+        skipped (skip-done: false flashes them again), so a rerun goes on where a stopped or killed
+        run left off; skip-installed skips devices that already run the target firmware. Ctrl-C
+        once: start no new device, let the running ones finish; twice: cancel them.
+        The line is checked before any device is touched: the line file's keys, each check's command
+        and fields, every expression, the parameters, and the package against the profile.
+        Exit codes:
+          0   every device done (flashed, or skipped as done or already running the target)
+          1   some device failed
+          64  usage (a missing or malformed flag)
+          65  the line was refused before any device was touched: an error in the line file, the
+              profile or the package, each printed as FILE:LINE:COL: error: MESSAGE
+          69  the transport is unavailable
+          74  the ledger cannot be opened or written
         """
 
     let line: LineConfiguration
     let json: Bool
+    /// The line file's errors: reported by `run` with exit 65, like those found against the profile.
+    let lineFileErrors: ProfileDiagnostics?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         let command = "dfukit \(Self.name)"
         guard arguments.positionals.count <= 1 else { throw UsageError("give at most one line file", command: command) }
         var line = LineConfiguration()
+        var lineFileErrors: ProfileDiagnostics?
         if let path = arguments.positionals.first {
             do {
                 line = try LineFileLoader.load(path: path)
             } catch {
-                throw UsageError(error.description, command: command)
+                lineFileErrors = error
             }
         }
+        self.lineFileErrors = lineFileErrors
         if let value = arguments.value("--profile") { line.profile = value }
         if let value = arguments.value("--package") { line.package = value }
         if let value = arguments.value("--device") { line.device = value }
@@ -71,14 +84,18 @@ struct BatchRunCommand: Command {
         for (name, value) in try ProfileCommandRunner.keyValues(arguments.values["--set"] ?? [], command: command) {
             line.parameters[name] = value
         }
-        guard line.profile != nil else { throw UsageError("missing the profile (--profile or 'profile:' in the line file)", command: command) }
-        guard line.package != nil else { throw UsageError("missing the package (--package or 'package:' in the line file)", command: command) }
-        guard line.device != nil else { throw UsageError("missing the transport (--device or 'device:' in the line file)", command: command) }
+        guard lineFileErrors != nil || line.profile != nil else { throw UsageError("missing the profile (--profile or 'profile:' in the line file)", command: command) }
+        guard lineFileErrors != nil || line.package != nil else { throw UsageError("missing the package (--package or 'package:' in the line file)", command: command) }
+        guard lineFileErrors != nil || line.device != nil else { throw UsageError("missing the transport (--device or 'device:' in the line file)", command: command) }
         self.line = line
         json = arguments.flag("--json")
     }
 
     func run(_ console: any Console) async -> Int32 {
+        if let lineFileErrors {
+            console.error(lineFileErrors.description + "\nno device was touched.")
+            return ExitCode.dataError
+        }
         guard let profileName = line.profile, let packagePath = line.package, let deviceText = line.device else {
             return ExitCode.usage
         }
@@ -97,6 +114,15 @@ struct BatchRunCommand: Command {
             packageSHA256 = SHA256.digest(Array(try Data(contentsOf: URL(fileURLWithPath: packagePath)))).hexString
         } catch {
             console.error("error: \(error)\nno device was touched.")
+            return ExitCode.dataError
+        }
+        // Everything the line asks of the profile and package, before any device is touched.
+        let images = PackageImages.flashImages(package)
+        let line: LineConfiguration
+        do {
+            line = try LinePlanValidator.validate(self.line, profile: profile, images: images)
+        } catch {
+            console.error(error.description + "\nno device was touched.")
             return ExitCode.dataError
         }
         let source: any BatchDeviceSource
@@ -121,9 +147,10 @@ struct BatchRunCommand: Command {
             console.error("error: \(error)")
             return error.kind == .invalidURL ? ExitCode.usage : ExitCode.ioError
         }
-        let adapter = LedgerBatchAdapter(ledger: ledger, packageSHA256: packageSHA256, station: station, profile: profile.name)
+        let adapter = LedgerBatchAdapter(ledger: ledger, packageSHA256: packageSHA256, station: station, profile: profile.name,
+                                         includingDone: !line.skipDone)
         let view = BatchProgressView(console: console, slots: line.concurrency)
-        let plan = BatchRunner.Plan(line: line, profile: profile, images: PackageImages.flashImages(package))
+        let plan = BatchRunner.Plan(line: line, profile: profile, images: images)
         let runner = BatchRunner(plan: plan, source: source, ledger: adapter) { view.handle($0) }
         let outcome = await Self.runStoppable(runner)
         view.finish()

@@ -53,7 +53,8 @@ extension CommandExecution {
         for condition in expect {
             do {
                 if try !ExpressionEvaluator.condition(condition, in: scope) {
-                    return "check '\(command)': expected \(condition.text) (\(condition.location))"
+                    let saw = ConditionWitness.values(of: condition, in: scope)
+                    return "check '\(command)': expected \(condition.text)" + (saw.map { ", saw \($0)" } ?? "")
                 }
             } catch {
                 return "check '\(command)': \(error)"

@@ -11,6 +11,21 @@ public struct Attempt: Sendable, Hashable {
         case failed
         /// The batch was stopped (Ctrl-C, shutdown) before the attempt ended.
         case cancelled
+        /// Nothing was written: the device already ran the target firmware (`skip-installed`);
+        /// `deviceVersion` says what it ran. Like a success, it marks the device done.
+        case skipped
+
+        /// Whether the attempt leaves the device done with the package.
+        public var marksDone: Bool { self == .succeeded || self == .skipped }
+    }
+
+    /// The clock an attempt was timed on.
+    public enum Clock: String, Sendable, Hashable, CaseIterable {
+        /// Real time: `startedAt`, `endedAt` and `seconds` are the wall clock's.
+        case wall
+        /// A simulated transport (`sim:`): `seconds` is simulated time, and `startedAt`/`endedAt`
+        /// place the attempt on the batch's simulated timeline (it starts when the batch started).
+        case simulated
     }
 
     /// The `Claim.id` this attempt was made under (one claim may carry several attempts).
@@ -42,14 +57,20 @@ public struct Attempt: Sendable, Hashable {
     public var seconds: Double
     /// Throughput; by default `bytes / seconds` (0 when `seconds` is 0).
     public var bytesPerSecond: Double
+    /// The clock the attempt was timed on; nil when not recorded (ledgers written before schema 2).
+    public var clock: Clock?
+    /// The firmware version the device was found to run, when read (`skip-installed`).
+    public var deviceVersion: String?
 
     /// An attempt; `seconds` and `bytesPerSecond` are computed from the dates and bytes unless given
     /// (a runner may time only the transfer phase).
     public init(claimID: String, device: String, serial: String? = nil, packageSHA256: String, profile: String,
                 station: String, startedAt: Date, endedAt: Date, bytes: Int, result: Result,
                 errorKind: String? = nil, errorMessage: String? = nil, attemptNumber: Int,
-                seconds: Double? = nil, bytesPerSecond: Double? = nil) {
+                seconds: Double? = nil, bytesPerSecond: Double? = nil, clock: Clock? = nil, deviceVersion: String? = nil) {
         self.claimID = claimID
+        self.clock = clock
+        self.deviceVersion = deviceVersion
         self.device = device
         self.serial = serial
         self.packageSHA256 = packageSHA256
@@ -70,11 +91,11 @@ public struct Attempt: Sendable, Hashable {
     /// An attempt under `claim`, taking device, package, station and attempt number from it.
     public init(claim: Claim, serial: String? = nil, profile: String, startedAt: Date, endedAt: Date, bytes: Int,
                 result: Result, errorKind: String? = nil, errorMessage: String? = nil, attemptNumber: Int? = nil,
-                seconds: Double? = nil, bytesPerSecond: Double? = nil) {
+                seconds: Double? = nil, bytesPerSecond: Double? = nil, clock: Clock? = nil, deviceVersion: String? = nil) {
         self.init(claimID: claim.id, device: claim.device, serial: serial, packageSHA256: claim.packageSHA256,
                   profile: profile, station: claim.station, startedAt: startedAt, endedAt: endedAt, bytes: bytes,
                   result: result, errorKind: errorKind, errorMessage: errorMessage,
                   attemptNumber: attemptNumber ?? claim.nextAttemptNumber, seconds: seconds,
-                  bytesPerSecond: bytesPerSecond)
+                  bytesPerSecond: bytesPerSecond, clock: clock, deviceVersion: deviceVersion)
     }
 }

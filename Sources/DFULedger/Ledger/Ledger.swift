@@ -30,7 +30,11 @@ public protocol Ledger: AnyObject, Sendable {
     /// Returns nil when the device is already done with this package (a succeeded attempt is
     /// recorded) or is held by a live claim (of any station, this one included). A released claim,
     /// or one whose lease ran out without a heartbeat, is taken over.
-    func claim(device: String, packageSHA256: String, station: String) async throws(LedgerError) -> Claim?
+    ///
+    /// With `includingDone` (a line with `skip-done: false`), a device done with the package is
+    /// claimed too: it is flashed again, and is done again only once that succeeds.
+    func claim(device: String, packageSHA256: String, station: String,
+               includingDone: Bool) async throws(LedgerError) -> Claim?
 
     /// Releases the active claims `station` holds under other ledger instances, and returns how many.
     ///
@@ -67,6 +71,11 @@ public protocol Ledger: AnyObject, Sendable {
 }
 
 extension Ledger {
+    /// Claims a device that is not done with the package yet (see `claim(device:packageSHA256:station:includingDone:)`).
+    public func claim(device: String, packageSHA256: String, station: String) async throws(LedgerError) -> Claim? {
+        try await claim(device: device, packageSHA256: packageSHA256, station: station, includingDone: false)
+    }
+
     public func summary(_ filter: AttemptFilter = .all) async throws(LedgerError) -> LedgerSummary {
         LedgerSummary(attempts: try await attempts(filter))
     }

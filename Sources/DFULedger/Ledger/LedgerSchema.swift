@@ -6,9 +6,14 @@
 ///   `session` (one ledger instance), `state` (`active`, `released` or `done`), `claimed_at`,
 ///   `heartbeat_at`. The primary key (device, package_sha256) is what makes a claim exclusive.
 /// - `dfukit_attempts`: one row per attempt, every field of `Attempt`, in insertion order (`id`).
+///
+/// Versions: 1, the first; 2 adds the `skipped` result and the columns `clock` (`wall` or
+/// `simulated`, NULL for attempts written before) and `device_version` to `dfukit_attempts`.
+/// A station opening an older ledger migrates it in one transaction (`migrations`); a report
+/// reads either version as it is.
 enum LedgerSchema {
     /// The schema version this build creates and understands.
-    static let version = 1
+    static let version = 2
 
     static let sqlite = [
         "CREATE TABLE IF NOT EXISTS dfukit_schema (version INTEGER NOT NULL)",
@@ -37,12 +42,14 @@ enum LedgerSchema {
             started_at REAL NOT NULL,
             ended_at REAL NOT NULL,
             bytes INTEGER NOT NULL,
-            result TEXT NOT NULL CHECK (result IN ('succeeded', 'failed', 'cancelled')),
+            result TEXT NOT NULL CHECK (result IN ('succeeded', 'failed', 'cancelled', 'skipped')),
             error_kind TEXT,
             error_message TEXT,
             attempt_number INTEGER NOT NULL,
             seconds REAL NOT NULL,
-            bytes_per_second REAL NOT NULL
+            bytes_per_second REAL NOT NULL,
+            clock TEXT CHECK (clock IN ('wall', 'simulated')),
+            device_version TEXT
         )
         """,
         "CREATE INDEX IF NOT EXISTS dfukit_attempts_by_device ON dfukit_attempts (device, package_sha256)",
@@ -75,16 +82,51 @@ enum LedgerSchema {
             started_at timestamptz NOT NULL,
             ended_at timestamptz NOT NULL,
             bytes bigint NOT NULL,
-            result text NOT NULL CHECK (result IN ('succeeded', 'failed', 'cancelled')),
+            result text NOT NULL CHECK (result IN ('succeeded', 'failed', 'cancelled', 'skipped')),
             error_kind text,
             error_message text,
             attempt_number integer NOT NULL,
             seconds double precision NOT NULL,
-            bytes_per_second double precision NOT NULL
+            bytes_per_second double precision NOT NULL,
+            clock text CHECK (clock IN ('wall', 'simulated')),
+            device_version text
         )
         """,
         "CREATE INDEX IF NOT EXISTS dfukit_attempts_by_device ON dfukit_attempts (device, package_sha256)",
     ]
+
+    /// The statements that bring a ledger from version 1 to 2 (run in the schema transaction).
+    /// SQLite cannot change a CHECK constraint in place: the attempts table is copied into a new one.
+    static let sqliteMigrationFrom1 = [
+        "ALTER TABLE dfukit_attempts RENAME TO dfukit_attempts_v1",
+        "DROP INDEX IF EXISTS dfukit_attempts_by_device",
+        sqlite[2],
+        """
+        INSERT INTO dfukit_attempts (id, claim_id, device, serial, package_sha256, profile, station, started_at, ended_at,
+            bytes, result, error_kind, error_message, attempt_number, seconds, bytes_per_second)
+        SELECT id, claim_id, device, serial, package_sha256, profile, station, started_at, ended_at,
+            bytes, result, error_kind, error_message, attempt_number, seconds, bytes_per_second FROM dfukit_attempts_v1
+        """,
+        "DROP TABLE dfukit_attempts_v1",
+        sqlite[3],
+        "UPDATE dfukit_schema SET version = 2",
+    ]
+
+    static let postgresMigrationFrom1 = [
+        "ALTER TABLE dfukit_attempts DROP CONSTRAINT IF EXISTS dfukit_attempts_result_check",
+        """
+        ALTER TABLE dfukit_attempts ADD CONSTRAINT dfukit_attempts_result_check
+            CHECK (result IN ('succeeded', 'failed', 'cancelled', 'skipped'))
+        """,
+        "ALTER TABLE dfukit_attempts ADD COLUMN IF NOT EXISTS clock text CHECK (clock IN ('wall', 'simulated'))",
+        "ALTER TABLE dfukit_attempts ADD COLUMN IF NOT EXISTS device_version text",
+        "UPDATE dfukit_schema SET version = 2",
+    ]
+
+    /// The attempt columns after `bytes_per_second` a SELECT reads: NULLs from a version 1 ledger.
+    static func extraAttemptColumns(version: Int) -> String {
+        version >= 2 ? "clock, device_version" : "NULL, NULL"
+    }
 
     /// The error for a ledger whose schema is newer than this build.
     static func tooNew(_ found: Int, ledger: String) -> LedgerError {

@@ -9,29 +9,33 @@ public struct LedgerSummary: Sendable, Hashable {
     public var failed: Int
     /// Devices whose attempts never succeeded and whose last attempt was cancelled.
     public var cancelled: Int
-    /// Every attempt, retries included.
+    /// Every attempt, retries (and skips) included.
     public var attempts: Int
+    /// Devices skipped as already running the target firmware (`skip-installed`).
+    public var skipped: Int
 
-    public init(devices: Int, succeeded: Int, failed: Int, cancelled: Int, attempts: Int) {
+    public init(devices: Int, succeeded: Int, failed: Int, cancelled: Int, attempts: Int, skipped: Int = 0) {
         self.devices = devices
         self.succeeded = succeeded
         self.failed = failed
         self.cancelled = cancelled
         self.attempts = attempts
+        self.skipped = skipped
     }
 
     /// The counts over `attempts` (in the order recorded).
     public init(attempts: [Attempt]) {
-        var outcome: [DeviceKey: Attempt.Result] = [:]
+        var grouped: [DeviceKey: [Attempt]] = [:]
         for attempt in attempts {
-            let key = DeviceKey(device: attempt.device, packageSHA256: attempt.packageSHA256)
-            if outcome[key] != .succeeded { outcome[key] = attempt.result }
+            grouped[DeviceKey(device: attempt.device, packageSHA256: attempt.packageSHA256), default: []].append(attempt)
         }
+        let outcome = grouped.values.map { DeviceOutcome.deciding($0).result }
         self.init(devices: outcome.count,
-                  succeeded: outcome.values.filter { $0 == .succeeded }.count,
-                  failed: outcome.values.filter { $0 == .failed }.count,
-                  cancelled: outcome.values.filter { $0 == .cancelled }.count,
-                  attempts: attempts.count)
+                  succeeded: outcome.filter { $0 == .succeeded }.count,
+                  failed: outcome.filter { $0 == .failed }.count,
+                  cancelled: outcome.filter { $0 == .cancelled }.count,
+                  attempts: attempts.count,
+                  skipped: outcome.filter { $0 == .skipped }.count)
     }
 }
 

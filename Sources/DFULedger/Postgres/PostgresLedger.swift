@@ -16,6 +16,8 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
     private let executor: BlockingExecutor
     /// Touched only inside `executor.run`.
     private let connection: PostgresConnection
+    /// The ledger's schema version once opened (older only for a ledger opened `.existing`).
+    let schemaVersion: Int
 
     /// Connects and (with `.createIfMissing`) creates the tables, serialized between stations by
     /// an advisory lock.
@@ -24,20 +26,20 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
         self.location = display
         self.options = options
         executor = BlockingExecutor(label: "dfukit.ledger.postgresql")
-        connection = try await executor.run { () throws(LedgerError) -> PostgresConnection in
+        (connection, schemaVersion) = try await executor.run { () throws(LedgerError) -> (PostgresConnection, Int) in
             let connection = try PostgresConnection(connectionString: location.connectionString, location: display)
-            try Self.prepare(connection, access: options.access)
-            return connection
+            let version = try Self.prepare(connection, access: options.access)
+            return (connection, version)
         }
     }
 
     /// Any number that all DFUKit stations use for the schema's advisory lock ("DFUK").
     private static let schemaLockKey = "1145459019"
 
-    private static func prepare(_ connection: PostgresConnection, access: LedgerOptions.Access) throws(LedgerError) {
+    private static func prepare(_ connection: PostgresConnection, access: LedgerOptions.Access) throws(LedgerError) -> Int {
         let operation = LedgerOperation.createSchema
         let location = connection.location
-        try connection.transaction(operation: operation) { () throws(LedgerError) in
+        return try connection.transaction(operation: operation) { () throws(LedgerError) -> Int in
             if access == .createIfMissing {
                 try connection.query("SELECT pg_advisory_xact_lock($1::bigint)", [schemaLockKey], operation: operation)
                 for statement in LedgerSchema.postgres { try connection.query(statement, operation: operation) }
@@ -49,10 +51,15 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
             let versions = try connection.query("SELECT version FROM dfukit_schema", operation: operation)
             if let found = versions.first?.first.flatMap({ $0 }).flatMap({ Int($0) }) {
                 guard found <= LedgerSchema.version else { throw LedgerSchema.tooNew(found, ledger: location) }
+                guard access == .createIfMissing, found < LedgerSchema.version else { return found }
+                for statement in LedgerSchema.postgresMigrationFrom1 {
+                    try connection.query(statement, operation: "migrate the ledger to schema version 2")
+                }
             } else if access == .createIfMissing {
                 try connection.query("INSERT INTO dfukit_schema (version) VALUES ($1)", [String(LedgerSchema.version)],
                                      operation: operation)
             }
+            return LedgerSchema.version
         }
     }
 
@@ -68,12 +75,14 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
 
     // MARK: Claims
 
-    public func claim(device: String, packageSHA256: String, station: String) async throws(LedgerError) -> Claim? {
+    public func claim(device: String, packageSHA256: String, station: String,
+                      includingDone: Bool) async throws(LedgerError) -> Claim? {
         let operation = LedgerOperation.claim(device, packageSHA256)
         try LedgerOperation.validate(device: device, packageSHA256: packageSHA256, station: station,
                                      ledger: location, operation: operation)
         let id = UUID().uuidString
-        let parameters = [device, packageSHA256, id, station, session, injectedNow, String(options.leaseSeconds)]
+        let parameters = [device, packageSHA256, id, station, session, injectedNow, String(options.leaseSeconds),
+                          includingDone ? "t" : "f"]
         let connection = connection
         // Taken over: a released claim, or an active one whose lease ran out.
         let rows = try await executor.run { () throws(LedgerError) -> [[String?]] in
@@ -84,7 +93,7 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
                 ON CONFLICT (device, package_sha256) DO UPDATE SET claim_id = excluded.claim_id,
                     station = excluded.station, session = excluded.session, state = 'active',
                     claimed_at = excluded.claimed_at, heartbeat_at = excluded.heartbeat_at
-                WHERE current.state = 'released'
+                WHERE current.state = 'released' OR (current.state = 'done' AND $8::boolean)
                    OR (current.state = 'active'
                        AND current.heartbeat_at + make_interval(secs => $7::double precision) < excluded.claimed_at)
                 RETURNING extract(epoch FROM claimed_at)::double precision,
@@ -161,18 +170,19 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
             try connection.transaction(operation: operation) { () throws(LedgerError) in
                 try connection.query("""
                     INSERT INTO dfukit_attempts (claim_id, device, serial, package_sha256, profile, station, started_at,
-                        ended_at, bytes, result, error_kind, error_message, attempt_number, seconds, bytes_per_second)
+                        ended_at, bytes, result, error_kind, error_message, attempt_number, seconds, bytes_per_second,
+                        clock, device_version)
                     VALUES ($1, $2, $3, $4, $5, $6, to_timestamp($7::double precision), to_timestamp($8::double precision),
-                        $9, $10, $11, $12, $13, $14, $15)
+                        $9, $10, $11, $12, $13, $14, $15, $16, $17)
                     """, [
                         attempt.claimID, attempt.device, attempt.serial, attempt.packageSHA256, attempt.profile,
                         attempt.station, String(attempt.startedAt.timeIntervalSince1970),
                         String(attempt.endedAt.timeIntervalSince1970), String(attempt.bytes), attempt.result.rawValue,
                         attempt.errorKind, attempt.errorMessage, String(attempt.attemptNumber), String(attempt.seconds),
-                        String(attempt.bytesPerSecond),
+                        String(attempt.bytesPerSecond), attempt.clock?.rawValue, attempt.deviceVersion,
                     ], operation: operation)
                 let key = [attempt.device, attempt.packageSHA256, attempt.claimID]
-                if attempt.result == .succeeded {
+                if attempt.result.marksDone {
                     try connection.query("""
                         INSERT INTO dfukit_claims (device, package_sha256, claim_id, station, session, state, claimed_at, heartbeat_at)
                         VALUES ($1, $2, $3, $4, $5, 'done', \(Self.now(6)), \(Self.now(6)))
@@ -202,7 +212,8 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
         let sql = """
             SELECT claim_id, device, serial, package_sha256, profile, station,
                    extract(epoch FROM started_at)::double precision, extract(epoch FROM ended_at)::double precision,
-                   bytes, result, error_kind, error_message, attempt_number, seconds, bytes_per_second
+                   bytes, result, error_kind, error_message, attempt_number, seconds, bytes_per_second,
+                   \(LedgerSchema.extraAttemptColumns(version: schemaVersion))
             FROM dfukit_attempts\(conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")) ORDER BY id
             """
         let (connection, location, bound) = (connection, location, parameters)
@@ -221,7 +232,8 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
                     profile: row[4] ?? "", station: row[5] ?? "",
                     startedAt: Date(timeIntervalSince1970: number(6)), endedAt: Date(timeIntervalSince1970: number(7)),
                     bytes: Int(number(8)), result: result, errorKind: row[10], errorMessage: row[11],
-                    attemptNumber: Int(number(12)), seconds: number(13), bytesPerSecond: number(14)))
+                    attemptNumber: Int(number(12)), seconds: number(13), bytesPerSecond: number(14),
+                    clock: row[15].flatMap(Attempt.Clock.init(rawValue:)), deviceVersion: row[16]))
             }
             return attempts
         }

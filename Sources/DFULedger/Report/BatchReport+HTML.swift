@@ -1,8 +1,12 @@
 extension BatchReport {
     /// A self-contained HTML page (inline CSS and SVG; no scripts, fonts or other requests):
-    /// the summary, bar charts of duration and throughput per device and of failed attempts by
-    /// cause (SVG ids `chart-duration`, `chart-throughput`, `chart-causes`), and a table of every
-    /// device. Every text from the ledger is escaped.
+    /// the summary; up to `SVGBarChart.maximumBars` devices, bar charts of each device's time (all
+    /// its attempts) and throughput (SVG ids `chart-duration`, `chart-throughput`), past that
+    /// histograms of the same (`chart-duration-histogram`, `chart-throughput-histogram`); the
+    /// stations' timeline (`chart-timeline`); failed attempts by cause (`chart-causes`); and a
+    /// table of every device. Every chart's height is bounded whatever the number of devices.
+    /// Times and rates are on the attempts' clock, said when simulated. Every text from the
+    /// ledger is escaped.
     public func renderHTML(title: String = "DFUKit batch report") -> String {
         let escape = MarkupEscaping.text
         var html = """
@@ -20,11 +24,15 @@ extension BatchReport {
 
             """
         html += "<div class=\"cards\">\n"
-        let cards: [(String, String, String)] = [
+        var cards: [(String, String, String)] = [
             ("Devices", String(devices), ""), ("Succeeded", String(succeeded), "succeeded"),
             ("Failed", String(failed), failed > 0 ? "failed" : ""), ("Cancelled", String(cancelled), ""),
-            ("Attempts", String(attempts), ""), ("Devices / hour", ReportFormatting.fixed(devicesPerHour, digits: 1), ""),
-            ("Wall time", "\(ReportFormatting.fixed(wallSeconds, digits: 1)) s", ""),
+        ]
+        if skipped > 0 { cards.append(("Skipped (already running the target)", String(skipped), "")) }
+        cards += [
+            ("Attempts", String(attempts), ""),
+            ("Devices / hour" + clockNote, ReportFormatting.fixed(devicesPerHour, digits: 1), ""),
+            ("Time" + clockNote, "\(ReportFormatting.fixed(wallSeconds, digits: 1)) s", ""),
         ]
         for (label, value, style) in cards {
             html += "<div class=\"card \(style)\"><div class=\"value\">\(escape(value))</div>"
@@ -38,11 +46,18 @@ extension BatchReport {
                 + "stations \(escape(stations.joined(separator: ", "))); profiles \(escape(profiles.joined(separator: ", "))); "
                 + "packages \(escape(packages.map(ReportFormatting.shortDigest).joined(separator: ", ")))</p>\n"
         }
-        html += "<h2>Duration per device</h2>\n"
-        html += "<p class=\"legend\"><span class=\"swatch succeeded\"></span>succeeded "
-            + "<span class=\"swatch failed\"></span>failed <span class=\"swatch cancelled\"></span>cancelled</p>\n"
-        html += durationChart.render() + "\n"
-        html += "<h2>Throughput per device</h2>\n" + throughputChart.render() + "\n"
+        let legend = "<p class=\"legend\"><span class=\"swatch succeeded\"></span>succeeded "
+            + "<span class=\"swatch failed\"></span>failed <span class=\"swatch cancelled\"></span>cancelled "
+            + "<span class=\"swatch skipped\"></span>skipped</p>\n"
+        if rows.count <= SVGBarChart.maximumBars {
+            html += "<h2>Time per device (all its attempts)</h2>\n" + legend + durationChart.render() + "\n"
+            html += "<h2>Throughput per device</h2>\n" + throughputChart.render() + "\n"
+        } else {
+            html += "<h2>Time per device (all its attempts)</h2>\n" + legend + durationHistogram.render() + "\n"
+            html += "<h2>Throughput per device</h2>\n" + throughputHistogram.render() + "\n"
+        }
+        html += "<h2>Stations over time</h2>\n" + SVGTimeline(id: "chart-timeline", title: "Attempts per station over time",
+                                                             spans: spans, clockNote: clockNote).render() + "\n"
         html += "<h2>Failed attempts by cause</h2>\n" + causesChart.render() + "\n"
         html += deviceTable
         html += "</body>\n</html>\n"
@@ -50,12 +65,35 @@ extension BatchReport {
     }
 
     private var durationChart: SVGBarChart {
-        SVGBarChart(id: "chart-duration", title: "Duration per device (seconds)", unit: "s", bars: rows.map { row in
-            .init(label: row.device, value: row.seconds, valueText: "\(ReportFormatting.fixed(row.seconds, digits: 1)) s",
-                  style: row.result.rawValue,
-                  tooltip: "\(row.device): \(row.result.rawValue) in \(ReportFormatting.fixed(row.seconds, digits: 2)) s "
-                      + "(\(row.attempts) attempt\(row.attempts == 1 ? "" : "s"))")
+        SVGBarChart(id: "chart-duration", title: "Time per device, all its attempts (seconds\(clockNote))", unit: "s",
+                    bars: rows.map { row in
+            .init(label: row.device, value: row.totalSeconds,
+                  valueText: "\(ReportFormatting.fixed(row.totalSeconds, digits: 1)) s", style: row.result.rawValue,
+                  tooltip: Self.timeTooltip(row))
         })
+    }
+
+    /// `DEVICE: succeeded after 3 attempts, 189.60 s in all (the last 7.92 s)`.
+    static func timeTooltip(_ row: Row) -> String {
+        let total = ReportFormatting.fixed(row.totalSeconds, digits: 2)
+        guard row.attempts > 1 else { return "\(row.device): \(row.result.rawValue) in \(total) s (1 attempt)" }
+        return "\(row.device): \(row.result.rawValue) after \(row.attempts) attempts, \(total) s in all "
+            + "(the deciding one \(ReportFormatting.fixed(row.seconds, digits: 2)) s)"
+    }
+
+    private static let resultStyles = ["succeeded", "skipped", "cancelled", "failed"]
+
+    private var durationHistogram: SVGHistogram {
+        SVGHistogram(id: "chart-duration-histogram", title: "Devices by time, all their attempts (seconds\(clockNote))",
+                     unit: "s", counted: "devices",
+                     items: rows.map { .init(value: $0.totalSeconds, style: $0.result.rawValue) }, styles: Self.resultStyles)
+    }
+
+    private var throughputHistogram: SVGHistogram {
+        SVGHistogram(id: "chart-throughput-histogram", title: "Devices by throughput of the deciding attempt (kB/s)",
+                     unit: "kB/s", counted: "devices",
+                     items: rows.filter { $0.bytes > 0 }.map { .init(value: $0.bytesPerSecond / 1000, style: $0.result.rawValue) },
+                     styles: Self.resultStyles)
     }
 
     private var throughputChart: SVGBarChart {
@@ -67,22 +105,32 @@ extension BatchReport {
     }
 
     private var causesChart: SVGBarChart {
-        SVGBarChart(id: "chart-causes", title: "Failed attempts by cause", unit: "attempts", bars: byCause.map { cause in
+        // The most frequent causes, the rest added up in one bar.
+        let shown = byCause.count > 12 ? Array(byCause.prefix(11)) : byCause
+        var bars: [SVGBarChart.Bar] = shown.map { cause in
             .init(label: cause.kind, value: Double(cause.attempts), valueText: String(cause.attempts), style: "cause",
                   tooltip: "\(cause.kind): \(cause.attempts) failed attempt\(cause.attempts == 1 ? "" : "s") on "
                       + "\(cause.devices) device\(cause.devices == 1 ? "" : "s")")
-        })
+        }
+        let rest = byCause.dropFirst(shown.count)
+        if !rest.isEmpty {
+            let attempts = rest.reduce(0) { $0 + $1.attempts }
+            bars.append(.init(label: "\(rest.count) other causes", value: Double(attempts), valueText: String(attempts),
+                              style: "cause", tooltip: rest.map { "\($0.kind): \($0.attempts)" }.joined(separator: ", ")))
+        }
+        return SVGBarChart(id: "chart-causes", title: "Failed attempts by cause", unit: "attempts", bars: bars)
     }
 
     private var deviceTable: String {
         let escape = MarkupEscaping.text
         var html = "<h2>Devices</h2>\n<table id=\"devices\">\n<thead><tr><th>Device</th><th>Serial</th><th>Result</th>"
-            + "<th class=\"number\">Attempts</th><th class=\"number\">Seconds</th><th class=\"number\">Throughput</th>"
-            + "<th>Station</th><th>Last error</th></tr></thead>\n<tbody>\n"
+            + "<th class=\"number\">Attempts</th><th class=\"number\">Seconds (all attempts)</th><th class=\"number\">Throughput</th>"
+            + "<th>Station</th><th>Last error, or version seen</th></tr></thead>\n<tbody>\n"
         for row in rows {
             var error = row.lastErrorKind ?? ""
             if let message = row.lastErrorMessage { error += ": " + message }
-            let seconds = ReportFormatting.fixed(row.seconds, digits: 2)
+            if row.result == .skipped { error = "runs " + (row.deviceVersion ?? "?") }
+            let seconds = ReportFormatting.fixed(row.totalSeconds, digits: 2)
             let throughput = ReportFormatting.throughput(row.bytesPerSecond)
             html += "<tr class=\"\(row.result.rawValue)\"><td><code>\(escape(row.device))</code></td>"
             html += "<td>\(escape(row.serial ?? ""))</td><td class=\"result\">\(row.result.rawValue)</td>"
@@ -117,6 +165,10 @@ extension BatchReport {
         .bar.failed rect, .swatch.failed { fill: #e53935; background: #e53935; }
         .bar.cancelled rect, .swatch.cancelled { fill: #9e9e9e; background: #9e9e9e; }
         .bar.cause rect { fill: #fb8c00; }
+        .bar.skipped rect, .swatch.skipped { fill: #1e88e5; background: #1e88e5; }
+        svg rect.succeeded { fill: #43a047; } svg rect.failed { fill: #e53935; }
+        svg rect.cancelled { fill: #9e9e9e; } svg rect.skipped { fill: #1e88e5; }
+        tr.skipped td.result { color: #1565c0; }
         .legend { font-size: 12px; color: #5b6475; margin: 4px 0; }
         .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin: 0 4px 0 12px; }
         .swatch:first-child { margin-left: 0; }

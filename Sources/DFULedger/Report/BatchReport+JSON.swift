@@ -2,13 +2,17 @@ import DFUBytes
 
 extension BatchReport {
     /// The report as one JSON object, keys in this order: `ledger`, `generated_at`, `devices`,
-    /// `succeeded`, `failed`, `cancelled`, `attempts`, `failed_attempts`, `stations`, `packages`,
-    /// `profiles`, `started_at`, `ended_at` (null when empty), `wall_seconds`, `devices_per_hour`,
-    /// `by_cause` (object: error kind -> failed attempts, most frequent first), `rows` (one object per
-    /// device: `device`, `serial`, `package_sha256`, `profile`, `station`, `result`, `attempts`,
-    /// `seconds`, `total_seconds`, `bytes`, `bytes_per_second`, `started_at`, `ended_at`,
-    /// `last_error_kind`, `last_error_message`). Times are UTC ISO 8601 with milliseconds; seconds
-    /// and rates have at most three decimals. Ends with a newline.
+    /// `succeeded`, `failed`, `cancelled`, `skipped`, `attempts`, `failed_attempts`, `stations`,
+    /// `packages`, `profiles`, `clock` (`wall`, `simulated` or `mixed`: what the times and rates
+    /// below were measured on), `started_at`, `ended_at` (null when empty), `wall_seconds` (the
+    /// span), `busy_seconds` (the span without pauses between runs), `attempt_seconds` (every
+    /// attempt's own seconds added up), `devices_per_hour` (succeeded per busy hour), `by_cause`
+    /// (object: error kind -> failed attempts, most frequent first), `rows` (one object per device:
+    /// `device`, `serial`, `package_sha256`, `profile`, `station`, `result`, `attempts`, `seconds`
+    /// (the deciding attempt's), `total_seconds` (all its attempts'), `bytes`, `bytes_per_second`,
+    /// `started_at`, `ended_at`, `last_error_kind`, `last_error_message`, `device_version`). Times
+    /// are UTC ISO 8601 with milliseconds; seconds and rates have at most three decimals. Ends
+    /// with a newline.
     public func renderJSON() -> String {
         JSONValue.object([
             ("ledger", .string(ledger)),
@@ -17,14 +21,18 @@ extension BatchReport {
             ("succeeded", .count(succeeded)),
             ("failed", .count(failed)),
             ("cancelled", .count(cancelled)),
+            ("skipped", .count(skipped)),
             ("attempts", .count(attempts)),
             ("failed_attempts", .count(failedAttempts)),
             ("stations", .array(stations.map(JSONValue.string))),
             ("packages", .array(packages.map(JSONValue.string))),
             ("profiles", .array(profiles.map(JSONValue.string))),
+            ("clock", .string(clock.rawValue)),
             ("started_at", .optional(startedAt.map(ReportFormatting.timestamp))),
             ("ended_at", .optional(endedAt.map(ReportFormatting.timestamp))),
             ("wall_seconds", .decimal(wallSeconds)),
+            ("busy_seconds", .decimal(busySeconds)),
+            ("attempt_seconds", .decimal(attemptSeconds)),
             ("devices_per_hour", .decimal(devicesPerHour)),
             ("by_cause", .object(byCause.map { ($0.kind, .count($0.attempts)) })),
             ("rows", .array(rows.map { row in
@@ -44,6 +52,7 @@ extension BatchReport {
                     ("ended_at", .string(ReportFormatting.timestamp(row.endedAt))),
                     ("last_error_kind", .optional(row.lastErrorKind)),
                     ("last_error_message", .optional(row.lastErrorMessage)),
+                    ("device_version", .optional(row.deviceVersion)),
                 ])
             })),
         ]).prettyText

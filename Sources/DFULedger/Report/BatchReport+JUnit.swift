@@ -1,13 +1,13 @@
 extension BatchReport {
     /// JUnit XML for CI systems: one `<testsuite>` (inside `<testsuites>`), one `<testcase>` per
-    /// device (`classname` the profile, `name` the address, `time` the deciding attempt's seconds),
+    /// device (`classname` the profile, `name` the address, `time` the seconds of all its attempts),
     /// a `<failure message="KIND: MESSAGE" type="KIND">` for devices that failed and `<skipped>` for
-    /// cancelled ones; `<system-out>` lists each device's attempts. Ends with a newline.
+    /// cancelled ones and for those skipped as already running the target; `<system-out>` lists each device's attempts. Ends with a newline.
     public func renderJUnit(suiteName: String = "dfukit batch") -> String {
         let escape = MarkupEscaping.text
         let attribute = MarkupEscaping.attribute
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        let counts = "tests=\"\(devices)\" failures=\"\(failed)\" errors=\"0\" skipped=\"\(cancelled)\" "
+        let counts = "tests=\"\(devices)\" failures=\"\(failed)\" errors=\"0\" skipped=\"\(cancelled + skipped)\" "
             + "time=\"\(ReportFormatting.fixed(wallSeconds, digits: 3))\""
         xml += "<testsuites name=\"\(attribute(suiteName))\" \(counts)>\n"
         xml += "  <testsuite name=\"\(attribute(suiteName))\" \(counts)"
@@ -21,7 +21,7 @@ extension BatchReport {
         xml += "    </properties>\n"
         for row in rows {
             xml += "    <testcase classname=\"\(attribute(row.profile))\" name=\"\(attribute(row.device))\" "
-                + "time=\"\(ReportFormatting.fixed(row.seconds, digits: 3))\">\n"
+                + "time=\"\(ReportFormatting.fixed(row.totalSeconds, digits: 3))\">\n"
             switch row.result {
             case .failed:
                 let kind = row.lastErrorKind ?? "unknown"
@@ -30,6 +30,8 @@ extension BatchReport {
                     + "\(escape(message))</failure>\n"
             case .cancelled:
                 xml += "      <skipped message=\"cancelled\"/>\n"
+            case .skipped:
+                xml += "      <skipped message=\"\(attribute("already running the target firmware" + (row.deviceVersion.map { " (\($0))" } ?? "")))\"/>\n"
             case .succeeded:
                 break
             }

@@ -13,10 +13,12 @@ public struct BatchReport: Sendable, Equatable {
         public var profile: String
         /// The station of the deciding attempt.
         public var station: String
-        /// `succeeded` when any attempt succeeded, otherwise how the last attempt ended.
+        /// How the device stands (`DeviceOutcome`): `succeeded` or `skipped` when an attempt left it
+        /// done (and no later claim tried it again), otherwise how the last attempt ended.
         public var result: Attempt.Result
         public var attempts: Int
-        /// The deciding attempt: the successful one, otherwise the last.
+        /// The deciding attempt's seconds (the success, the skip, or the last attempt); the
+        /// device's time is `totalSeconds`.
         public var seconds: Double
         public var bytes: Int
         public var bytesPerSecond: Double
@@ -28,6 +30,29 @@ public struct BatchReport: Sendable, Equatable {
         /// succeeded after a retry).
         public var lastErrorKind: String?
         public var lastErrorMessage: String?
+        /// The firmware version the device was found to run (`skip-installed`), the last one read.
+        public var deviceVersion: String?
+    }
+
+    /// One attempt on the stations' timeline.
+    public struct Span: Sendable, Equatable {
+        public var station: String
+        public var device: String
+        public var attemptNumber: Int
+        public var result: Attempt.Result
+        public var startedAt: Date
+        public var endedAt: Date
+        public var seconds: Double
+    }
+
+    /// Which clock the attempts were timed on.
+    public enum Clock: String, Sendable, Equatable {
+        /// Every attempt on the wall clock (or not recorded: ledgers before schema 2).
+        case wall
+        /// Every attempt on a simulated clock (`sim:`): times, spans and rates are simulated.
+        case simulated
+        /// Some of each: spans and rates mix both.
+        case mixed
     }
 
     /// Failed attempts with one error kind.
@@ -46,6 +71,9 @@ public struct BatchReport: Sendable, Equatable {
     public var rows: [Row]
     /// Most frequent first, then by kind.
     public var byCause: [Cause]
+    /// Every attempt in the order recorded, for the stations' timeline.
+    public var spans: [Span]
+    public var clock: Clock
     /// Every attempt, retries included.
     public var attempts: Int
     public var stations: [String]
@@ -56,17 +84,45 @@ public struct BatchReport: Sendable, Equatable {
     public var succeeded: Int { rows.filter { $0.result == .succeeded }.count }
     public var failed: Int { rows.filter { $0.result == .failed }.count }
     public var cancelled: Int { rows.filter { $0.result == .cancelled }.count }
+    /// Devices skipped as already running the target firmware.
+    public var skipped: Int { rows.filter { $0.result == .skipped }.count }
     public var failedAttempts: Int { byCause.reduce(0) { $0 + $1.attempts } }
     /// The first attempt's start, nil for an empty ledger.
     public var startedAt: Date? { rows.map(\.startedAt).min() }
     public var endedAt: Date? { rows.map(\.endedAt).max() }
-    /// From the first start to the last end.
+    /// From the first start to the last end, on the attempts' clock (simulated for `sim:` runs).
     public var wallSeconds: Double {
         guard let startedAt, let endedAt else { return 0 }
         return max(0, endedAt.timeIntervalSince(startedAt))
     }
-    /// Devices that succeeded per hour of wall time.
-    public var devicesPerHour: Double { wallSeconds > 0 ? Double(succeeded) * 3600 / wallSeconds : 0 }
+    /// The time during which at least one attempt ran: the span without the pauses between runs.
+    public var busySeconds: Double {
+        var total = 0.0
+        var current: (start: Date, end: Date)?
+        for span in spans.sorted(by: { $0.startedAt < $1.startedAt }) {
+            if let open = current, span.startedAt <= open.end {
+                current = (open.start, max(open.end, span.endedAt))
+            } else {
+                if let open = current { total += open.end.timeIntervalSince(open.start) }
+                current = (span.startedAt, span.endedAt)
+            }
+        }
+        if let open = current { total += open.end.timeIntervalSince(open.start) }
+        return max(0, total)
+    }
+    /// Every attempt's own seconds added up (retries and skips included).
+    public var attemptSeconds: Double { spans.reduce(0) { $0 + $1.seconds } }
+    /// Devices that succeeded per hour during which the line ran (`busySeconds`), on the
+    /// attempts' clock.
+    public var devicesPerHour: Double { busySeconds > 0 ? Double(succeeded) * 3600 / busySeconds : 0 }
+    /// " (simulated)" when the attempts ran on a simulated clock, " (clocks mixed)" when some did.
+    public var clockNote: String {
+        switch clock {
+        case .wall: return ""
+        case .simulated: return " simulated"
+        case .mixed: return " (simulated and wall clocks mixed)"
+        }
+    }
 
     /// The report over `attempts` (in the order recorded, as `Ledger.attempts` returns them).
     public init(attempts: [Attempt], ledger: String, generatedAt: Date = Date()) {
@@ -87,6 +143,12 @@ public struct BatchReport: Sendable, Equatable {
         }
         byCause = causeAttempts.map { Cause(kind: $0.key, attempts: $0.value, devices: causeDevices[$0.key]?.count ?? 0) }
             .sorted { ($1.attempts, $0.kind) < ($0.attempts, $1.kind) }
+        spans = attempts.map {
+            Span(station: $0.station, device: $0.device, attemptNumber: $0.attemptNumber, result: $0.result,
+                 startedAt: $0.startedAt, endedAt: max($0.endedAt, $0.startedAt), seconds: $0.seconds)
+        }
+        let simulated = attempts.filter { $0.clock == .simulated }.count
+        clock = simulated == 0 ? .wall : (simulated == attempts.count ? .simulated : .mixed)
         stations = Set(attempts.map(\.station)).sorted()
         packages = Set(attempts.map(\.packageSHA256)).sorted()
         profiles = Set(attempts.map(\.profile)).sorted()
@@ -99,7 +161,7 @@ public struct BatchReport: Sendable, Equatable {
     }
 
     private static func row(_ attempts: [Attempt]) -> Row {
-        let deciding = attempts.first { $0.result == .succeeded } ?? attempts[attempts.count - 1]
+        let deciding = DeviceOutcome.deciding(attempts)
         let lastFailure = attempts.last { $0.result == .failed }
         return Row(device: deciding.device, serial: attempts.last { $0.serial != nil }?.serial,
                    packageSHA256: deciding.packageSHA256, profile: deciding.profile, station: deciding.station,
@@ -107,16 +169,20 @@ public struct BatchReport: Sendable, Equatable {
                    bytesPerSecond: deciding.bytesPerSecond, totalSeconds: attempts.reduce(0) { $0 + $1.seconds },
                    startedAt: attempts.map(\.startedAt).min() ?? deciding.startedAt,
                    endedAt: attempts.map(\.endedAt).max() ?? deciding.endedAt,
-                   lastErrorKind: lastFailure.map { $0.errorKind ?? "unknown" }, lastErrorMessage: lastFailure?.errorMessage)
+                   lastErrorKind: lastFailure.map { $0.errorKind ?? "unknown" }, lastErrorMessage: lastFailure?.errorMessage,
+                   deviceVersion: attempts.last { $0.deviceVersion != nil }?.deviceVersion)
     }
 
     /// The closing sentence every rendering shares: whether every device succeeded.
     public var verdict: String {
         if devices == 0 { return "the ledger records no attempts yet" }
-        if failed == 0 && cancelled == 0 { return "every device succeeded (\(succeeded) of \(devices))" }
+        if failed == 0 && cancelled == 0 {
+            let skips = skipped > 0 ? ", \(skipped) skipped as already running the target" : ""
+            return "every device succeeded (\(succeeded) of \(devices)\(skips))"
+        }
         var parts: [String] = []
         if failed > 0 { parts.append("\(failed) of \(devices) devices failed") }
         if cancelled > 0 { parts.append("\(cancelled) cancelled") }
-        return parts.joined(separator: ", ") + "; \(succeeded) succeeded"
+        return parts.joined(separator: ", ") + "; \(succeeded) succeeded" + (skipped > 0 ? ", \(skipped) skipped" : "")
     }
 }

@@ -1,5 +1,7 @@
 /// A horizontal bar chart as inline SVG: one labelled bar per item, a value axis with gridlines
 /// on top, a `<title>` on every bar for tooltips. Pure text, no scripts or external resources.
+/// At most `maximumBars` bars are drawn (the report draws histograms past that), so its height
+/// stays under about 1,000 px.
 struct SVGBarChart {
     struct Bar {
         var label: String
@@ -19,6 +21,8 @@ struct SVGBarChart {
     var unit: String
     var bars: [Bar]
 
+    /// The most bars drawn; further ones are left out, and a note says how many.
+    static let maximumBars = 40
     private let width = 760.0
     private let labelWidth = 170.0
     private let valueWidth = 90.0
@@ -27,11 +31,13 @@ struct SVGBarChart {
     func render() -> String {
         let escape = MarkupEscaping.text
         let attribute = MarkupEscaping.attribute
-        let barHeight = bars.count <= 40 ? 18.0 : max(3.0, 720.0 / Double(bars.count) - 2)
-        let gap = bars.count <= 40 ? 6.0 : 2.0
-        let showLabels = barHeight >= 10
+        let omitted = max(0, bars.count - Self.maximumBars)
+        let bars = Array(self.bars.prefix(Self.maximumBars))
+        let barHeight = 18.0
+        let gap = 6.0
+        let showLabels = true
         let plotWidth = width - labelWidth - valueWidth
-        let height = top + Double(max(bars.count, 1)) * (barHeight + gap) + 10
+        let height = top + Double(max(bars.count, 1) + (omitted > 0 ? 1 : 0)) * (barHeight + gap) + 10
         let maximum = Self.niceMaximum(bars.map(\.value).max() ?? 0)
         var svg = "<svg id=\"\(attribute(id))\" class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" "
             + "viewBox=\"0 0 \(Int(width)) \(Int(height.rounded(.up)))\" width=\"\(Int(width))\" "
@@ -48,6 +54,10 @@ struct SVGBarChart {
         }
         if bars.isEmpty {
             svg += "<text class=\"empty\" x=\"\(Self.number(labelWidth + 8))\" y=\"\(Self.number(top + 14))\">no data</text>\n"
+        }
+        if omitted > 0 {
+            svg += "<text class=\"empty\" x=\"\(Self.number(labelWidth + 8))\" "
+                + "y=\"\(Self.number(top + Double(bars.count) * (barHeight + gap) + 13))\">\(omitted) more not shown</text>\n"
         }
         for (index, bar) in bars.enumerated() {
             let y = top + Double(index) * (barHeight + gap)
@@ -78,13 +88,13 @@ struct SVGBarChart {
         return 10 * magnitude
     }
 
-    private static func axisLabel(_ value: Double) -> String {
+    static func axisLabel(_ value: Double) -> String {
         value == value.rounded() ? ReportFormatting.fixed(value, digits: 0)
             : ReportFormatting.decimal(value, digits: 2)
     }
 
     /// Coordinates with at most one decimal.
-    private static func number(_ value: Double) -> String {
+    static func number(_ value: Double) -> String {
         ReportFormatting.decimal(value, digits: 1)
     }
 }

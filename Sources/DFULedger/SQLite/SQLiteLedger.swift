@@ -14,6 +14,9 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
     private let executor: BlockingExecutor
     /// Touched only inside `executor.run`.
     private let connection: SQLiteConnection
+    /// The ledger's schema version once opened: `LedgerSchema.version`, or older for a ledger
+    /// opened `.existing` (read as it is, never migrated by a report).
+    let schemaVersion: Int
 
     /// Opens (and with `.createIfMissing` creates) the ledger at `path`; `:memory:` gives a
     /// private in-memory ledger for tests.
@@ -26,25 +29,24 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
             throw LedgerError(.cannotOpen, ledger: location, operation: "open the database",
                               message: "no such file (a ledger is created by 'dfukit batch run')")
         }
-        connection = try await executor.run { () throws(LedgerError) -> SQLiteConnection in
+        (connection, schemaVersion) = try await executor.run { () throws(LedgerError) -> (SQLiteConnection, Int) in
             let connection = try SQLiteConnection(path: path, create: options.access == .createIfMissing,
                                                   busyTimeout: options.busyTimeout)
-            try Self.prepare(connection, access: options.access, isMemory: path == ":memory:")
-            return connection
+            let version = try Self.prepare(connection, access: options.access, isMemory: path == ":memory:")
+            return (connection, version)
         }
     }
 
-    /// Sets WAL and FULL sync, then creates or checks the tables and the schema version.
+    /// Sets WAL and FULL sync, then creates, migrates or checks the tables; returns the schema version.
     private static func prepare(_ connection: SQLiteConnection, access: LedgerOptions.Access,
-                                isMemory: Bool) throws(LedgerError) {
+                                isMemory: Bool) throws(LedgerError) -> Int {
         let location = connection.location
         if access == .existing {
             // Only reads: a report needs neither the write lock nor write access to the file.
             let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'dfukit_schema'",
                                               operation: "find the ledger's tables")
             guard !tables.isEmpty else { throw LedgerSchema.missing(ledger: location) }
-            try checkVersion(connection, operation: "read the schema version")
-            return
+            return try checkVersion(connection, operation: "read the schema version") ?? LedgerSchema.version
         }
         let mode = try connection.query("PRAGMA journal_mode = WAL", operation: "switch to WAL")
         let modeName = mode.first?.first?.text ?? "?"
@@ -56,11 +58,19 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
         let operation = LedgerOperation.createSchema
         try connection.immediateTransaction(operation: operation) { () throws(LedgerError) in
             for statement in LedgerSchema.sqlite { try connection.query(statement, operation: operation) }
-            if try checkVersion(connection, operation: operation) == nil {
+            switch try checkVersion(connection, operation: operation) {
+            case nil:
                 try connection.query("INSERT INTO dfukit_schema (version) VALUES (?1)",
                                      [.integer(Int64(LedgerSchema.version))], operation: operation)
+            case 1?:
+                for statement in LedgerSchema.sqliteMigrationFrom1 {
+                    try connection.query(statement, operation: "migrate the ledger to schema version 2")
+                }
+            default:
+                break
             }
         }
+        return LedgerSchema.version
     }
 
     /// The ledger's schema version (nil when none is recorded yet); throws when it is newer than
@@ -75,7 +85,8 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
 
     // MARK: Claims
 
-    public func claim(device: String, packageSHA256: String, station: String) async throws(LedgerError) -> Claim? {
+    public func claim(device: String, packageSHA256: String, station: String,
+                      includingDone: Bool) async throws(LedgerError) -> Claim? {
         let operation = LedgerOperation.claim(device, packageSHA256)
         try LedgerOperation.validate(device: device, packageSHA256: packageSHA256, station: station,
                                      ledger: location, operation: operation)
@@ -90,7 +101,7 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
                 if let current {
                     let expired = (current[1].real ?? 0) + lease < now.timeIntervalSince1970
                     switch current[0].text {
-                    case "done": return nil
+                    case "done" where !includingDone: return nil
                     case "active" where !expired: return nil
                     default: break
                     }
@@ -176,19 +187,21 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
             try connection.immediateTransaction(operation: operation) { () throws(LedgerError) in
                 try connection.query("""
                     INSERT INTO dfukit_attempts (claim_id, device, serial, package_sha256, profile, station, started_at,
-                        ended_at, bytes, result, error_kind, error_message, attempt_number, seconds, bytes_per_second)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+                        ended_at, bytes, result, error_kind, error_message, attempt_number, seconds, bytes_per_second,
+                        clock, device_version)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
                     """, [
                         .text(attempt.claimID), .text(attempt.device), SQLiteValue(attempt.serial),
                         .text(attempt.packageSHA256), .text(attempt.profile), .text(attempt.station),
                         .real(attempt.startedAt.timeIntervalSince1970), .real(attempt.endedAt.timeIntervalSince1970),
                         .integer(Int64(attempt.bytes)), .text(attempt.result.rawValue), SQLiteValue(attempt.errorKind),
                         SQLiteValue(attempt.errorMessage), .integer(Int64(attempt.attemptNumber)),
-                        .real(attempt.seconds), .real(attempt.bytesPerSecond),
+                        .real(attempt.seconds), .real(attempt.bytesPerSecond), SQLiteValue(attempt.clock?.rawValue),
+                        SQLiteValue(attempt.deviceVersion),
                     ], operation: operation)
                 let now = SQLiteValue.real(clock.now().timeIntervalSince1970)
                 let key: [SQLiteValue] = [.text(attempt.device), .text(attempt.packageSHA256), .text(attempt.claimID)]
-                if attempt.result == .succeeded {
+                if attempt.result.marksDone {
                     // Done for good, whoever held the claim (or if nobody did).
                     try connection.query("""
                         INSERT INTO dfukit_claims (device, package_sha256, claim_id, station, session, state, claimed_at, heartbeat_at)
@@ -219,7 +232,8 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
         if let since = filter.since { add("started_at >= ?", .real(since.timeIntervalSince1970)) }
         let sql = """
             SELECT claim_id, device, serial, package_sha256, profile, station, started_at, ended_at, bytes, result,
-                   error_kind, error_message, attempt_number, seconds, bytes_per_second
+                   error_kind, error_message, attempt_number, seconds, bytes_per_second,
+                   \(LedgerSchema.extraAttemptColumns(version: schemaVersion))
             FROM dfukit_attempts\(conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")) ORDER BY id
             """
         let (connection, location, bound) = (connection, location, parameters)
@@ -239,7 +253,8 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
                     endedAt: Date(timeIntervalSince1970: row[7].real ?? 0), bytes: Int(row[8].integer ?? 0),
                     result: result, errorKind: row[10].text, errorMessage: row[11].text,
                     attemptNumber: Int(row[12].integer ?? 0), seconds: row[13].real ?? 0,
-                    bytesPerSecond: row[14].real ?? 0))
+                    bytesPerSecond: row[14].real ?? 0, clock: row[15].text.flatMap(Attempt.Clock.init(rawValue:)),
+                    deviceVersion: row[16].text))
             }
             return attempts
         }

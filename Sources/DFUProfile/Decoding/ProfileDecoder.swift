@@ -105,6 +105,11 @@ final class ProfileDecoder {
         profile.signingKey = signingKey
         profile.security = security
         profile.reboot = reboot
+        for reference in context.expressionUses.flatMap(\.references)
+        where reference.components.count > 1 && reference.components[0] == "image" {
+            let member = reference.components[1]
+            if profile.imageMembersUsed[member] == nil { profile.imageMembersUsed[member] = reference.location }
+        }
         return profile
     }
 

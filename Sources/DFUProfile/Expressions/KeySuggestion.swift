@@ -1,7 +1,7 @@
 /// "Did you mean ...?" hints: the nearest candidate by edit distance (with transpositions).
-enum KeySuggestion {
+public enum KeySuggestion {
     /// The candidate closest to `word`, when it is close enough to be a plausible typo.
-    static func nearest(to word: String, in candidates: [String]) -> String? {
+    public static func nearest(to word: String, in candidates: [String]) -> String? {
         let limit = word.count <= 3 ? 1 : (word.count <= 6 ? 2 : 3)
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
@@ -14,7 +14,7 @@ enum KeySuggestion {
     }
 
     /// `"; did you mean 'x'?"`, or nil when nothing is close.
-    static func didYouMean(_ word: String, in candidates: [String]) -> String? {
+    public static func didYouMean(_ word: String, in candidates: [String]) -> String? {
         nearest(to: word, in: candidates).map { "; did you mean '\($0)'?" }
     }
 

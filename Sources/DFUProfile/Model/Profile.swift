@@ -37,6 +37,9 @@ public struct Profile: Sendable {
     public var version: Int = 1
     /// How long this device takes to reboot (`reboot:`), for commands that reboot it.
     public var reboot = RebootTiming()
+    /// The members of `image` the profile's expressions use (`init_packet`, `hash`, ...), each
+    /// with the first place it is written: what a package must provide to be flashed with it.
+    public var imageMembersUsed: [String: SourceLocation] = [:]
 
     public init(name: String, summary: String?, path: String, match: MatchRules, defaults: ProfileDefaults,
                 characteristics: [CharacteristicSpec], framings: [String: FramingSpec],

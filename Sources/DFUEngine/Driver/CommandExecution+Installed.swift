@@ -1,0 +1,74 @@
+import DFUGATT
+import DFUProfile
+
+extension CommandExecution {
+    /// Where a device says what firmware it runs.
+    public enum InstalledSource: Sendable, Equatable {
+        /// A profile command (its answer's fields under its name).
+        case command(String)
+        /// A readable characteristic of the profile (`value`, `text`, `size` under its name),
+        /// e.g. Device Information's Firmware Revision String.
+        case characteristic(String)
+    }
+
+    /// What a device was found to run.
+    public struct InstalledFirmware: Sendable, Equatable {
+        /// Whether the `installed` condition held: the device runs the target already.
+        public var installed: Bool
+        /// The version seen: the `version` expression's value, else the device's values that
+        /// `installed` compared.
+        public var version: String
+        /// How long the read took (on the transport's clock).
+        public var seconds: Double
+    }
+
+    /// Connects, asks `source` once, disconnects, and evaluates `installed` (and `version`)
+    /// over the answer with `image` and `param` bound, as a check does. Writes nothing.
+    public static func installedFirmware(_ source: InstalledSource, installed: Expression, version: Expression?,
+                                         image: FlashImage, profile: Profile, transport: any GATTTransport,
+                                         address: DeviceAddress?, options: FlashOptions = FlashOptions())
+        async -> Swift.Result<InstalledFirmware, FlashError> {
+        let name: String
+        let answer: Value
+        let seconds: Double
+        switch source {
+        case .command(let command):
+            let result = await run(command, profile: profile, transport: transport, address: address, options: options)
+            guard let fields = result.fields else {
+                return .failure(result.report.error ?? FlashError(kind: .device, message: "no answer to '\(command)'"))
+            }
+            (name, answer, seconds) = (command, .record(fields), result.report.seconds)
+        case .characteristic(let characteristic):
+            var single = profile
+            let location = profile.characteristic(named: characteristic)?.location
+                ?? SourceLocation(file: profile.path, line: 0, column: 0)
+            single.procedure = [Step(kind: .read(ReadStep(characteristic: characteristic, alias: characteristic, expect: [])),
+                                     location: location)]
+            single.resume = ResumePolicy(attempts: 0)
+            let session = FlashSession(profile: single, images: [FlashImage(name: characteristic, version: "", data: [])],
+                                       transport: transport, address: address, options: options)
+            var report = await session.run()
+            report.error?.image = nil
+            if let error = report.error { return .failure(error) }
+            guard let value = session.finalScope?[characteristic] else {
+                return .failure(FlashError(kind: .device, message: "no value read from '\(characteristic)'"))
+            }
+            (name, answer, seconds) = (characteristic, value, report.seconds)
+        }
+        let scope = Scope([name: answer, "image": image.record(index: 0, count: 1),
+                           "param": options.parameterRecord(for: profile)])
+        do {
+            let holds = try ExpressionEvaluator.condition(installed, in: scope)
+            let seen: String
+            if let version {
+                let value = try ExpressionEvaluator.evaluate(version, in: scope)
+                if case .string(let text) = value { seen = text } else { seen = ConditionWitness.render(value) }
+            } else {
+                seen = ConditionWitness.values(of: installed, in: scope, excluding: ["image", "param"]) ?? ""
+            }
+            return .success(InstalledFirmware(installed: holds, version: seen, seconds: seconds))
+        } catch {
+            return .failure(FlashError(kind: .profile, message: "skip-installed: \(error)"))
+        }
+    }
+}
