@@ -31,7 +31,7 @@ final class MemoryLedger: BatchLedger, Sendable {
     func record(_ attempt: AttemptRecord) async throws {
         state.withLock { state in
             state.records.append(attempt)
-            if attempt.result == .succeeded { state.done.insert(attempt.device) }
+            if attempt.result == .succeeded || attempt.result == .skipped { state.done.insert(attempt.device) }
         }
     }
 

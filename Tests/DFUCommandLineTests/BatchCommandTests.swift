@@ -95,11 +95,11 @@ final class BatchCommandTests: XCTestCase {
         XCTAssertEqual((summary["skipped"] as? Int ?? 0) + (summary["succeeded"] as? Int ?? 0), fleet)
     }
 
-    func testLineFileErrorsAreUsageErrorsWithTheirLocation() throws {
+    func testLineFileErrorsAreRefusedWithTheirLocation() throws {
         let directory = try TemporaryDirectory()
         try directory.write("line.yaml", text: "profile: vendor-ctrlpt\nconcurency: 4\n")
         let result = try DFUKitBinary.run(["batch", "run", "line.yaml"], in: directory.path)
-        XCTAssertEqual(result.status, 64, result.transcript)
+        XCTAssertEqual(result.status, 65, result.transcript)
         XCTAssertTrue(result.stderr.contains("line.yaml:2:1: error: unknown key 'concurency'"), result.transcript)
     }
 

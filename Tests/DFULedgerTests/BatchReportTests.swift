@@ -101,19 +101,22 @@ final class BatchReportTests: XCTestCase {
         XCTAssertEqual(row["last_error_message"] as? String, hostile)
     }
 
-    func testTheHTMLPageIsSelfContainedWithThreeCharts() throws {
+    func testTheHTMLPageIsSelfContainedWithFourCharts() throws {
         let html = ReportFixture.report.renderHTML()
-        for id in ["chart-duration", "chart-throughput", "chart-causes"] {
+        for id in ["chart-duration", "chart-throughput", "chart-timeline", "chart-causes"] {
             XCTAssertTrue(html.contains("<svg id=\"\(id)\""), id)
         }
         XCTAssertEqual(html.components(separatedBy: "<g class=\"bar ").count - 1, 5 + 5 + 3)
-        XCTAssertTrue(html.contains("<g class=\"bar failed\"><title>C0:FF:EE:00:00:03: failed in 1.50 s (3 attempts)</title>"))
+        // A device's time is all its attempts', not the deciding one's alone.
+        XCTAssertTrue(html.contains("<g class=\"bar failed\"><title>C0:FF:EE:00:00:03: failed after 3 attempts, 35.75 s in all "
+                                    + "(the deciding one 1.50 s)</title>"), html)
+        XCTAssertEqual(html.components(separatedBy: "<rect class=\"span ").count - 1, 8, "one timeline bar per attempt")
         XCTAssertTrue(html.contains("1 of 5 devices failed, 1 cancelled; 3 succeeded"))
         // Nothing is fetched: no scripts, links, images, imports or URLs besides the SVG namespace.
         for forbidden in ["<script", "<link", "<img", "@import", "src=", "href=", "url("] {
             XCTAssertFalse(html.contains(forbidden), forbidden)
         }
-        XCTAssertEqual(html.components(separatedBy: "http").count - 1, 3, "only the three xmlns attributes")
+        XCTAssertEqual(html.components(separatedBy: "http").count - 1, 4, "only the four xmlns attributes")
         try assertGolden(html, "report.html")
     }
 

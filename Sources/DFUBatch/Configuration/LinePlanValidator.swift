@@ -152,9 +152,9 @@ public enum LinePlanValidator {
         }
         var errors: [ProfileError] = []
         let needs: [(member: String, lacks: (FlashImage) -> Bool, what: String)] = [
-            ("init_packet", { $0.initPacket.isEmpty }, "an init packet (a Nordic package's .dat)"),
-            ("hash", { $0.imageHash.isEmpty }, "an MCUboot image hash (an MCUboot image with its SHA256 TLV)"),
-            ("info", { $0.info.isEmpty }, "the values of its file format (e.g. a GBL's app_version)"),
+            ("init_packet", { $0.initPacket.isEmpty }, "init packet (a Nordic package's .dat)"),
+            ("hash", { $0.imageHash.isEmpty }, "MCUboot image hash (an MCUboot image with its SHA256 TLV)"),
+            ("info", { $0.info.isEmpty }, "values read from its file format (e.g. a GBL's app_version)"),
         ]
         for need in needs {
             guard let used = profile.imageMembersUsed[need.member] else { continue }

@@ -163,7 +163,7 @@ struct BatchRunCommand: Command {
             return error.exitCode
         }
         console.error("\(summary.devices) device(s): \(summary.succeeded) flashed, \(summary.failed) failed, "
-                      + "\(summary.skipped) skipped (done before, or claimed by another station); "
+                      + "\(summary.skipped) skipped (done before, running the target already, or claimed by another station); "
                       + "\(summary.attempts) attempt(s) in \(String(format1: summary.seconds)) s"
                       + (source.usesVirtualTime ? " (simulated)" : "") + "; ledger \(ledger.location)")
         if json {

@@ -15,8 +15,8 @@ extension CommandExecution {
     public struct InstalledFirmware: Sendable, Equatable {
         /// Whether the `installed` condition held: the device runs the target already.
         public var installed: Bool
-        /// The version seen: the `version` expression's value, else the device's values that
-        /// `installed` compared.
+        /// The version seen: the `version` expression's value; else a characteristic's text, or the
+        /// command's answer fields that `installed` compared (`info.sha256 = 3fa2...`).
         public var version: String
         /// How long the read took (on the transport's clock).
         public var seconds: Double
@@ -63,6 +63,8 @@ extension CommandExecution {
             if let version {
                 let value = try ExpressionEvaluator.evaluate(version, in: scope)
                 if case .string(let text) = value { seen = text } else { seen = ConditionWitness.render(value) }
+            } else if case .characteristic = source, case .record(let read) = answer, case .string(let text)? = read["text"] {
+                seen = text
             } else {
                 seen = ConditionWitness.values(of: installed, in: scope, excluding: ["image", "param"]) ?? ""
             }

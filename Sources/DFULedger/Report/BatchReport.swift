@@ -177,8 +177,8 @@ public struct BatchReport: Sendable, Equatable {
     public var verdict: String {
         if devices == 0 { return "the ledger records no attempts yet" }
         if failed == 0 && cancelled == 0 {
-            let skips = skipped > 0 ? ", \(skipped) skipped as already running the target" : ""
-            return "every device succeeded (\(succeeded) of \(devices)\(skips))"
+            guard skipped > 0 else { return "every device succeeded (\(succeeded) of \(devices))" }
+            return "every device is done (\(succeeded) succeeded, \(skipped) skipped as already running the target)"
         }
         var parts: [String] = []
         if failed > 0 { parts.append("\(failed) of \(devices) devices failed") }
