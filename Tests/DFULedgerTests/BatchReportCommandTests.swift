@@ -34,6 +34,20 @@ final class BatchReportCommandTests: XCTestCase {
         await ledger.close()
     }
 
+    /// The 500-device ledger `make test-report` renders (`DFUKIT_REPORT_SAMPLE_DIR`/ledger-500.sqlite).
+    func testWritesTheLargeSampleLedger() async throws {
+        let temporary = try TemporaryDirectory()
+        let directory = ProcessInfo.processInfo.environment["DFUKIT_REPORT_SAMPLE_DIR"] ?? temporary.path
+        let path = (directory as NSString).appendingPathComponent("ledger-500.sqlite")
+        try? FileManager.default.removeItem(atPath: path)
+        let ledger = try await SQLiteLedger(path: path)
+        try await LargeSampleLine.record(into: ledger)
+        let summary = try await ledger.summary()
+        XCTAssertEqual(summary.devices, 500)
+        XCTAssertEqual(summary.skipped, 20)
+        await ledger.close()
+    }
+
     func testTextJSONJUnitAndHTMLFromOneLedger() async throws {
         let directory = try TemporaryDirectory()
         let ledger = try await SQLiteLedger(path: directory.file("line.sqlite"))
