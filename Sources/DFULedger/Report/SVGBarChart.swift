@@ -88,6 +88,17 @@ struct SVGBarChart {
         return 10 * magnitude
     }
 
+    /// A round maximum close above `value` (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power
+    /// of ten), for axes where `niceMaximum` would leave up to half the chart empty.
+    static func snugMaximum(_ value: Double) -> Double {
+        guard value > 0, value.isFinite else { return 1 }
+        var magnitude = 1.0
+        while magnitude * 10 <= value { magnitude *= 10 }
+        while magnitude > value { magnitude /= 10 }
+        for factor in [1.0, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10] where factor * magnitude >= value { return factor * magnitude }
+        return 10 * magnitude
+    }
+
     static func axisLabel(_ value: Double) -> String {
         value == value.rounded() ? ReportFormatting.fixed(value, digits: 0)
             : ReportFormatting.decimal(value, digits: 2)

@@ -31,7 +31,7 @@ struct SVGHistogram {
         let escape = MarkupEscaping.text
         let attribute = MarkupEscaping.attribute
         let number = SVGBarChart.number
-        let maximum = SVGBarChart.niceMaximum(items.map(\.value).max() ?? 0)
+        let maximum = SVGBarChart.snugMaximum(items.map(\.value).max() ?? 0)
         let binWidth = maximum / Double(binCount)
         var counts = Array(repeating: [String: Int](), count: binCount)
         for item in items {
@@ -51,7 +51,7 @@ struct SVGHistogram {
             svg += "<text class=\"axis\" x=\"\(number(left - 6))\" y=\"\(number(y + 4))\" text-anchor=\"end\">"
                 + "\(SVGBarChart.axisLabel(countMaximum * Double(step) / 4))</text>\n"
             let x = left + plotWidth * Double(step) / 4
-            svg += "<text class=\"axis\" x=\"\(number(x))\" y=\"\(number(Self.height - bottom + 16))\" text-anchor=\"middle\">"
+            svg += "<text class=\"axis\" x=\"\(number(x))\" y=\"\(number(Self.height - bottom + 16))\" text-anchor=\"\(step == 4 ? "end" : "middle")\">"
                 + "\(escape(SVGBarChart.axisLabel(maximum * Double(step) / 4)))\(step == 4 ? " " + escape(unit) : "")</text>\n"
         }
         svg += "<text class=\"axis\" x=\"\(number(left))\" y=\"\(number(Self.height - 6))\">\(escape(counted)) per "

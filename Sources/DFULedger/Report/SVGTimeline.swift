@@ -38,7 +38,7 @@ struct SVGTimeline {
         let height = Self.height(stations: lanes.count)
         let origin = spans.map(\.startedAt).min() ?? Date(timeIntervalSince1970: 0)
         let end = spans.map(\.endedAt).max() ?? origin
-        let maximum = SVGBarChart.niceMaximum(end.timeIntervalSince(origin))
+        let maximum = SVGBarChart.snugMaximum(end.timeIntervalSince(origin))
         let plotWidth = Self.width - labelWidth - right
         var svg = "<svg id=\"\(attribute(id))\" class=\"chart timeline\" xmlns=\"http://www.w3.org/2000/svg\" "
             + "viewBox=\"0 0 \(Int(Self.width)) \(Int(height.rounded(.up)))\" width=\"\(Int(Self.width))\" "
@@ -46,7 +46,7 @@ struct SVGTimeline {
         for step in 0...4 {
             let x = labelWidth + plotWidth * Double(step) / 4
             svg += "<line class=\"grid\" x1=\"\(number(x))\" y1=\"\(number(top - 6))\" x2=\"\(number(x))\" y2=\"\(number(height - bottom))\"/>"
-            svg += "<text class=\"axis\" x=\"\(number(x))\" y=\"\(number(top - 12))\" text-anchor=\"middle\">+"
+            svg += "<text class=\"axis\" x=\"\(number(x))\" y=\"\(number(top - 12))\" text-anchor=\"\(step == 4 ? "end" : "middle")\">+"
                 + "\(escape(SVGBarChart.axisLabel(maximum * Double(step) / 4)))\(step == 4 ? " s" + escape(clockNote) : "")</text>\n"
         }
         if spans.isEmpty {
