@@ -1,6 +1,7 @@
 import DFUBatch
 import DFUEngine
 import DFUGATT
+import DFUPackage
 import DFUProfile
 import DFUSimulator
 import Foundation
@@ -61,6 +62,37 @@ final class SkipInstalledTests: XCTestCase {
         XCTAssertEqual(summary.skipped, 2)
         XCTAssertTrue(ledger.records.allSatisfy { $0.deviceVersion?.hasPrefix("") == true && $0.result == .skipped })
         XCTAssertEqual(Set(ledger.records.compactMap(\.deviceVersion)).count, 1, "both devices run the same factory image")
+    }
+
+    /// The README's MCUmgr SMP rule: the image list says our image (by its MCUboot hash) is
+    /// active; the version recorded is the active image's.
+    func testTheSMPImageListRuleSkipsDevicesRunningTheImage() async throws {
+        let root = BatchRunnerTests.root
+        let package = try FirmwarePackage.open(path: root.appendingPathComponent("firmware-samples/mcuboot/app-unsigned.bin").path)
+        let images = package.images.map {
+            FlashImage(name: $0.name, version: $0.version, data: $0.data, imageHash: $0.mcubootImage?.imageHash ?? [])
+        }
+        let profile = try ProfileLoader.load(path: root.appendingPathComponent("profiles/mcumgr-smp.yaml").path)
+        var line = try LineFileLoader.load(text: """
+            skip-installed:
+              exec: image_list
+              installed: "get(find(image_list.body.images, 'hash', image.hash), 'active', false)"
+              version: "get(find(image_list.body.images, 'active', true), 'version', '?')"
+            """, path: "line.yaml")
+        line = try LinePlanValidator.validate(line, profile: profile, images: images)
+        let fleet = try SimulatedFleet(try SimulatorConfiguration(parsing: "mcumgr-smp?fleet=2"))
+        func run(_ ledger: MemoryLedger) async throws -> BatchSummary {
+            try await BatchRunner(plan: .init(line: line, profile: profile, images: images), source: FleetSource(fleet: fleet),
+                                  ledger: ledger).run()
+        }
+        let first = try await run(MemoryLedger())
+        XCTAssertEqual(first.succeeded, 2, "the factory image is another: both are flashed")
+        let ledger = MemoryLedger()
+        let second = try await run(ledger)
+        XCTAssertEqual(second.skipped, 2, "test-and-confirm left our image active")
+        // The image is 1.2.3+4; MCUmgr reports versions as major.minor.revision.build.
+        XCTAssertEqual(images[0].version, "1.2.3+4")
+        XCTAssertEqual(ledger.records.map(\.deviceVersion), ["1.2.3.4", "1.2.3.4"])
     }
 
     /// Simulated attempts are placed on the simulated timeline: one slot's attempts follow each
