@@ -15,7 +15,7 @@ url=$(scripts/start-postgres.sh "$server") || { echo "0 passed, 1 failed (the Po
 export DFUKIT_TEST_POSTGRES_URL="$url"
 echo "PostgreSQL ledger tests against $(echo "$url" | sed -E 's#://([^:]*):[^@]*@#://\1:***@#')"
 swift build --build-tests "$@" || exit 1
-swift test --skip-build --disable-swift-testing --filter 'DFULedgerTests.PostgresLedgerTests|DFUCommandLineTests.BatchPostgresTests' "$@" 2>&1 | tee "$log"
+swift test --skip-build --disable-swift-testing --filter 'DFULedgerTests.PostgresLedgerTests|DFULedgerTests.PostgresSchemaTests|DFUCommandLineTests.BatchPostgresTests' "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 passed=$(grep -cE "^Test Case '.*' passed" "$log")
 failed=$(grep -cE "^Test Case '.*' failed" "$log")
