@@ -36,12 +36,14 @@ fault-matrix: deps
 	@scripts/run-fault-matrix.sh $(if $(SHORT),--short)
 
 # The PostgreSQL ledger tests: starts a throwaway server on 127.0.0.1 (scripts/start-postgres.sh),
-# runs DFULedgerTests.PostgresLedgerTests with DFUKIT_TEST_POSTGRES_URL set, stops the server;
+# runs DFULedgerTests.PostgresLedgerTests, PostgresSchemaTests and DFUCommandLineTests.BatchPostgresTests
+# with DFUKIT_TEST_POSTGRES_URL set, stops the server;
 # ends with "N passed, N failed". (`make test` reports those tests as skipped.)
 test-postgres: deps
 	@scripts/run-postgres-tests.sh
 
-# Renders the HTML batch report in headless Chromium and checks the charts are in the DOM.
+# Renders HTML batch reports (24 and 500 devices) in headless Chromium and checks the charts are in
+# the DOM, bounded in height, with histograms and the stations' timeline past 40 devices.
 test-report: deps
 	@scripts/check-html-report.sh
 
