@@ -106,6 +106,12 @@ final class LinePlanValidatorTests: XCTestCase {
         XCTAssertTrue(notACondition[0].contains("is text, not a condition"), notACondition[0])
     }
 
+    func testSkipInstalledNeverRunsACommandThatRebootsTheDevice() throws {
+        let found = try errors("skip-installed: { exec: activate, installed: true }")
+        XCTAssertEqual(found, ["line.yaml:1:25: error: command 'activate' of profile 'vendor-ctrlpt' reboots the device: "
+                               + "skip-installed only asks (use a command that reports what runs, such as info or image_list)"])
+    }
+
     func testTheLoaderRefusesAMalformedSkipInstalled() {
         XCTAssertThrowsError(try LineFileLoader.load(text: "skip-installed: { exec: info, read: x, installed: true }",
                                                      path: "line.yaml")) { error in

@@ -108,6 +108,10 @@ public enum LinePlanValidator {
             guard command.response != nil else {
                 return [at("command '\(name)' of profile '\(profile.name)' gets no answer: it cannot say what the device runs")]
             }
+            guard command.reboots == nil else {
+                return [at("command '\(name)' of profile '\(profile.name)' reboots the device: skip-installed only asks "
+                           + "(use a command that reports what runs, such as info or image_list)")]
+            }
             answer = ExpressionTypeChecker.responseRecord(of: name, in: profile) ?? .unknown
         case .characteristic(let name):
             guard let characteristic = profile.characteristic(named: name) else {
