@@ -15,9 +15,14 @@ struct BatchReportCommand: Command {
         OptionSpec("--html", value: "FILE", help: "also write a self-contained HTML report with charts"),
     ]
     static let discussion = """
-        A device is one address with one package; it succeeded when any attempt succeeded, otherwise it
-        failed (or was cancelled) as its last attempt did. JSON keys: devices, succeeded, failed, cancelled,
-        attempts, failed_attempts, by_cause (error kind -> failed attempts), rows (one per device), and more.
+        A device is one address with one package; it succeeded (or was skipped as already running the
+        target) when an attempt left it done and no later claim flashed it again, otherwise it failed (or
+        was cancelled) as its last attempt did. Its time is that of all its attempts. Times and rates are
+        on the clock the attempts ran on, marked "simulated" for sim: runs; devices per hour counts the
+        time during which some attempt ran. JSON keys: devices, succeeded, failed, cancelled, skipped,
+        attempts, failed_attempts, clock, busy_seconds, by_cause (error kind -> failed attempts), rows
+        (one per device), and more. The HTML page draws histograms and the stations' timeline past 40
+        devices.
         The ledger is only read; a missing file is not created.
         Exit: 0 the report was written (also when devices failed: the summary says so), 64 usage,
         65 not a DFUKit ledger (or written by a newer dfukit), 74 the ledger or an output file cannot be
