@@ -9,7 +9,7 @@ final class AuthoringCommandTests: XCTestCase {
                 + "[--set NAME=VALUE]... [--answer COMMAND.FIELD=EXPR]... [--json]",
              ["--device, -d DEVICE", "--mtu N", "--set NAME=VALUE", "--answer COMMAND.FIELD=EXPR", "--json", "-h, --help"]),
             (["profile", "schema"], "usage: dfukit profile schema", []),
-            (["profiles"], "usage: dfukit profiles [--json]", ["--json", "-h, --help"]),
+            (["profiles"], "usage: dfukit profiles [--json | --names]", ["--json", "--names", "-h, --help"]),
         ]
         for (command, usage, options) in expected {
             let result = try DFUKitBinary.run(command + ["--help"])

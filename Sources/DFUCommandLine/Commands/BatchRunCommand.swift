@@ -49,7 +49,7 @@ struct BatchRunCommand: Command {
             do {
                 line = try LineFileLoader.load(path: path)
             } catch {
-                throw UsageError(error.description, command: command)
+                throw UsageError.invalidInput(error.description, command: command)
             }
         }
         if let value = arguments.value("--profile") { line.profile = value }

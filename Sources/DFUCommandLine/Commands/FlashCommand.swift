@@ -18,7 +18,8 @@ struct FlashCommand: Command {
         OptionSpec("--write", value: "ROLE=TYPE",
                    help: "write type for a characteristic role: with-response | without-response", repeatable: true),
         OptionSpec("--mode", value: "MODE",
-                   help: "MCUmgr upgrade mode: test-and-confirm (default), confirm-only, test-only, upload-only"),
+                   help: "MCUmgr upgrade mode: test-and-confirm (default), confirm-only, test-only, upload-only",
+                   choices: ["test-and-confirm", "confirm-only", "test-only", "upload-only"]),
         OptionSpec("--trace", value: "FILE", help: "hci: only: record every HCI packet as a btsnoop file (Wireshark)"),
         OptionSpec("--json", help: "print one JSON object with the result at the end"),
     ]
@@ -58,10 +59,7 @@ struct FlashCommand: Command {
             options.parameters[name] = ParameterValue(parsing: value)
         }
         if let mode = arguments.value("--mode") {
-            let modes = ["test-and-confirm", "confirm-only", "test-only", "upload-only"]
-            guard modes.contains(mode) else {
-                throw UsageError("--mode is one of \(modes.joined(separator: ", ")), not '\(mode)'", command: command)
-            }
+            // One of the option's choices: the parser checked it.
             options.parameters["mode"] = .text(mode)
         }
         for setting in arguments.values["--write"] ?? [] {

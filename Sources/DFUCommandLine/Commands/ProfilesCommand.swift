@@ -6,9 +6,10 @@ import Foundation
 struct ProfilesCommand: Command {
     static let name = "profiles"
     static let summary = "List the profiles on the search path, with their descriptions and where each was found."
-    static let usage = "dfukit profiles [--json]"
+    static let usage = "dfukit profiles [--json | --names]"
     static let options: [OptionSpec] = [
         OptionSpec("--json", help: "print a JSON list"),
+        OptionSpec("--names", help: "print only the names --profile NAME loads, one a line (shell completion uses it)"),
     ]
     static let discussion = """
         The search path, in order: each directory of $DFUKIT_PROFILE_PATH (colon separated),
@@ -22,6 +23,7 @@ struct ProfilesCommand: Command {
         """
 
     let json: Bool
+    let namesOnly: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.isEmpty else {
@@ -29,6 +31,10 @@ struct ProfilesCommand: Command {
                              + "'dfukit profile check \(arguments.positionals[0])'?)", command: "dfukit \(Self.name)")
         }
         json = arguments.flag("--json")
+        namesOnly = arguments.flag("--names")
+        guard !(json && namesOnly) else {
+            throw UsageError("give --json or --names, not both", command: "dfukit \(Self.name)")
+        }
     }
 
     private struct Listed {
@@ -39,6 +45,12 @@ struct ProfilesCommand: Command {
 
     func run(_ console: any Console) async -> Int32 {
         let searchPath = ProfileLibrary.standardSearchPath()
+        if namesOnly {
+            for found in ProfileLibrary.profiles(on: searchPath) where found.isFirstOfItsName {
+                console.out(found.name)
+            }
+            return ExitCode.success
+        }
         let listed = ProfileLibrary.profiles(on: searchPath).map { found -> Listed in
             do throws(ProfileDiagnostics) {
                 let profile = try ProfileLoader.load(path: found.path)

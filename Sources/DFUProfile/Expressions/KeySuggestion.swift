@@ -1,7 +1,8 @@
 /// "Did you mean ...?" hints: the nearest candidate by edit distance (with transpositions).
-enum KeySuggestion {
+/// Profiles use it for keys and names; the command line for commands, options and parameters.
+public enum KeySuggestion {
     /// The candidate closest to `word`, when it is close enough to be a plausible typo.
-    static func nearest(to word: String, in candidates: [String]) -> String? {
+    public static func nearest(to word: String, in candidates: [String]) -> String? {
         let limit = word.count <= 3 ? 1 : (word.count <= 6 ? 2 : 3)
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
@@ -14,13 +15,13 @@ enum KeySuggestion {
     }
 
     /// `"; did you mean 'x'?"`, or nil when nothing is close.
-    static func didYouMean(_ word: String, in candidates: [String]) -> String? {
+    public static func didYouMean(_ word: String, in candidates: [String]) -> String? {
         nearest(to: word, in: candidates).map { "; did you mean '\($0)'?" }
     }
 
     /// Optimal-string-alignment distance: insertions, deletions, substitutions and swaps of
     /// two neighbours each cost 1.
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    public static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
