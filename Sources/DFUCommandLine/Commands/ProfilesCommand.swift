@@ -17,8 +17,9 @@ struct ProfilesCommand: Command {
         directory of the source tree dfukit was built from. --profile NAME loads the first NAME.yaml
         (then NAME.json) found; a profile hidden by an earlier one of the same name is listed as
         hidden. A profile that does not load is listed with its first error; 'dfukit profile check
-        FILE' shows them all. --json prints one object per profile: name, description, path,
-        directory, origin, hidden, valid, error.
+        FILE' shows them all. Each valid profile's line ends with the package kinds it flashes
+        ('packages' in the profile). --json prints one object per profile: name, description, path,
+        directory, origin, hidden, valid, packages, error.
         Exit: 0 listed (even with invalid profiles), 64 usage.
         """
 
@@ -40,6 +41,7 @@ struct ProfilesCommand: Command {
     private struct Listed {
         var found: ProfileLibrary.FoundProfile
         var description: String?
+        var packageKinds: [String] = []
         var error: String?
     }
 
@@ -54,7 +56,7 @@ struct ProfilesCommand: Command {
         let listed = ProfileLibrary.profiles(on: searchPath).map { found -> Listed in
             do throws(ProfileDiagnostics) {
                 let profile = try ProfileLoader.load(path: found.path)
-                return Listed(found: found, description: profile.summary)
+                return Listed(found: found, description: profile.summary, packageKinds: profile.packageKinds)
             } catch {
                 let first = error.errors.first.map { "\($0)" } ?? error.description
                 return Listed(found: found, description: nil, error: first)
@@ -75,6 +77,7 @@ struct ProfilesCommand: Command {
             console.out("")
             var summary = entry.description ?? "(no description)"
             if let error = entry.error { summary = "invalid: " + error }
+            if !entry.packageKinds.isEmpty { summary += " [packages: \(entry.packageKinds.joined(separator: ", "))]" }
             if !entry.found.isFirstOfItsName { summary = "hidden by an earlier " + entry.found.name + "; " + summary }
             console.out(entry.found.name.padding(toLength: column, withPad: " ", startingAt: 0) + summary)
             console.out(String(repeating: " ", count: column) + entry.found.path
@@ -91,6 +94,7 @@ struct ProfilesCommand: Command {
             "valid": entry.error == nil,
         ]
         if let description = entry.description { object["description"] = description }
+        if entry.error == nil { object["packages"] = entry.packageKinds }
         if let error = entry.error { object["error"] = error }
         return object
     }
