@@ -82,7 +82,7 @@ public enum DFUKitCommandLine {
 
     /// `dfukit help [COMMAND...]`: the overview, a command's help, or a group's usage.
     private static func help(_ words: [String], console: any Console) -> Int32 {
-        guard !words.isEmpty else {
+        guard !words.isEmpty, words != ["--help"], words != ["-h"] else {
             console.out(overview)
             return ExitCode.success
         }

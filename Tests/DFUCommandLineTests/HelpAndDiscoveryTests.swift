@@ -74,6 +74,7 @@ final class HelpAndDiscoveryTests: XCTestCase {
         let overview = try DFUKitBinary.run(["help"])
         XCTAssertEqual(overview.status, 0, overview.transcript)
         XCTAssertTrue(overview.stdout.contains("\n  help COMMAND "), overview.transcript)
+        XCTAssertEqual(try DFUKitBinary.run(["help", "--help"]).stdout, overview.stdout)
 
         let wrong = try DFUKitBinary.run(["help", "flsh"])
         XCTAssertEqual(wrong.status, 64, wrong.transcript)
