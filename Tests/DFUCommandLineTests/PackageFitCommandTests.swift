@@ -72,6 +72,18 @@ final class PackageFitCommandTests: XCTestCase {
                           result.transcript)
     }
 
+    /// `profile trace` is for looking: it traces another kind, with the warning flash refuses it with.
+    func testProfileTraceWarnsAboutAnotherKind() throws {
+        let package = samples + "/nordic/app-signed.zip"
+        let result = try DFUKitBinary.run(["profile", "trace", "vendor-ctrlpt", package, "--device", "sim:vendor-ctrlpt", "--json"])
+        XCTAssertEqual(result.stderrLines.first, "warning: \(package): Nordic Secure DFU package (nrfutil pkg generate), "
+                       + "package kind nordic-secure; profile 'vendor-ctrlpt' takes only dfukit-package", result.transcript)
+        XCTAssertTrue(result.stderr.contains("  dfukit flash refuses it without --force; tracing it anyway\n"), result.transcript)
+        XCTAssertFalse(result.stdout.isEmpty, result.transcript)
+        let own = try DFUKitBinary.run(["profile", "trace", "nordic-secure-dfu", package, "--device", "sim:nordic-secure-dfu", "--json"])
+        XCTAssertFalse(own.stderr.contains("warning:"), own.transcript)
+    }
+
     /// Every sample flashes with its own profile: the kinds each profile declares are right.
     func testEverySampleIsTakenByItsOwnProfile() throws {
         let pairs: [(sample: String, profile: String)] = [

@@ -107,6 +107,10 @@ struct ProfileTraceCommand: Command {
             return error.exitCode
         }
         guard let package = CommandInputs.intactPackage(packagePath, console: console) else { return ExitCode.dataError }
+        // A trace is for looking: a package of another kind is traced, with the warning `flash` would refuse it with.
+        if let problem = PackageFit.problem(package, profile: profile) {
+            console.error("warning: \(problem)\n  dfukit flash refuses it without --force; tracing it anyway")
+        }
         let inner: any GATTTransport
         if let device {
             switch TransportFactory.open(device, console: console, command: "dfukit \(Self.name)",
