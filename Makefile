@@ -72,6 +72,12 @@ install: release
 	install -m 0755 .build/release/dfukit $(DESTDIR)$(PREFIX)/bin/dfukit
 	install -m 0644 profiles/*.yaml $(DESTDIR)$(PREFIX)/share/dfukit/profiles/
 	.build/release/dfukit profile schema > $(DESTDIR)$(PREFIX)/share/dfukit/profile.schema.json
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	    $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	.build/release/dfukit man > $(DESTDIR)$(PREFIX)/share/man/man1/dfukit.1
+	.build/release/dfukit completion bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/dfukit
+	.build/release/dfukit completion zsh > $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_dfukit
+	.build/release/dfukit completion fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/dfukit.fish
 
 clean:
 	rm -rf .build

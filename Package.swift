@@ -50,7 +50,7 @@ let package = Package(
 
         .target(name: "DFUBytes", dependencies: ["CZlib", "CCryptoShim", "CCBOR"], swiftSettings: swiftSettings),
         .target(name: "DFUPackage", dependencies: ["DFUBytes", "CZip"], swiftSettings: swiftSettings),
-        .target(name: "DFUProfile", dependencies: ["DFUBytes", "CYAML"], swiftSettings: swiftSettings),
+        .target(name: "DFUProfile", dependencies: ["DFUBytes", "DFUPackage", "CYAML"], swiftSettings: swiftSettings),
         .target(name: "DFUGATT", dependencies: ["DFUBytes"], swiftSettings: swiftSettings),
         .target(name: "DFUHCI", dependencies: ["DFUBytes", "DFUGATT"], swiftSettings: swiftSettings),
         .target(name: "DFUSimulator", dependencies: ["DFUBytes", "DFUGATT", "DFUPackage"], swiftSettings: swiftSettings),

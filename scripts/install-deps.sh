@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs the Debian packages DFUKit builds against, when any is missing.
+# Installs the Debian packages DFUKit builds against, when any is missing (and the shells and
+# groff the completion and man page tests run: zsh, fish, groff-base).
 # Runs as root, or through sudo otherwise.
 set -euo pipefail
-packages=(libzip-dev libcrypto++-dev libbluetooth-dev libyaml-dev libcbor-dev libsqlite3-dev libpq-dev zlib1g-dev pkg-config python3)
+packages=(libzip-dev libcrypto++-dev libbluetooth-dev libyaml-dev libcbor-dev libsqlite3-dev libpq-dev zlib1g-dev pkg-config python3 zsh fish groff-base)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

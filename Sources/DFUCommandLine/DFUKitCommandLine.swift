@@ -24,8 +24,13 @@ public enum DFUKitCommandLine {
             CommandEntry(SMPImageConfirmCommand.self),
             CommandEntry(SMPImageEraseCommand.self),
             CommandEntry(BatchReportCommand.self),
+            CommandEntry(CompletionCommand.self),
+            CommandEntry(ManCommand.self),
         ]
     }
+
+    /// Every subcommand as `--help`, the completion scripts and the man page describe it.
+    public static var commandDescriptions: [CommandDescription] { commands.map(\.description) }
 
     /// Runs `arguments` (without the program name) and returns the exit status.
     public static func run(_ arguments: [String], console: any Console = StandardConsole()) async -> Int32 {
@@ -37,37 +42,72 @@ public enum DFUKitCommandLine {
         case "--version", "-V", "version":
             console.out("dfukit \(version)")
             return ExitCode.success
-        case "--help", "-h", "help":
+        case "--help", "-h":
             console.out(overview)
             return ExitCode.success
+        case "help":
+            return help(Array(arguments.dropFirst()), console: console)
         default:
             break
         }
-        // Longest match of command words: "package inspect" before "package".
-        for command in commands.sorted(by: { $0.name.count > $1.name.count }) {
-            let words = command.name.split(separator: " ").map(String.init)
-            guard arguments.count >= words.count, Array(arguments.prefix(words.count)) == words else { continue }
-            return await run(command, Array(arguments.dropFirst(words.count)), console: console)
-        }
-        let groups = Set(commands.compactMap { $0.name.split(separator: " ").count > 1 ? String($0.name.split(separator: " ")[0]) : nil })
-        if groups.contains(first) {
-            let members = commands.filter { $0.name.hasPrefix(first + " ") }
-            let usage = "usage:\n" + members.map { "  \($0.usage)" }.joined(separator: "\n")
-            if arguments.count == 1 {
+        let table = CommandTable(commands.map(\.name))
+        switch table.resolve(arguments) {
+        case let .command(index, rest):
+            return await run(commands[index], rest, console: console)
+        case let .group(words, members, next):
+            let usage = groupUsage(members)
+            guard let next else {
                 // Incomplete command line: the usage is a diagnostic, so it goes to standard error.
                 console.error(usage)
                 return ExitCode.usage
             }
-            if arguments[1] == "--help" || arguments[1] == "-h" {
+            if next == "--help" || next == "-h" {
                 console.out(usage)
                 return ExitCode.success
             }
-            console.error("error: unknown command 'dfukit \(first) \(arguments[1])'; one of: "
-                          + members.map(\.name).joined(separator: ", "))
+            let typed = (words + [next]).joined(separator: " ")
+            console.error("error: unknown command 'dfukit \(typed)'"
+                          + (didYouMean(arguments) ?? "; one of: " + members.map { commands[$0].name }.joined(separator: ", ")))
+            return ExitCode.usage
+        case .unknown:
+            // With a likely meaning, one line says it; without, the list of commands follows.
+            if let suggestion = didYouMean(arguments) {
+                console.error("error: unknown command '\(first)'\(suggestion)\nRun 'dfukit --help' for the list of commands.")
+            } else {
+                console.error("error: unknown command '\(first)'\n\n\(overview)")
+            }
             return ExitCode.usage
         }
-        console.error("error: unknown command '\(first)'\n\n\(overview)")
-        return ExitCode.usage
+    }
+
+    /// `dfukit help [COMMAND...]`: the overview, a command's help, or a group's usage.
+    private static func help(_ words: [String], console: any Console) -> Int32 {
+        guard !words.isEmpty, words != ["--help"], words != ["-h"] else {
+            console.out(overview)
+            return ExitCode.success
+        }
+        let table = CommandTable(commands.map(\.name))
+        switch table.resolve(words) {
+        case let .command(index, rest) where rest.isEmpty:
+            console.out(commands[index].help)
+            return ExitCode.success
+        case let .group(_, members, nil):
+            console.out(groupUsage(members))
+            return ExitCode.success
+        default:
+            console.error("error: no command 'dfukit \(words.joined(separator: " "))'" + (didYouMean(words) ?? "")
+                          + "\nRun 'dfukit --help' for the list of commands.")
+            return ExitCode.usage
+        }
+    }
+
+    private static func didYouMean(_ words: [String]) -> String? {
+        let typed = words.prefix { !$0.hasPrefix("-") }
+        return Suggestion.command(Array(typed), among: commands.map(\.name)).map { "; did you mean 'dfukit \($0)'?" }
+    }
+
+    private static func groupUsage(_ members: [Int]) -> String {
+        "usage:\n" + members.map { "  \(commands[$0].usage)" }.joined(separator: "\n")
     }
 
     private static func run(_ command: CommandEntry, _ arguments: [String], console: any Console) async -> Int32 {
@@ -81,8 +121,8 @@ public enum DFUKitCommandLine {
             }
             runner = try command.make(parsed)
         } catch {
-            console.error("error: \(error)")
-            return ExitCode.usage
+            console.error(error.printed)
+            return error.exitCode
         }
         return await runner(console)
     }
@@ -95,8 +135,9 @@ public enum DFUKitCommandLine {
         for command in commands {
             lines.append("  " + command.name.padding(toLength: column, withPad: " ", startingAt: 0) + command.summary)
         }
-        lines += ["", "  " + "--version".padding(toLength: column, withPad: " ", startingAt: 0) + "print the version", "",
-                  "Run 'dfukit COMMAND --help' for a command's options."]
+        lines += ["", "  " + "--version".padding(toLength: column, withPad: " ", startingAt: 0) + "print the version",
+                  "  " + "help COMMAND".padding(toLength: column, withPad: " ", startingAt: 0) + "print a command's help", "",
+                  "Run 'dfukit help COMMAND' or 'dfukit COMMAND --help' for a command's options."]
         return lines.joined(separator: "\n")
     }
 }

@@ -9,7 +9,7 @@ final class AuthoringCommandTests: XCTestCase {
                 + "[--set NAME=VALUE]... [--answer COMMAND.FIELD=EXPR]... [--json]",
              ["--device, -d DEVICE", "--mtu N", "--set NAME=VALUE", "--answer COMMAND.FIELD=EXPR", "--json", "-h, --help"]),
             (["profile", "schema"], "usage: dfukit profile schema", []),
-            (["profiles"], "usage: dfukit profiles [--json]", ["--json", "-h, --help"]),
+            (["profiles"], "usage: dfukit profiles [--json | --names]", ["--json", "--names", "-h, --help"]),
         ]
         for (command, usage, options) in expected {
             let result = try DFUKitBinary.run(command + ["--help"])
@@ -65,7 +65,7 @@ final class AuthoringCommandTests: XCTestCase {
         XCTAssertTrue(lines.contains { $0.hasSuffix("/profiles (./profiles): 2 profiles") }, result.stdout)
         XCTAssertTrue(lines.contains { $0.hasSuffix("/profiles (source tree): \(shippedCount) profiles") }, result.stdout)
         XCTAssertTrue(lines.contains("vendor-ctrlpt      Local copy of the vendor control point, u16 LE length-prefixed "
-                                     + "commands, write with response"), result.stdout)
+                                     + "commands, write with response [packages: dfukit-package]"), result.stdout)
         XCTAssertTrue(lines.contains { $0.hasPrefix("vendor-ctrlpt      hidden by an earlier vendor-ctrlpt; Vendor control point") },
                       result.stdout)
         XCTAssertTrue(lines.contains { $0.hasPrefix("broken             invalid: ") && $0.contains("/profiles/broken.yaml:1:1: error: ") },
@@ -83,6 +83,13 @@ final class AuthoringCommandTests: XCTestCase {
         XCTAssertEqual(broken["valid"] as? Bool, false)
         XCTAssertTrue((broken["error"] as? String)?.contains("missing required key 'characteristics'") ?? false, "\(broken)")
         XCTAssertEqual(rows.first { $0["name"] as? String == "nordic-secure-dfu" }?["valid"] as? Bool, true)
+        XCTAssertEqual(rows.first { $0["name"] as? String == "mcumgr-smp" }?["packages"] as? [String], ["mcuboot", "nrf-connect-dfu"])
+
+        // --names: what --profile NAME loads, once each (shell completion reads it).
+        let names = try DFUKitBinary.run(["profiles", "--names"], in: directory.path)
+        XCTAssertEqual(names.status, 0, names.transcript)
+        XCTAssertEqual(names.stdoutLines.sorted(), Set(rows.compactMap { $0["name"] as? String }).sorted())
+        XCTAssertEqual(names.stdoutLines.count, shippedCount + 1, "vendor-ctrlpt once")
 
         let extra = try DFUKitBinary.run(["profiles", "vendor-ctrlpt"], in: directory.path)
         XCTAssertEqual(extra.status, 64, extra.transcript)

@@ -95,12 +95,16 @@ final class BatchCommandTests: XCTestCase {
         XCTAssertEqual((summary["skipped"] as? Int ?? 0) + (summary["succeeded"] as? Int ?? 0), fleet)
     }
 
-    func testLineFileErrorsAreRefusedWithTheirLocation() throws {
+    /// A line file that does not read is bad input (65, as `--help` says), reported with its
+    /// location and once only: no `error: line.yaml:2:1: error: ...`.
+    func testLineFileErrorsAreDataErrorsWithTheirLocation() throws {
         let directory = try TemporaryDirectory()
         try directory.write("line.yaml", text: "profile: vendor-ctrlpt\nconcurency: 4\n")
         let result = try DFUKitBinary.run(["batch", "run", "line.yaml"], in: directory.path)
         XCTAssertEqual(result.status, 65, result.transcript)
-        XCTAssertTrue(result.stderr.contains("line.yaml:2:1: error: unknown key 'concurency'"), result.transcript)
+        XCTAssertTrue(result.stderrLines.first?.hasPrefix("line.yaml:2:1: error: unknown key 'concurency'") ?? false,
+                      result.transcript)
+        XCTAssertFalse(result.stderr.contains("error: line.yaml"), result.transcript)
     }
 
     /// Radio transports are batch sources too: a bad `hci:` address is a usage error, and

@@ -182,7 +182,7 @@ final class FlashCommandTests: XCTestCase {
         let bluez = try flash(package, device: "bluez:hci0", in: directory)
         XCTAssertEqual(bluez.status, 69, bluez.transcript)
         try assertFailedReport(bluez, kind: "transport")
-        XCTAssertTrue(bluez.stderr.contains("error: bluez:hci0: socket: this kernel has no Bluetooth support "
+        XCTAssertTrue(bluez.stderr.contains("error: transport unavailable: bluez:hci0: socket: this kernel has no Bluetooth support "
                                             + "(no AF_BLUETOOTH)"), bluez.transcript)
         XCTAssertTrue(bluez.stderr.hasSuffix("(EAFNOSUPPORT)\n"), bluez.transcript)
 

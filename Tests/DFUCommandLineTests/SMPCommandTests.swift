@@ -35,9 +35,11 @@ final class SMPCommandTests: XCTestCase {
         XCTAssertEqual(short.status, 1, short.transcript)
         XCTAssertTrue(short.stderr.contains("status 0x18 (invalid-hash)"), short.stderr)
 
+        // Not hex: said in the argument's terms before connecting, not as a profile error.
         let notHex = try DFUKitBinary.run(["smp", "image", "test"] + device + ["zz"])
-        XCTAssertEqual(notHex.status, 65, notHex.transcript)
-        XCTAssertTrue(notHex.stderr.contains("unhex() takes hex text"), notHex.stderr)
+        XCTAssertEqual(notHex.status, 64, notHex.transcript)
+        XCTAssertEqual(notHex.stderrLines, ["error: HASH 'zz': parameter 'hash' is bytes written in hex (an even number of "
+                                            + "digits 0-9, a-f), not 'zz'", "See 'dfukit smp image test --help'."])
     }
 
     func testWrongArgumentCountIsAUsageError() throws {

@@ -184,7 +184,7 @@ struct BatchRunCommand: Command {
     /// The device source a `--device` names: a simulated fleet, or one radio transport
     /// (`hci:...`, `bluez:hciN` with the profile's link security) shared by all attempts.
     static func source(_ text: String, security: String? = nil) throws -> any BatchDeviceSource {
-        let specifier = try DeviceSpecifier(parsing: text)
+        let specifier = try DeviceSpecifier(parsing: text, command: "dfukit batch run")
         if specifier.transport == .sim {
             do {
                 return SimulatedFleetSource(fleet: try SimulatedFleet(try SimulatorConfiguration(parsing: specifier.target)))

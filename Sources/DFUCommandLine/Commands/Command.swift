@@ -37,23 +37,36 @@ extension Command {
     }
 }
 
+/// A subcommand as `--help`, the completion scripts and the man page describe it: all three
+/// are made from these values.
+public struct CommandDescription: Sendable {
+    /// The words after `dfukit`, e.g. "package inspect".
+    public let name: String
+    public let summary: String
+    /// The synopsis, starting with `dfukit`.
+    public let usage: String
+    public let options: [OptionSpec]
+    public let discussion: String
+    /// The whole `--help` text.
+    public let help: String
+}
+
 /// A subcommand's static description and a way to parse and run it, without existential
 /// metatypes.
 struct CommandEntry {
-    let name: String
-    let summary: String
-    let usage: String
-    let options: [OptionSpec]
-    let help: String
+    let description: CommandDescription
     /// Parses the arguments and returns the command ready to run.
     let make: (ParsedArguments) throws(UsageError) -> (any Console) async -> Int32
 
+    var name: String { description.name }
+    var summary: String { description.summary }
+    var usage: String { description.usage }
+    var options: [OptionSpec] { description.options }
+    var help: String { description.help }
+
     init<C: Command>(_ type: C.Type) {
-        name = C.name
-        summary = C.summary
-        usage = C.usage
-        options = C.options
-        help = C.help
+        description = CommandDescription(name: C.name, summary: C.summary, usage: C.usage, options: C.options,
+                                         discussion: C.discussion, help: C.help)
         make = { (arguments) throws(UsageError) in
             let command = try C(arguments)
             return { console in await command.run(console) }

@@ -1,19 +1,25 @@
-/// `dfukit exec --profile P --device DEVICE COMMAND [--set NAME=VALUE]... [--json]`: sends one
-/// command of a profile and prints the device's answer as JSON.
+/// `dfukit exec --profile P --device DEVICE COMMAND [--set NAME=VALUE]... [--yes] [--json]`:
+/// sends one command of a profile and prints the device's answer as JSON.
 struct ExecCommand: Command {
     static let name = "exec"
     static let summary = "Send one command of a profile to a device and print its answer."
-    static let usage = "dfukit exec --profile NAME|FILE --device TRANSPORT[/ADDRESS] COMMAND [--set NAME=VALUE]... [--json]"
+    static let usage = "dfukit exec --profile NAME|FILE --device TRANSPORT[/ADDRESS] COMMAND [--set NAME=VALUE]... [--yes] [--json]"
     static let options: [OptionSpec] = [
         OptionSpec("--profile", "-p", value: "NAME|FILE", help: "the profile whose command to send"),
         OptionSpec("--device", "-d", value: "DEVICE", help: "TRANSPORT[/ADDRESS], e.g. sim:mcumgr-smp"),
         OptionSpec("--set", value: "NAME=VALUE", help: "a profile parameter the command uses", repeatable: true),
+        OptionSpec("--yes", "-y", help: "send a command that changes the device (the profile marks it changes-device)"),
         OptionSpec("--json", help: "print the answer on one line"),
     ]
     static let discussion = """
         COMMAND is a key of the profile's `commands`. The answer's fields are printed as JSON
         (bytes as hex). Example: dfukit exec --profile mcumgr-smp --device sim:mcumgr-smp image_list
-        Exit: 0 answered, 1 the device refused or did not answer, 64 usage, 65 bad profile, 69 transport.
+        Before connecting, the command and every --set are checked against the profile: the
+        parameter must be one the command's request reads, its value of the parameter's type.
+        A command that erases, writes, starts, activates or resets (changes-device in the
+        profile) is sent only with --yes.
+        Exit: 0 answered, 1 the device refused or did not answer, 64 usage (a wrong command,
+        parameter or value, or --yes missing), 65 bad profile, 69 transport.
         """
 
     let runner: ProfileCommandRunner
@@ -25,10 +31,10 @@ struct ExecCommand: Command {
         }
         runner = ProfileCommandRunner(
             profileName: try arguments.requiredValue("--profile"),
-            device: try DeviceSpecifier(parsing: try arguments.requiredValue("--device")),
+            device: try DeviceSpecifier(parsing: try arguments.requiredValue("--device"), command: command),
             command: arguments.positionals[0],
-            parameters: try ProfileCommandRunner.keyValues(arguments.values["--set"] ?? [], command: command),
-            json: arguments.flag("--json"))
+            settings: try ParameterSetting.parse(arguments.values["--set"] ?? [], command: command),
+            json: arguments.flag("--json"), invokedAs: command, confirmed: arguments.flag("--yes"))
     }
 
     func run(_ console: any Console) async -> Int32 {

@@ -18,8 +18,10 @@ struct FlashCommand: Command {
         OptionSpec("--write", value: "ROLE=TYPE",
                    help: "write type for a characteristic role: with-response | without-response", repeatable: true),
         OptionSpec("--mode", value: "MODE",
-                   help: "MCUmgr upgrade mode: test-and-confirm (default), confirm-only, test-only, upload-only"),
+                   help: "MCUmgr upgrade mode: test-and-confirm (default), confirm-only, test-only, upload-only",
+                   choices: ["test-and-confirm", "confirm-only", "test-only", "upload-only"]),
         OptionSpec("--trace", value: "FILE", help: "hci: only: record every HCI packet as a btsnoop file (Wireshark)"),
+        OptionSpec("--force", help: "send a package of a kind the profile does not list in its 'packages'"),
         OptionSpec("--json", help: "print one JSON object with the result at the end"),
     ]
     static let discussion = """
@@ -27,23 +29,29 @@ struct FlashCommand: Command {
         Transports: sim:NAME[?key=value&...] (simulated device; keys: mtu, interval, packets-per-event,
         buffers, address, name, erase-ms, write-ns-per-byte, fault=disconnect-after:BYTES |
         drop-notification:N | corrupt-notification:N | busy:N | unresponsive-after:BYTES).
-        The package's checksums (and, with --key, its signatures) are verified before any byte is sent.
-        Exit: 0 verified, 1 the update failed on the device, 64 usage, 65 bad profile or package,
-        69 transport unavailable.
+        Before connecting: every --set value is checked against the profile's parameter (exit 64), the
+        package's checksums (and, with --key, its signatures) are verified, and a package of a kind
+        the profile does not take ('packages' in the profile) is refused (exit 65) unless --force.
+        Exit: 0 verified, 1 the update failed on the device, 64 usage, 65 bad profile or package (or
+        one the profile does not take), 69 transport unavailable.
         """
 
     let profileName: String
     let device: DeviceSpecifier
     let packagePath: String
     let json: Bool
-    let options: FlashOptions
+    let settings: [ParameterSetting]
+    /// `--mode`, a parameter of the MCUmgr profile.
+    let mode: String?
+    let writeTypes: [String: GATTWriteType]
+    let force: Bool
     let keyPath: String?
     let traceFile: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         let command = "dfukit \(Self.name)"
         profileName = try arguments.requiredValue("--profile")
-        device = try DeviceSpecifier(parsing: try arguments.requiredValue("--device"))
+        device = try DeviceSpecifier(parsing: try arguments.requiredValue("--device"), command: "dfukit \(Self.name)")
         guard arguments.positionals.count == 1 else {
             throw UsageError(arguments.positionals.isEmpty ? "name the package to flash" : "name exactly one package",
                              command: command)
@@ -52,26 +60,40 @@ struct FlashCommand: Command {
         json = arguments.flag("--json")
         keyPath = arguments.value("--key")
         traceFile = arguments.value("--trace")
-        var options = FlashOptions()
-        for setting in arguments.values["--set"] ?? [] {
-            let (name, value) = try Self.keyValue(setting, option: "--set", command: command)
-            options.parameters[name] = ParameterValue(parsing: value)
-        }
-        if let mode = arguments.value("--mode") {
-            let modes = ["test-and-confirm", "confirm-only", "test-only", "upload-only"]
-            guard modes.contains(mode) else {
-                throw UsageError("--mode is one of \(modes.joined(separator: ", ")), not '\(mode)'", command: command)
-            }
-            options.parameters["mode"] = .text(mode)
-        }
+        force = arguments.flag("--force")
+        settings = try ParameterSetting.parse(arguments.values["--set"] ?? [], command: command)
+        // One of the option's choices: the parser checked it.
+        mode = arguments.value("--mode")
+        var writeTypes: [String: GATTWriteType] = [:]
         for setting in arguments.values["--write"] ?? [] {
             let (role, value) = try Self.keyValue(setting, option: "--write", command: command)
             guard let type = GATTWriteType(rawValue: value) else {
                 throw UsageError("--write \(setting): the type is with-response or without-response", command: command)
             }
-            options.writeTypes[role] = type
+            writeTypes[role] = type
         }
-        self.options = options
+        self.writeTypes = writeTypes
+    }
+
+    /// The run's options, checked against the profile: each `--set` value fits its parameter,
+    /// `--mode` is a parameter of it, each `--write` role one of its characteristics.
+    private func checkedOptions(_ profile: Profile) throws(UsageError) -> FlashOptions {
+        let command = "dfukit \(Self.name)"
+        var options = FlashOptions(parameters: try ParameterCheck.values(settings, profile: profile, command: command),
+                                   writeTypes: writeTypes)
+        if let mode {
+            guard profile.parameters["mode"] != nil else {
+                throw UsageError("--mode \(mode): profile '\(profile.name)' has no upgrade mode (no parameter 'mode'; "
+                                 + "the MCUmgr profile has one)", command: command)
+            }
+            options.parameters["mode"] = .text(mode)
+        }
+        do {
+            try options.validate(for: profile)
+        } catch {
+            throw UsageError(error.message, command: command)
+        }
+        return options
     }
 
     private static func keyValue(_ text: String, option: String, command: String) throws(UsageError) -> (String, String) {
@@ -92,9 +114,25 @@ struct FlashCommand: Command {
             printEarlyFailure(console, kind: "profile", message: error.description)
             return ExitCode.dataError
         }
+        let options: FlashOptions
+        do {
+            options = try checkedOptions(profile)
+        } catch {
+            console.error(error.printed)
+            printEarlyFailure(console, kind: "usage", message: error.message)
+            return error.exitCode
+        }
         do {
             package = try FirmwarePackage.open(path: packagePath)
             try package.requireIntact()
+            if let problem = PackageFit.problem(package, profile: profile) {
+                if !force {
+                    console.error("error: \(problem)\nnothing was sent to the device; --force sends it anyway.")
+                    printEarlyFailure(console, kind: "package", message: problem)
+                    return ExitCode.dataError
+                }
+                console.error("warning: \(problem)\n  sending it anyway (--force)")
+            }
             if let keyPath = keyPath ?? profile.signingKey {
                 let key: String
                 do {
@@ -126,7 +164,6 @@ struct FlashCommand: Command {
         }
         let images = PackageImages.flashImages(package)
         let address = device.address
-        let options = self.options
         let report = await InterruptHandling.cancellingOnInterrupt {
             let printer = ProgressPrinter(console: console)
             let session = FlashSession(profile: profile, images: images, transport: transport, address: address,

@@ -15,7 +15,7 @@ struct InspectCommand: Command {
         guard arguments.positionals.count == 1 else {
             throw UsageError("name one device, e.g. hci:tcp:127.0.0.1:9002/F0:DF:00:00:00:01", command: "dfukit \(Self.name)")
         }
-        device = try DeviceSpecifier(parsing: arguments.positionals[0])
+        device = try DeviceSpecifier(parsing: arguments.positionals[0], command: "dfukit \(Self.name)")
         guard device.address != nil else {
             throw UsageError("give the device's address: TRANSPORT/ADDRESS (dfukit scan lists them)", command: "dfukit \(Self.name)")
         }

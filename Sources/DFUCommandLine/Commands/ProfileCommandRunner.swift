@@ -3,14 +3,19 @@ import DFUGATT
 import DFUProfile
 import Foundation
 
-/// Shared by `dfukit exec` and `dfukit smp ...`: loads the profile, opens the transport, sends
-/// one command and prints its answer.
+/// Shared by `dfukit exec` and `dfukit smp ...`: loads the profile, checks the command and its
+/// arguments against it, opens the transport, sends the command and prints its answer.
 struct ProfileCommandRunner {
     var profileName: String
     var device: DeviceSpecifier
     var command: String
-    var parameters: [String: ParameterValue]
+    var settings: [ParameterSetting]
     var json: Bool
+    /// The command line's own name, for messages (`dfukit exec`, `dfukit smp image test`).
+    var invokedAs = "dfukit exec"
+    /// Whether a command the profile marks `changes-device` may be sent: `exec --yes`, or a
+    /// shortcut whose name says what it does (`smp image erase`).
+    var confirmed = false
 
     func run(_ console: any Console) async -> Int32 {
         let profile: Profile
@@ -20,12 +25,18 @@ struct ProfileCommandRunner {
             console.error(error.description)
             return ExitCode.dataError
         }
+        let options: FlashOptions
+        do {
+            options = try checkedOptions(profile)
+        } catch {
+            console.error(error.printed)
+            return error.exitCode
+        }
         let transport: any GATTTransport
-        switch TransportFactory.open(device, console: console, command: "dfukit exec") {
+        switch TransportFactory.open(device, console: console, command: invokedAs) {
         case let .success(opened): transport = opened
         case let .failure(status): return status.code
         }
-        let options = FlashOptions(parameters: parameters)
         let address = device.address
         let command = self.command
         let result = await InterruptHandling.cancellingOnInterrupt {
@@ -46,14 +57,32 @@ struct ProfileCommandRunner {
         return ExitCode.success
     }
 
+    /// Everything that can be checked without the device: the command exists, its arguments
+    /// fit the parameters its request reads, and a command that changes the device was meant.
+    func checkedOptions(_ profile: Profile) throws(UsageError) -> FlashOptions {
+        guard let spec = profile.commands[command] else {
+            let known = profile.commands.keys.sorted()
+            throw UsageError("profile '\(profile.name)' has no command '\(command)'"
+                             + (KeySuggestion.didYouMean(command, in: known) ?? "; its commands: \(known.joined(separator: ", "))"),
+                             command: invokedAs)
+        }
+        let parameters = try ParameterCheck.values(settings, profile: profile, command: invokedAs, sending: spec)
+        if spec.changesDevice, !confirmed {
+            throw UsageError("command '\(command)' of profile '\(profile.name)' changes the device (erases, writes, starts, "
+                             + "activates or resets: the profile marks it changes-device); sent alone it can leave the device "
+                             + "half updated. Add --yes to send it", command: invokedAs)
+        }
+        return FlashOptions(parameters: parameters)
+    }
+}
+
+extension ProfileCommandRunner {
+    /// `NAME=VALUE` settings as values, decimal or 0x integers and texts otherwise, unchecked
+    /// (`batch run`: the engine refuses names the profile lacks).
     static func keyValues(_ settings: [String], command: String) throws(UsageError) -> [String: ParameterValue] {
         var parameters: [String: ParameterValue] = [:]
-        for setting in settings {
-            let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, !parts[0].isEmpty else {
-                throw UsageError("--set takes NAME=VALUE, not '\(setting)'", command: command)
-            }
-            parameters[parts[0]] = ParameterValue(parsing: parts[1])
+        for setting in try ParameterSetting.parse(settings, command: command) {
+            parameters[setting.name] = ParameterValue(parsing: setting.text)
         }
         return parameters
     }

@@ -52,7 +52,7 @@ struct ProfileTraceCommand: Command {
     let device: DeviceSpecifier?
     let mtu: Int?
     let json: Bool
-    let options: FlashOptions
+    let settings: [ParameterSetting]
     let rules: [AnswerRule]
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -72,7 +72,7 @@ struct ProfileTraceCommand: Command {
         } else {
             mtu = nil
         }
-        var device = try arguments.value("--device").map { (text) throws(UsageError) in try DeviceSpecifier(parsing: text) }
+        var device = try arguments.value("--device").map { (text) throws(UsageError) in try DeviceSpecifier(parsing: text, command: command) }
         if let mtu, let given = device {
             guard given.transport == .sim else {
                 throw UsageError("--mtu applies to the generic device and sim: devices; a radio link negotiates its MTU",
@@ -94,13 +94,23 @@ struct ProfileTraceCommand: Command {
             throw UsageError("--answer applies to the generic device (without --device)", command: command)
         }
         self.rules = rules
-        options = FlashOptions(parameters: try ProfileCommandRunner.keyValues(arguments.values["--set"] ?? [],
-                                                                             command: command))
+        settings = try ParameterSetting.parse(arguments.values["--set"] ?? [], command: command)
     }
 
     func run(_ console: any Console) async -> Int32 {
-        guard let profile = CommandInputs.profile(profileName, console: console),
-              let package = CommandInputs.intactPackage(packagePath, console: console) else { return ExitCode.dataError }
+        guard let profile = CommandInputs.profile(profileName, console: console) else { return ExitCode.dataError }
+        let options: FlashOptions
+        do {
+            options = FlashOptions(parameters: try ParameterCheck.values(settings, profile: profile, command: "dfukit \(Self.name)"))
+        } catch {
+            console.error(error.printed)
+            return error.exitCode
+        }
+        guard let package = CommandInputs.intactPackage(packagePath, console: console) else { return ExitCode.dataError }
+        // A trace is for looking: a package of another kind is traced, with the warning `flash` would refuse it with.
+        if let problem = PackageFit.problem(package, profile: profile) {
+            console.error("warning: \(problem)\n  dfukit flash refuses it without --force; tracing it anyway")
+        }
         let inner: any GATTTransport
         if let device {
             switch TransportFactory.open(device, console: console, command: "dfukit \(Self.name)",

@@ -6,9 +6,10 @@ import Foundation
 struct ProfilesCommand: Command {
     static let name = "profiles"
     static let summary = "List the profiles on the search path, with their descriptions and where each was found."
-    static let usage = "dfukit profiles [--json]"
+    static let usage = "dfukit profiles [--json | --names]"
     static let options: [OptionSpec] = [
         OptionSpec("--json", help: "print a JSON list"),
+        OptionSpec("--names", help: "print only the names --profile NAME loads, one a line (shell completion uses it)"),
     ]
     static let discussion = """
         The search path, in order: each directory of $DFUKIT_PROFILE_PATH (colon separated),
@@ -16,12 +17,14 @@ struct ProfilesCommand: Command {
         directory of the source tree dfukit was built from. --profile NAME loads the first NAME.yaml
         (then NAME.json) found; a profile hidden by an earlier one of the same name is listed as
         hidden. A profile that does not load is listed with its first error; 'dfukit profile check
-        FILE' shows them all. --json prints one object per profile: name, description, path,
-        directory, origin, hidden, valid, error.
+        FILE' shows them all. Each valid profile's line ends with the package kinds it flashes
+        ('packages' in the profile). --json prints one object per profile: name, description, path,
+        directory, origin, hidden, valid, packages, error.
         Exit: 0 listed (even with invalid profiles), 64 usage.
         """
 
     let json: Bool
+    let namesOnly: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.isEmpty else {
@@ -29,20 +32,31 @@ struct ProfilesCommand: Command {
                              + "'dfukit profile check \(arguments.positionals[0])'?)", command: "dfukit \(Self.name)")
         }
         json = arguments.flag("--json")
+        namesOnly = arguments.flag("--names")
+        guard !(json && namesOnly) else {
+            throw UsageError("give --json or --names, not both", command: "dfukit \(Self.name)")
+        }
     }
 
     private struct Listed {
         var found: ProfileLibrary.FoundProfile
         var description: String?
+        var packageKinds: [String] = []
         var error: String?
     }
 
     func run(_ console: any Console) async -> Int32 {
         let searchPath = ProfileLibrary.standardSearchPath()
+        if namesOnly {
+            for found in ProfileLibrary.profiles(on: searchPath) where found.isFirstOfItsName {
+                console.out(found.name)
+            }
+            return ExitCode.success
+        }
         let listed = ProfileLibrary.profiles(on: searchPath).map { found -> Listed in
             do throws(ProfileDiagnostics) {
                 let profile = try ProfileLoader.load(path: found.path)
-                return Listed(found: found, description: profile.summary)
+                return Listed(found: found, description: profile.summary, packageKinds: profile.packageKinds)
             } catch {
                 let first = error.errors.first.map { "\($0)" } ?? error.description
                 return Listed(found: found, description: nil, error: first)
@@ -63,6 +77,7 @@ struct ProfilesCommand: Command {
             console.out("")
             var summary = entry.description ?? "(no description)"
             if let error = entry.error { summary = "invalid: " + error }
+            if !entry.packageKinds.isEmpty { summary += " [packages: \(entry.packageKinds.joined(separator: ", "))]" }
             if !entry.found.isFirstOfItsName { summary = "hidden by an earlier " + entry.found.name + "; " + summary }
             console.out(entry.found.name.padding(toLength: column, withPad: " ", startingAt: 0) + summary)
             console.out(String(repeating: " ", count: column) + entry.found.path
@@ -79,6 +94,7 @@ struct ProfilesCommand: Command {
             "valid": entry.error == nil,
         ]
         if let description = entry.description { object["description"] = description }
+        if entry.error == nil { object["packages"] = entry.packageKinds }
         if let error = entry.error { object["error"] = error }
         return object
     }

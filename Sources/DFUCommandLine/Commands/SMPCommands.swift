@@ -26,12 +26,17 @@ extension SMPShortcutCommand {
         guard arguments.positionals.count == expected else {
             throw UsageError(expected == 0 ? "takes no arguments" : "takes \(expected) argument(s)", command: "dfukit \(Self.name)")
         }
-        var parameters: [String: ParameterValue] = [:]
-        for (name, value) in zip(Self.parameterNames, arguments.positionals) { parameters[name] = .text(value) }
+        // Checked against the profile once it is loaded: `smp image test zz` says HASH is not hex.
+        let settings = zip(Self.parameterNames, arguments.positionals).map { name, value in
+            ParameterSetting(name: name, text: value, source: "\(name.uppercased()) '\(value)'")
+        }
+        let command = "dfukit \(Self.name)"
+        // The shortcut's name says what it does (`smp image erase`): no --yes.
         self.init(runner: ProfileCommandRunner(
             profileName: arguments.value("--profile") ?? "mcumgr-smp",
-            device: try DeviceSpecifier(parsing: try arguments.requiredValue("--device")),
-            command: Self.profileCommand, parameters: parameters, json: arguments.flag("--json")))
+            device: try DeviceSpecifier(parsing: try arguments.requiredValue("--device"), command: command),
+            command: Self.profileCommand, settings: settings, json: arguments.flag("--json"),
+            invokedAs: command, confirmed: true))
     }
 
     func run(_ console: any Console) async -> Int32 { await runner.run(console) }

@@ -22,7 +22,7 @@ struct ScanCommand: Command {
     let json: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        device = try DeviceSpecifier(parsing: try arguments.requiredValue("--device"))
+        device = try DeviceSpecifier(parsing: try arguments.requiredValue("--device"), command: "dfukit \(Self.name)")
         profileName = arguments.value("--profile")
         guard let seconds = Int(arguments.value("--seconds") ?? "3"), (1...60).contains(seconds) else {
             throw UsageError("--seconds must be 1...60", command: "dfukit \(Self.name)")

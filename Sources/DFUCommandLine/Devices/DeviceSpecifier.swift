@@ -1,8 +1,10 @@
 import DFUGATT
+import DFUSimulator
 
 /// `--device TRANSPORT[/ADDRESS]`: which transport, and optionally which device on it.
 /// `sim:vendor-ctrlpt?mtu=247&fault=disconnect-after:40000/C0:FF:EE:00:00:01`,
-/// `hci:tcp:127.0.0.1:9002/F0:01:02:03:04:05`, `bluez:hci0`.
+/// `sim:nordic-secure-dfu?key=keys/pub.pem`, `hci:tcp:127.0.0.1:9002/F0:01:02:03:04:05`,
+/// `hci:unix:/run/hci.sock`, `bluez:hci0`.
 public struct DeviceSpecifier: Sendable, Equatable {
     public enum Transport: String, Sendable, CaseIterable {
         case sim, hci, bluez
@@ -13,8 +15,8 @@ public struct DeviceSpecifier: Sendable, Equatable {
     public var target: String
     public var address: DeviceAddress?
 
-    public init(parsing text: String) throws(UsageError) {
-        let command = "dfukit flash"
+    /// - Parameter command: the command line it came from, for the pointer to its `--help`.
+    public init(parsing text: String, command: String) throws(UsageError) {
         guard let colon = text.firstIndex(of: ":"), let transport = Transport(rawValue: String(text[..<colon])) else {
             throw UsageError("--device '\(text)' must start with a transport: "
                              + Transport.allCases.map { "\($0.rawValue):" }.joined(separator: ", "), command: command)
@@ -23,15 +25,35 @@ public struct DeviceSpecifier: Sendable, Equatable {
         var rest = String(text[text.index(after: colon)...])
         if let slash = rest.lastIndex(of: "/") {
             let candidate = String(rest[rest.index(after: slash)...])
-            guard let address = DeviceAddress(string: candidate) else {
+            if let address = DeviceAddress(string: candidate) {
+                self.address = address
+                rest = String(rest[..<slash])
+            } else if Self.meantAsAddress(candidate, slash: slash, in: rest, transport: transport) {
                 throw UsageError("'\(candidate)' in --device is not a device address like C0:FF:EE:00:00:01", command: command)
             }
-            self.address = address
-            rest = String(rest[..<slash])
+            // Otherwise the slash belongs to a path: `sim:...?key=keys/pub.pem`, `hci:unix:/run/hci.sock`.
         }
         guard !rest.isEmpty else {
             throw UsageError("--device '\(text)' names no \(transport.rawValue) target", command: command)
         }
         self.target = rest
+        if transport == .sim {
+            // Read now, so that a wrong option is reported before any profile or package is read.
+            do {
+                try SimulatedDeviceCatalog.check(try SimulatorConfiguration(parsing: rest))
+            } catch {
+                throw UsageError(error.description, command: command)
+            }
+        }
+    }
+
+    /// Whether what follows the last `/` was meant as an address: it has colons and nothing a
+    /// path or an option has (`.`, `=`, `&`), or it follows a simulated device's name (which
+    /// has no `/`) outside its `?options`.
+    private static func meantAsAddress(_ candidate: String, slash: String.Index, in rest: String, transport: Transport) -> Bool {
+        if candidate.contains(":"), !candidate.contains(where: { ".=&?".contains($0) }) { return true }
+        guard transport == .sim else { return false }
+        guard let query = rest.firstIndex(of: "?") else { return true }
+        return slash < query
     }
 }

@@ -15,7 +15,7 @@ struct SharedTransportBatchSource: BatchDeviceSource {
         do {
             return try await transport.scan(timeout: .seconds(3))
         } catch {
-            throw FlashError(kind: .transport, message: error.kind == .transportUnavailable ? error.detail : "scanning failed: \(error)")
+            throw FlashError(kind: .transport, message: error.kind == .transportUnavailable ? error.description : "scanning failed: \(error)")
         }
     }
 

@@ -1,3 +1,5 @@
+import DFUProfile
+
 /// A command's arguments after parsing: option values by canonical name, flags, positionals.
 public struct ParsedArguments: Sendable {
     public var command: String
@@ -33,7 +35,9 @@ public struct ParsedArguments: Sendable {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             guard let spec = options.first(where: { $0.names.contains(name) }) else {
-                throw UsageError("unknown option '\(name)' for '\(command)'", command: command)
+                throw UsageError("unknown option '\(name)' for '\(command)'"
+                                 + (Suggestion.option(name, among: options.flatMap(\.names) + ["--help"]) ?? ""),
+                                 command: command)
             }
             if spec.takesValue {
                 let value: String
@@ -45,6 +49,10 @@ public struct ParsedArguments: Sendable {
                     }
                     value = arguments[index]
                     index += 1
+                }
+                if !spec.choices.isEmpty, !spec.choices.contains(value) {
+                    throw UsageError("\(spec.canonicalName) is one of \(spec.choices.joined(separator: ", ")), not '\(value)'"
+                                     + (KeySuggestion.didYouMean(value, in: spec.choices) ?? ""), command: command)
                 }
                 if !spec.repeatable, values[spec.canonicalName] != nil {
                     throw UsageError("option '\(name)' was given twice", command: command)

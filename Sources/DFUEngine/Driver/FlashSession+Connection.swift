@@ -11,8 +11,9 @@ extension FlashSession {
         do {
             seen = try await transport.scan(timeout: .seconds(5))
         } catch {
+            // "transport unavailable: ..." says it all; other failures happened while scanning.
             throw FlashError(kind: .transport, message: error.kind == .transportUnavailable
-                             ? error.detail : "scanning failed: \(error)")
+                             ? error.description : "scanning failed: \(error)")
         }
         guard let match = seen.first(where: { ProfileMatcher.matches($0, profile.match) }) else {
             let list = seen.map { "\($0.address) \($0.name ?? "(no name)")" }.joined(separator: ", ")
@@ -48,7 +49,8 @@ extension FlashSession {
             case .disconnected: kind = .disconnected
             case .attError, .unsupported: kind = .device
             }
-            throw FlashError(kind: kind, message: "connecting failed: \(error.detail)", address: target.description)
+            throw FlashError(kind: kind, message: error.kind == .transportUnavailable ? error.description
+                             : "connecting failed: \(error.detail)", address: target.description)
         } catch {
             throw FlashError(kind: .transport, message: "connecting failed: \(error)", address: target.description)
         }

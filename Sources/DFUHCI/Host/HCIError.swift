@@ -78,6 +78,9 @@ public struct HCIError: Error, Sendable, Hashable, CustomStringConvertible {
         case .connectionFailed, .connectionTimeout, .pairingFailed: gattKind = .connectionFailed
         case .commandFailed, .malformedPacket, .invalidState: gattKind = .unsupported
         }
-        return GATTError(gattKind, address: address?.description, detail: description)
+        // GATTError names the kind itself ("transport unavailable: ..."): hand it the detail
+        // only where this description would repeat that name.
+        let gattDetail = kind == .transportUnavailable ? detail : description
+        return GATTError(gattKind, address: address?.description, detail: gattDetail)
     }
 }

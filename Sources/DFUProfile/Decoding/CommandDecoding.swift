@@ -1,5 +1,5 @@
 extension ProfileDecoder {
-    static let commandKeys = ["characteristic", "timeout", "request", "response", "reboots"]
+    static let commandKeys = ["characteristic", "timeout", "request", "response", "reboots", "changes-device"]
     static let responseKeys = ["fields", "match", "status", "characteristic"]
     static let statusKeys = ["field", "success", "codes", "detail"]
     static let detailKeys = ["when", "field", "codes"]
@@ -25,12 +25,14 @@ extension ProfileDecoder {
                 decodeResponse($0, command: entry.key, defaultCharacteristic: characteristic)
             }
             let reboots = context.optional(map.optional("reboots")) { decodeReboots($0, "'reboots' of \(what)") }
-            guard let characteristic, let timeout, let requestFields, let response, let reboots else { continue }
+            let changesDevice = context.optional(map.optional("changes-device")) { context.bool($0, "'changes-device' of \(what)") }
+            guard let characteristic, let timeout, let requestFields, let response, let reboots, let changesDevice else { continue }
             let request = MessageSpec(name: entry.key, characteristic: characteristic, fields: requestFields,
                                       location: entry.keyNode.location)
             var command = CommandSpec(name: entry.key, request: request, response: response, timeout: timeout,
                                       location: entry.keyNode.location)
             command.reboots = reboots ?? nil
+            command.changesDevice = changesDevice ?? false
             commands[entry.key] = command
         }
     }

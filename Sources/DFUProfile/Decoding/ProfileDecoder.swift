@@ -1,5 +1,6 @@
 import Foundation
 import DFUBytes
+import DFUPackage
 
 /// Turns a `ProfileNode` tree into a `Profile`, collecting every problem it can find: unknown
 /// keys, wrong types, missing keys, bad values, and names that refer to nothing.
@@ -12,7 +13,8 @@ import DFUBytes
 final class ProfileDecoder {
     static let topLevelKeys = [
         "profile", "description", "version", "match", "defaults", "framings", "characteristics", "codes",
-        "commands", "notifications", "resume", "reboot", "parameters", "signing-key", "security", "procedure",
+        "commands", "notifications", "resume", "reboot", "parameters", "signing-key", "security", "packages",
+        "procedure",
     ]
 
     let context: DecodingContext
@@ -80,6 +82,7 @@ final class ProfileDecoder {
                 }
             }
         }
+        let packageKinds = top.optional("packages").flatMap(decodePackageKinds) ?? []
         var signingKey: String?
         if let node = top.optional("signing-key"), let path = context.string(node, "'signing-key'") {
             let base = (context.file as NSString).deletingLastPathComponent
@@ -103,6 +106,7 @@ final class ProfileDecoder {
         profile.version = version
         profile.parameters = parameters
         profile.signingKey = signingKey
+        profile.packageKinds = packageKinds
         profile.security = security
         profile.reboot = reboot
         for reference in context.expressionUses.flatMap(\.references)
@@ -121,6 +125,28 @@ final class ProfileDecoder {
         let services = map.optional("services").flatMap { context.list($0, "'match.services'") }?
             .compactMap { context.uuid($0, "a service of 'match.services'") } ?? []
         return MatchRules(namePattern: pattern, services: services)
+    }
+
+    /// `packages: [nordic-secure, ...]`: the package kinds the profile takes, each a kind
+    /// DFUKit reads (`PackageKind.all`).
+    func decodePackageKinds(_ node: ProfileNode) -> [String]? {
+        guard let items = context.list(node, "'packages'") else { return nil }
+        if items.isEmpty {
+            context.error("'packages' must name at least one package kind (leave it out to take any kind)", at: node.location)
+        }
+        let names = PackageKind.all.map(\.name)
+        var kinds: [String] = []
+        for item in items {
+            context.observer?.sawChoice(at: item.location, names: names)
+            guard let text = context.string(item, "a kind of 'packages'") else { continue }
+            guard names.contains(text) else {
+                context.error("unknown package kind '\(text)' (the kinds: \(names.joined(separator: ", ")))"
+                              + (KeySuggestion.didYouMean(text, in: names) ?? ""), at: item.location)
+                continue
+            }
+            kinds.append(text)
+        }
+        return kinds
     }
 
     func decodeDefaults(_ node: ProfileNode) -> ProfileDefaults? {

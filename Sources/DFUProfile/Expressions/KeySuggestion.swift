@@ -1,4 +1,5 @@
 /// "Did you mean ...?" hints: the nearest candidate by edit distance (with transpositions).
+/// Profiles use it for keys and names; the command line for commands, options and parameters.
 public enum KeySuggestion {
     /// The candidate closest to `word`, when it is close enough to be a plausible typo.
     public static func nearest(to word: String, in candidates: [String]) -> String? {
@@ -20,7 +21,7 @@ public enum KeySuggestion {
 
     /// Optimal-string-alignment distance: insertions, deletions, substitutions and swaps of
     /// two neighbours each cost 1.
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    public static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)

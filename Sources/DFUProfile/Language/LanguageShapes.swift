@@ -30,7 +30,7 @@ enum LanguageShapes {
             "notifications": .namedMap(.context("notification"), keys: .text),
             "resume": .context("resume"), "reboot": .context("reboot"),
             "parameters": .namedMap(.anyOf([.integer, .text]), keys: .name),
-            "security": .choice, "signing-key": .text, "procedure": .steps,
+            "security": .choice, "signing-key": .text, "packages": .list(.choice), "procedure": .steps,
         ]),
         ContextShape(id: "match", path: .member("match"), heading: "match", keys: [
             "name": .text, "services": .list(.uuid),
@@ -64,7 +64,7 @@ enum LanguageShapes {
         ]), heading: "Fields", table: 1, keys: ["value": .expression, "when": .expression]),
         ContextShape(id: "command", path: .member("commands", "probe"), heading: "commands", keys: [
             "characteristic": .reference(section: "characteristics"), "timeout": .duration, "request": fields,
-            "response": .context("response"), "reboots": reboots,
+            "response": .context("response"), "reboots": reboots, "changes-device": .boolean,
         ]),
         ContextShape(id: "reboots", path: .member("commands", "probe", "reboots"), heading: "reboots", keys: [
             "when": .expression, "grace": .duration, "boot-timeout": .duration, "address": .choice,

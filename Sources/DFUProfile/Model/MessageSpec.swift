@@ -123,6 +123,9 @@ public struct CommandSpec: Sendable {
     public var timeout: Duration?
     /// The device reboots after this command (its answer, if any, goes out first).
     public var reboots: RebootSpec?
+    /// Sending it changes what the device holds or runs (it erases, starts an update, writes,
+    /// activates, resets): `dfukit exec` sends it alone only with `--yes`.
+    public var changesDevice = false
     public var location: SourceLocation
 
     public init(name: String, request: MessageSpec, response: ResponseSpec?, timeout: Duration?,

@@ -29,6 +29,9 @@ public struct Profile: Sendable {
     /// A PEM public key (a path relative to the profile file) that every package flashed
     /// with this profile must be signed with; checked before any byte goes out, as `--key`.
     public var signingKey: String?
+    /// The package kinds this profile flashes (`packages:`, names of `PackageKind`); empty when
+    /// the profile does not say, and then any kind is sent.
+    public var packageKinds: [String] = []
     /// The link security the device requires before its DFU service answers: `low` (none),
     /// `medium` (encrypted, Just Works pairing allowed), `high` (authenticated), `fips` (LE
     /// Secure Connections). Transports that can ask for it (BlueZ) do; nil: no requirement.

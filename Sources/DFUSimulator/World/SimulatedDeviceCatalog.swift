@@ -91,6 +91,17 @@ public enum SimulatedDeviceCatalog {
         "telink-ota": TelinkOTADevice.commandNames,
     ]
 
+    /// Checks a configuration without building its device: the device exists and every key
+    /// applies to it. `makeWorld` checks the same; the command line calls this while it reads
+    /// its arguments, before anything else is opened.
+    public static func check(_ configuration: SimulatorConfiguration) throws(SimulatorConfigurationError) {
+        guard names.contains(configuration.deviceName) else {
+            throw SimulatorConfigurationError(
+                "no simulated device '\(configuration.deviceName)' (known: \(names.joined(separator: ", ")))")
+        }
+        try refuseForeignKeys(configuration)
+    }
+
     /// Refuses keys meant for another device (`buttonless` on sim:mcumgr-smp, `buf-size` on
     /// sim:vendor-ctrlpt, ...) and command faults naming a command the device does not have.
     private static func refuseForeignKeys(_ configuration: SimulatorConfiguration) throws(SimulatorConfigurationError) {
