@@ -302,3 +302,17 @@ final class LeaseTests: XCTestCase {
         XCTAssertEqual(ledger.snapshot.releases, 1, "the device not done is given back")
     }
 }
+
+extension LeaseTests {
+    func testLeaseIsReadFromTheLineFileAndChecked() throws {
+        let line = try LineFileLoader.load(text: "profile: vendor-ctrlpt\nlease: 2m\n", path: "line.yaml")
+        XCTAssertEqual(line.lease, .seconds(120))
+        XCTAssertEqual(LineConfiguration().lease, .seconds(600), "10 minutes unless set")
+        XCTAssertThrowsError(try LineFileLoader.load(text: "profile: x\nlease: 500ms\n", path: "bad.yaml")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("bad.yaml:2:8: error: 'lease' must be at least 1s"), "\(error)")
+        }
+        XCTAssertThrowsError(try LineFileLoader.load(text: "profile: x\nlease: soon\n", path: "bad.yaml")) { error in
+            XCTAssertTrue("\(error)".contains("'lease' must be a duration"), "\(error)")
+        }
+    }
+}

@@ -95,6 +95,29 @@ final class BatchCommandTests: XCTestCase {
         XCTAssertEqual((summary["skipped"] as? Int ?? 0) + (summary["succeeded"] as? Int ?? 0), fleet)
     }
 
+    /// `lease:` in the line file, `--lease` over it, both checked.
+    func testLeaseFromTheLineFileAndTheFlag() throws {
+        let directory = try TemporaryDirectory()
+        let package = try PackageCommandTests.makePackage(in: directory, size: 4_000)
+        let ledger = directory.file("line.sqlite")
+        try directory.write("line.yaml", text: """
+            profile: \(DFUKitBinary.shippedProfile)
+            package: \(package)
+            device: "sim:vendor-ctrlpt?fleet=2"
+            ledger: "sqlite:\(ledger)"
+            lease: 5m
+            """)
+        let fromFile = try DFUKitBinary.run(["batch", "run", "line.yaml", "--json"], in: directory.path)
+        XCTAssertEqual(fromFile.status, 0, fromFile.transcript)
+        XCTAssertEqual(try jsonObject(fromFile.stdout)["lease_seconds"] as? Double, 300)
+        let fromFlag = try DFUKitBinary.run(["batch", "run", "line.yaml", "--lease", "90s", "--json"], in: directory.path)
+        XCTAssertEqual(fromFlag.status, 0, fromFlag.transcript)
+        XCTAssertEqual(try jsonObject(fromFlag.stdout)["lease_seconds"] as? Double, 90)
+        let tooShort = try DFUKitBinary.run(["batch", "run", "line.yaml", "--lease", "100ms"], in: directory.path)
+        XCTAssertEqual(tooShort.status, 64, tooShort.transcript)
+        XCTAssertTrue(tooShort.stderr.contains("--lease must be at least 1s"), tooShort.transcript)
+    }
+
     func testLineFileErrorsAreUsageErrorsWithTheirLocation() throws {
         let directory = try TemporaryDirectory()
         try directory.write("line.yaml", text: "profile: vendor-ctrlpt\nconcurency: 4\n")

@@ -171,6 +171,8 @@ struct BatchRunCommand: Command {
                 "stopped": signal != nil || summary.ledgerFailure != nil,
                 "claims_lost": summary.claimsLost, "unrecorded_attempts": summary.unrecordedAttempts,
                 "station": station, "package_sha256": packageSHA256,
+                "lease_seconds": Double(line.lease.components.seconds)
+                    + Double(line.lease.components.attoseconds) / 1e18,
             ]
             if let signal { object["signal"] = signal.name }
             if let failure = summary.ledgerFailure { object["ledger_error"] = failure }
