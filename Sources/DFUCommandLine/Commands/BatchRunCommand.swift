@@ -139,7 +139,7 @@ struct BatchRunCommand: Command {
         let adapter = LedgerBatchAdapter(ledger: ledger, packageSHA256: packageSHA256, station: station, profile: profile.name)
         let view = BatchProgressView(console: console, slots: line.concurrency)
         let plan = BatchRunner.Plan(line: line, profile: profile, images: PackageImages.flashImages(package))
-        let runner = BatchRunner(plan: plan, source: source, ledger: adapter) { view.handle($0) }
+        let runner = BatchRunner(plan: plan, source: source, ledger: adapter, ledgerRetry: Self.ledgerRetry()) { view.handle($0) }
         let (outcome, signal) = await BatchStopSignals.run(runner)
         view.finish()
         await ledger.close()
@@ -182,6 +182,16 @@ struct BatchRunCommand: Command {
             }
         }
         return Self.exitCode(summary, signal: signal)
+    }
+
+    /// How long ledger calls are retried before the ledger counts as unreachable: 30 s, or
+    /// `DFUKIT_LEDGER_GIVE_UP` (a duration such as `2s`; for tests that cut the ledger off).
+    static func ledgerRetry(environment: [String: String] = ProcessInfo.processInfo.environment) -> LedgerRetryPolicy {
+        var policy = LedgerRetryPolicy()
+        if let text = environment["DFUKIT_LEDGER_GIVE_UP"], let bound = ProfileDuration.parse(text) {
+            policy.giveUpAfter = bound
+        }
+        return policy
     }
 
     /// A signal first (the operator stopped the batch), then an unreachable ledger, then the devices.
