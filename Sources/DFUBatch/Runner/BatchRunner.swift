@@ -161,12 +161,13 @@ public final class BatchRunner: Sendable {
         if let reason = keeper.lostReason {
             counters.withLock { $0.claimsLost += 1 }
             onEvent(.claimLost(device, reason: reason))
-        } else {
-            do {
-                _ = try await ledgerCall("release \(device)") { try await self.ledger.release(device: key) }
-            } catch {
-                onEvent(.ledgerWriteFailed(device, operation: "release the claim", error: "\(error)"))
-            }
+        }
+        // Also after a lost claim: releasing changes only a claim row that is still this claim's
+        // (no other station took the device), which then does not wait out its lease.
+        do {
+            _ = try await ledgerCall("release \(device)") { try await self.ledger.release(device: key) }
+        } catch {
+            onEvent(.ledgerWriteFailed(device, operation: "release the claim", error: "\(error)"))
         }
         return false
     }
