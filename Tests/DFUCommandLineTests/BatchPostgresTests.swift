@@ -52,6 +52,16 @@ final class BatchPostgresTests: XCTestCase {
         XCTAssertEqual(summary["attempts"] as? Int, 30, "one attempt per device: none was flashed twice")
     }
 
+    /// The server's psql (as scripts/start-postgres.sh finds it), else the one on the PATH.
+    private static var psql: String {
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        let newest = versions.sorted { $0.compare($1, options: .numeric) == .orderedAscending }.last
+        if let newest, FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\(newest)/bin/psql") {
+            return "/usr/lib/postgresql/\(newest)/bin/psql"
+        }
+        return "psql"
+    }
+
     /// The ledger becomes unreachable mid-run (the database refuses new connections and the
     /// station's backend is terminated): the station retries, gives up after its bound
     /// (`DFUKIT_LEDGER_GIVE_UP=2s` here, 30 s by default), starts no more devices, says so and
@@ -86,7 +96,7 @@ final class BatchPostgresTests: XCTestCase {
         // the refusal for 10 s (the station gives up after 2 s), then allow connections again.
         let outage = Process()
         outage.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        outage.arguments = ["psql", base, "-v", "ON_ERROR_STOP=1", "-q",
+        outage.arguments = [Self.psql, base, "-v", "ON_ERROR_STOP=1", "-q",
                             "-c", "ALTER DATABASE \"\(database)\" CONNECTION LIMIT 0",
                             "-c", "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = '\(application)'",
                             "-c", "SELECT pg_sleep(10)",
@@ -107,7 +117,7 @@ final class BatchPostgresTests: XCTestCase {
         let flashed = summary["succeeded"] as? Int ?? -1
         XCTAssertLessThan(summary["devices"] as? Int ?? 2_000, 2_000, "devices stopped being started")
         let sha = summary["package_sha256"] as? String ?? ""
-        let count = try Subprocess.tool("psql", [base, "-At", "-c",
+        let count = try Subprocess.tool(Self.psql, [base, "-At", "-c",
             "SELECT count(*) FROM dfukit_attempts WHERE package_sha256 = '\(sha)' AND result = 'succeeded'"])
         XCTAssertEqual(Int(count.trimmingCharacters(in: .whitespacesAndNewlines)), flashed,
                        "every success the station counted is in the ledger")
