@@ -274,7 +274,7 @@ final class LeaseTests: XCTestCase {
         let state = ledger.snapshot
         XCTAssertNil(summary.ledgerFailure)
         XCTAssertEqual(summary.succeeded, 4)
-        XCTAssertEqual(summary.unrecordedAttempts, 0)
+        XCTAssertEqual(summary.unconfirmedRecords, 0)
         XCTAssertEqual(state.records.count, 4, "every attempt recorded once")
         XCTAssertEqual(state.recordCalls, 6, "two calls failed and were retried")
         XCTAssertEqual(state.done.count, 4)
@@ -300,7 +300,7 @@ final class LeaseTests: XCTestCase {
         XCTAssertTrue(summary.stoppedEarly)
         XCTAssertEqual(summary.devices, 1, "no device is started once the ledger is unreachable")
         XCTAssertEqual(summary.succeeded, 0, "a success the ledger does not hold is not done")
-        XCTAssertEqual(summary.unrecordedAttempts, 1)
+        XCTAssertEqual(summary.unconfirmedRecords, 1)
         XCTAssertGreaterThan(ledger.snapshot.recordCalls, 2, "the record was retried before giving up")
         XCTAssertEqual(events.withLock { $0 }, ["C0:FF:EE:00:00:01 record attempt 1 (succeeded)"])
         XCTAssertEqual(ledger.snapshot.releases, 1, "the device not done is given back")

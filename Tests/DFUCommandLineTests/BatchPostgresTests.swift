@@ -119,7 +119,11 @@ final class BatchPostgresTests: XCTestCase {
         let sha = summary["package_sha256"] as? String ?? ""
         let count = try Subprocess.tool(Self.psql, [base, "-At", "-c",
             "SELECT count(*) FROM dfukit_attempts WHERE package_sha256 = '\(sha)' AND result = 'succeeded'"])
-        XCTAssertEqual(Int(count.trimmingCharacters(in: .whitespacesAndNewlines)), flashed,
-                       "every success the station counted is in the ledger")
+        // Every success the station counted is in the ledger; the ledger may hold more: a record
+        // committed just before the cut whose answer was lost (the station said NOT CONFIRMED).
+        let recorded = Int(count.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        let unconfirmed = summary["unconfirmed_records"] as? Int ?? 0
+        XCTAssertGreaterThanOrEqual(recorded, flashed, log())
+        XCTAssertLessThanOrEqual(recorded, flashed + unconfirmed, log())
     }
 }
