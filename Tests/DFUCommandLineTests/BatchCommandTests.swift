@@ -95,6 +95,29 @@ final class BatchCommandTests: XCTestCase {
         XCTAssertEqual((summary["skipped"] as? Int ?? 0) + (summary["succeeded"] as? Int ?? 0), fleet)
     }
 
+    /// `lease:` in the line file, `--lease` over it, both checked.
+    func testLeaseFromTheLineFileAndTheFlag() throws {
+        let directory = try TemporaryDirectory()
+        let package = try PackageCommandTests.makePackage(in: directory, size: 4_000)
+        let ledger = directory.file("line.sqlite")
+        try directory.write("line.yaml", text: """
+            profile: \(DFUKitBinary.shippedProfile)
+            package: \(package)
+            device: "sim:vendor-ctrlpt?fleet=2"
+            ledger: "sqlite:\(ledger)"
+            lease: 5m
+            """)
+        let fromFile = try DFUKitBinary.run(["batch", "run", "line.yaml", "--json"], in: directory.path)
+        XCTAssertEqual(fromFile.status, 0, fromFile.transcript)
+        XCTAssertEqual(try jsonObject(fromFile.stdout)["lease_seconds"] as? Double, 300)
+        let fromFlag = try DFUKitBinary.run(["batch", "run", "line.yaml", "--lease", "90s", "--json"], in: directory.path)
+        XCTAssertEqual(fromFlag.status, 0, fromFlag.transcript)
+        XCTAssertEqual(try jsonObject(fromFlag.stdout)["lease_seconds"] as? Double, 90)
+        let tooShort = try DFUKitBinary.run(["batch", "run", "line.yaml", "--lease", "100ms"], in: directory.path)
+        XCTAssertEqual(tooShort.status, 64, tooShort.transcript)
+        XCTAssertTrue(tooShort.stderr.contains("--lease must be at least 1s"), tooShort.transcript)
+    }
+
     /// A line file that does not read is bad input (65, as `--help` says), reported with its
     /// location and once only: no `error: line.yaml:2:1: error: ...`.
     func testLineFileErrorsAreDataErrorsWithTheirLocation() throws {
@@ -131,33 +154,179 @@ final class BatchCommandTests: XCTestCase {
         XCTAssertTrue(bluez.stderr.contains("bluez:hci0: socket: this kernel has no Bluetooth support"), bluez.transcript)
     }
 
-    /// Ctrl-C once: no new device is started, the running ones finish, the summary says the
-    /// batch stopped early, and what finished is in the ledger.
-    func testInterruptStopsStartingDevicesAndLetsRunningOnesFinish() throws {
+    /// Claims still held (state 'active') in a SQLite ledger.
+    private func activeClaims(_ ledger: String) throws -> Int {
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            print(db.execute("SELECT count(*) FROM dfukit_claims WHERE state = 'active'").fetchone()[0])
+            """
+        return Int(try Subprocess.tool("python3", ["-c", script, ledger]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    private struct StoppedBatch {
+        var status: Int32
+        var stderr: String
+        var summary: [String: Any]
+        var ledger: String
+        var fleet: Int
+        /// Kept so that the ledger file outlives the run.
+        var directory: TemporaryDirectory
+    }
+
+    /// Runs a batch on a simulated fleet far larger than it gets through, waits (on its own
+    /// output, not on a timer) until `doneFirst` devices are done, then sends `signals` one after the other.
+    private func stoppedBatch(_ signals: [Int32], packageSize: Int = 120_000, doneFirst: Int = 5) throws -> StoppedBatch {
+        let fleet = 2_000
         let directory = try TemporaryDirectory()
-        let package = try PackageCommandTests.makePackage(in: directory, size: 120_000)
+        let package = try PackageCommandTests.makePackage(in: directory, size: packageSize)
         let ledger = directory.file("line.sqlite")
         let process = Process()
         process.executableURL = try DFUKitBinary.located.get()
         process.arguments = ["batch", "run", "--profile", DFUKitBinary.shippedProfile, "--package", package,
-                             "--device", "sim:vendor-ctrlpt?fleet=60", "--ledger", "sqlite:\(ledger)",
+                             "--device", "sim:vendor-ctrlpt?fleet=\(fleet)", "--ledger", "sqlite:\(ledger)",
                              "--station", "line-1", "--concurrency", "2", "--json"]
         process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
         let output = try directory.write("out.json", text: "")
+        let errors = try directory.write("err.txt", text: "")
         process.standardOutput = FileHandle(forWritingAtPath: output)
-        process.standardError = FileHandle.nullDevice
+        process.standardError = FileHandle(forWritingAtPath: errors)
         try process.run()
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, process.isRunning, (try? successesPerDevice(ledger).count) ?? 0 < 3 {
-            Thread.sleep(forTimeInterval: 0.05)
+        func doneLines() -> Int {
+            ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").components(separatedBy: ": done (").count - 1
         }
-        kill(process.processIdentifier, SIGINT)
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, process.isRunning, doneLines() < doneFirst {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        XCTAssertTrue(process.isRunning, "the batch was still running when signalled")
+        for (index, signal) in signals.enumerated() {
+            if index > 0 {
+                // The kernel merges a signal sent while the same one is pending: wait until the
+                // batch has acted on the previous one.
+                let seen = Date().addingTimeInterval(30)
+                while Date() < seen, process.isRunning,
+                      !(((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").contains("stopping:")) {
+                    Thread.sleep(forTimeInterval: 0.005)
+                }
+            }
+            kill(process.processIdentifier, signal)
+        }
+        let exitDeadline = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < exitDeadline { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            XCTFail("the batch did not stop within a minute of the signal")
+        }
         process.waitUntilExit()
+        let stderr = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
         let summary = try jsonObject(try String(contentsOfFile: output, encoding: .utf8))
-        XCTAssertEqual(summary["stopped_early"] as? Bool, true)
-        let flashed = summary["succeeded"] as? Int ?? 0
-        XCTAssertLessThan(flashed, 60, "devices after the interrupt were not started")
-        XCTAssertEqual(summary["failed"] as? Int, 0, "running devices finished rather than failing")
-        XCTAssertEqual(try successesPerDevice(ledger).count, flashed, "the ledger holds every device that finished")
+        return StoppedBatch(status: process.terminationStatus, stderr: stderr, summary: summary, ledger: ledger, fleet: fleet,
+                            directory: directory)
+    }
+
+    /// Ctrl-C once: no new device is started, the running ones finish, the batch exits 130 and
+    /// says it stopped, what finished is in the ledger and no claim is left held.
+    func testInterruptStopsStartingDevicesAndLetsRunningOnesFinish() throws {
+        let stopped = try stoppedBatch([SIGINT])
+        XCTAssertEqual(stopped.status, 130, stopped.stderr)
+        XCTAssertTrue(stopped.stderr.contains("stopped by SIGINT"), stopped.stderr)
+        XCTAssertEqual(stopped.summary["stopped"] as? Bool, true)
+        XCTAssertEqual(stopped.summary["signal"] as? String, "SIGINT")
+        XCTAssertEqual(stopped.summary["stopped_early"] as? Bool, true)
+        let flashed = stopped.summary["succeeded"] as? Int ?? 0
+        XCTAssertGreaterThanOrEqual(flashed, 5)
+        XCTAssertFalse(stopped.stderr.contains("cancelled"), "one signal cancels nothing")
+        XCTAssertLessThan(flashed, stopped.fleet, "devices after the interrupt were not started")
+        XCTAssertEqual(stopped.summary["failed"] as? Int, 0, "running devices finished rather than failing")
+        XCTAssertEqual(try successesPerDevice(stopped.ledger).count, flashed, "the ledger holds every device that finished")
+        XCTAssertEqual(try activeClaims(stopped.ledger), 0, "no claim is left held")
+    }
+
+    /// SIGTERM (a service manager stopping the station) does the same and exits 143.
+    func testTerminateStopsTheBatchWithExit143() throws {
+        let stopped = try stoppedBatch([SIGTERM])
+        XCTAssertEqual(stopped.status, 143, stopped.stderr)
+        XCTAssertTrue(stopped.stderr.contains("stopped by SIGTERM"), stopped.stderr)
+        XCTAssertEqual(stopped.summary["signal"] as? String, "SIGTERM")
+        XCTAssertLessThan(stopped.summary["succeeded"] as? Int ?? 0, stopped.fleet)
+        XCTAssertEqual(try activeClaims(stopped.ledger), 0, "no claim is left held")
+    }
+
+    /// A second signal cancels the running attempts: they are recorded as cancelled (never as
+    /// done), their claims released, and the exit status is still the first signal's. (A 1 MB
+    /// image keeps each simulated attempt busy for more than half a second of real time, so the
+    /// second signal, sent as soon as the batch says it is stopping, lands while they transfer.)
+    func testSecondSignalCancelsRunningAttemptsAndReleasesTheirClaims() throws {
+        let stopped = try stoppedBatch([SIGINT, SIGINT], packageSize: 1_000_000, doneFirst: 2)
+        XCTAssertEqual(stopped.status, 130, stopped.stderr)
+        XCTAssertTrue(stopped.stderr.contains("stopped by SIGINT"), stopped.stderr)
+        XCTAssertEqual(try activeClaims(stopped.ledger), 0, "no claim is left held")
+        let flashed = stopped.summary["succeeded"] as? Int ?? 0
+        XCTAssertEqual(try successesPerDevice(stopped.ledger).count, flashed)
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            print(db.execute(\"\"\"SELECT count(*) FROM dfukit_attempts a JOIN dfukit_claims c USING (device, package_sha256)
+                WHERE a.result = 'cancelled' AND c.state = 'released'\"\"\").fetchone()[0])
+            """
+        let cancelled = Int(try Subprocess.tool("python3", ["-c", script, stopped.ledger])
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        XCTAssertGreaterThan(cancelled, 0, "the running attempts were cancelled, recorded and released: \(stopped.stderr)")
+        XCTAssertEqual(stopped.summary["failed"] as? Int, cancelled)
+    }
+
+    /// A station frozen (SIGSTOP) in the middle of an attempt for longer than its lease: when it is
+    /// continued its lease gate is shut, so the attempt stops without another write, is recorded as
+    /// cancelled with kind claim-lost (never as a success) and its claim is given back.
+    func testStationStoppedPastItsLeaseAbandonsTheAttempt() throws {
+        let directory = try TemporaryDirectory()
+        // 1 MB keeps each simulated attempt busy for more than half a second of real time.
+        let package = try PackageCommandTests.makePackage(in: directory, size: 1_000_000)
+        let ledger = directory.file("line.sqlite")
+        let process = Process()
+        process.executableURL = try DFUKitBinary.located.get()
+        process.arguments = ["batch", "run", "--profile", DFUKitBinary.shippedProfile, "--package", package,
+                             "--device", "sim:vendor-ctrlpt?fleet=2000", "--ledger", "sqlite:\(ledger)",
+                             "--station", "line-1", "--lease", "3s", "--json"]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
+        let output = try directory.write("out.json", text: "")
+        let errors = try directory.write("err.txt", text: "")
+        process.standardOutput = FileHandle(forWritingAtPath: output)
+        process.standardError = FileHandle(forWritingAtPath: errors)
+        try process.run()
+        func log() -> String { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
+        func wait(until condition: () -> Bool) {
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline, process.isRunning, !condition() { Thread.sleep(forTimeInterval: 0.002) }
+        }
+        // Freeze it just after it started the second device's attempt, past its 3 s lease.
+        wait { log().contains("C0:FF:EE:00:00:02: attempt 1 started") }
+        kill(process.processIdentifier, SIGSTOP)
+        Thread.sleep(forTimeInterval: 4)
+        kill(process.processIdentifier, SIGCONT)
+        wait { log().contains("claim lost") }
+        kill(process.processIdentifier, SIGINT)
+        let exited = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < exited { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130, log())
+        XCTAssertTrue(log().contains("C0:FF:EE:00:00:02: claim lost, attempt stopped"), log())
+        let script = """
+            import json, sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            rows = db.execute("SELECT result, error_kind, bytes FROM dfukit_attempts WHERE device = 'C0:FF:EE:00:00:02'")
+            print(json.dumps(rows.fetchall()))
+            """
+        let rows = try Subprocess.tool("python3", ["-c", script, ledger])
+        let attempts = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(rows.utf8)) as? [[Any]])
+        XCTAssertEqual(attempts.count, 1, rows)
+        XCTAssertEqual(attempts.first?[0] as? String, "cancelled", rows)
+        XCTAssertEqual(attempts.first?[1] as? String, "claim-lost", rows)
+        XCTAssertLessThan(attempts.first?[2] as? Int ?? 1_000_000, 1_000_000, "the transfer did not go on: \(rows)")
+        XCTAssertEqual(try activeClaims(ledger), 0, "no claim is left held")
+        let summary = try jsonObject(try String(contentsOfFile: output, encoding: .utf8))
+        XCTAssertEqual(summary["claims_lost"] as? Int, 1)
     }
 }

@@ -22,15 +22,23 @@ public final class BatchRunner: Sendable {
         }
     }
 
-    private let plan: Plan
+    let plan: Plan
     private let source: any BatchDeviceSource
-    private let ledger: any BatchLedger
-    private let onEvent: @Sendable (BatchEvent) -> Void
+    let ledger: any BatchLedger
+    let ledgerRetry: LedgerRetryPolicy
+    let onEvent: @Sendable (BatchEvent) -> Void
     private let queue = Mutex<DeviceQueue?>(nil)
-    private let counters = Mutex(Counters())
+    let counters = Mutex(Counters())
 
-    private struct Counters {
+    struct Counters {
         var devices = 0, succeeded = 0, failed = 0, skipped = 0, attempts = 0
+        /// Attempts whose record the ledger never confirmed (it stayed unreachable): a record whose
+        /// answer was lost may still have been written.
+        var unconfirmed = 0
+        /// Devices whose claim was lost while this station worked on them.
+        var claimsLost = 0
+        /// Why the ledger counts as unreachable, once it does: no device is started after that.
+        var ledgerFailure: String?
         /// Each concurrency slot's clock (simulated sources) and whether a worker holds it.
         var slotSeconds: [Double] = []
         var busySlots: Set<Int> = []
@@ -38,18 +46,24 @@ public final class BatchRunner: Sendable {
     }
 
     public init(plan: Plan, source: any BatchDeviceSource, ledger: any BatchLedger,
+                ledgerRetry: LedgerRetryPolicy = LedgerRetryPolicy(),
                 onEvent: @escaping @Sendable (BatchEvent) -> Void = { _ in }) {
         self.plan = plan
         self.source = source
         self.ledger = ledger
+        self.ledgerRetry = ledgerRetry
         self.onEvent = onEvent
     }
 
     /// Ctrl-C: start no new device; the ones running finish.
     public func stopStartingNewDevices() async {
+        await stopQueue(reason: "no new devices will be started; the running ones finish")
+    }
+
+    func stopQueue(reason: String) async {
         let current = queue.withLock { $0 }
         await current?.stop()
-        onEvent(.stopping(reason: "no new devices will be started; the running ones finish"))
+        onEvent(.stopping(reason: reason))
     }
 
     public func run() async throws(FlashError) -> BatchSummary {
@@ -74,7 +88,8 @@ public final class BatchRunner: Sendable {
             BatchSummary(devices: counters.devices, succeeded: counters.succeeded, failed: counters.failed,
                          skipped: counters.skipped, attempts: counters.attempts,
                          seconds: source.usesVirtualTime ? (counters.slotSeconds.max() ?? 0) : wall,
-                         stoppedEarly: stopped)
+                         stoppedEarly: stopped, ledgerFailure: counters.ledgerFailure,
+                         unconfirmedRecords: counters.unconfirmed, claimsLost: counters.claimsLost)
         }
     }
 
@@ -118,36 +133,82 @@ public final class BatchRunner: Sendable {
         }
     }
 
-    /// Returns whether the device counts as done.
+    /// Claims the device, makes up to `1 + retries` attempts while keeping the claim alive, records
+    /// each attempt, and releases the claim unless the device is done. Returns whether the device
+    /// counts as done.
     private func process(_ device: DeviceAddress, slot: Int, concurrency: Int) async -> Bool {
-        let claimed: Bool
+        let key = device.description
+        let claimSentAt: ContinuousClock.Instant
         do {
-            claimed = try await ledger.claim(device: device.description)
+            let (claimed, sentAt) = try await ledgerCall("claim \(device)") { try await self.ledger.claim(device: key) }
+            guard claimed else {
+                onEvent(.deviceSkipped(device, reason: "already done with this package, or claimed by another station"))
+                counters.withLock { $0.skipped += 1 }
+                return true
+            }
+            claimSentAt = sentAt
         } catch {
             onEvent(.deviceSkipped(device, reason: "the ledger could not claim it: \(error)"))
             counters.withLock { $0.skipped += 1 }
             return false
         }
-        guard claimed else {
-            onEvent(.deviceSkipped(device, reason: "already done with this package, or claimed by another station"))
-            counters.withLock { $0.skipped += 1 }
+        let keeper = ClaimKeeper(gate: LeaseGate(device: device, lease: plan.line.lease, claimSentAt: claimSentAt))
+        let renewal = Task { await self.keepClaimAlive(device, keeper) }
+        let expiry = Task { await Self.loseWhenLeaseRunsOut(keeper) }
+        if await skipIfInstalled(device, slot: slot, concurrency: concurrency) {
+            renewal.cancel()
+            expiry.cancel()
             return true
         }
-        if let rule = plan.line.skipInstalled {
-            let found = await InstalledVersionProbe(rule: rule, plan: plan, source: source)
-                .probe(device, attempt: 1, concurrency: concurrency)
-            let skipped = counters.withLock { counters -> AttemptRecord? in
-                let stamped = found.skipped.map { counters.clock.stamp($0, slotSeconds: counters.slotSeconds[slot]) }
-                counters.slotSeconds[slot] += found.seconds
-                if stamped != nil { counters.skipped += 1 }
-                return stamped
-            }
-            if let skipped {
-                try? await ledger.record(skipped)
-                onEvent(.deviceSkipped(device, reason: "it runs the target firmware already (\(skipped.deviceVersion ?? "?"))"))
-                return true
-            }
+        let succeeded = await attempts(device, slot: slot, concurrency: concurrency, keeper: keeper)
+        renewal.cancel()
+        expiry.cancel()
+        if succeeded {
+            counters.withLock { $0.succeeded += 1 }
+            return true
         }
+        counters.withLock { $0.failed += 1 }
+        if let reason = keeper.lostReason {
+            counters.withLock { $0.claimsLost += 1 }
+            onEvent(.claimLost(device, reason: reason))
+        }
+        // Also after a lost claim: releasing changes only a claim row that is still this claim's
+        // (no other station took the device), which then does not wait out its lease.
+        do {
+            _ = try await ledgerCall("release \(device)") { try await self.ledger.release(device: key) }
+        } catch {
+            onEvent(.ledgerWriteFailed(device, operation: "release the claim", error: "\(error)"))
+        }
+        return false
+    }
+
+    /// With `skip-installed`, reads the device's firmware first (under the claim, which is kept
+    /// alive meanwhile); true when it runs the target already and a skipped attempt was recorded.
+    private func skipIfInstalled(_ device: DeviceAddress, slot: Int, concurrency: Int) async -> Bool {
+        guard let rule = plan.line.skipInstalled else { return false }
+        let found = await InstalledVersionProbe(rule: rule, plan: plan, source: source)
+            .probe(device, attempt: 1, concurrency: concurrency)
+        let skipped = counters.withLock { counters -> AttemptRecord? in
+            let stamped = found.skipped.map { counters.clock.stamp($0, slotSeconds: counters.slotSeconds[slot]) }
+            counters.slotSeconds[slot] += found.seconds
+            return stamped
+        }
+        guard let skipped else { return false }
+        do {
+            _ = try await ledgerCall("record skipped \(device)") { try await self.ledger.record(skipped) }
+        } catch {
+            counters.withLock { $0.unconfirmed += 1 }
+            onEvent(.ledgerWriteFailed(device, operation: "record skipped (\(skipped.deviceVersion ?? "?"))",
+                                       error: "\(error)"))
+            return false
+        }
+        counters.withLock { $0.skipped += 1 }
+        onEvent(.deviceSkipped(device, reason: "it runs the target firmware already (\(skipped.deviceVersion ?? "?"))"))
+        return true
+    }
+
+    /// The attempts at one claimed device; true once one succeeded and was recorded.
+    private func attempts(_ device: DeviceAddress, slot: Int, concurrency: Int, keeper: ClaimKeeper) async -> Bool {
         let attempts = 1 + max(0, plan.line.retries)
         for attempt in 1...attempts {
             if attempt > 1 {
@@ -158,28 +219,44 @@ public final class BatchRunner: Sendable {
                     try? await Task.sleep(for: delay)
                 }
             }
+            // No attempt starts on a claim that is gone, a ledger that is gone, or a batch cancelled.
+            guard keeper.lostReason == nil, ledgerFailure == nil, !Task.isCancelled else { break }
             onEvent(.deviceStarted(device, attempt: attempt, slot: slot))
-            var outcome = await attemptOnce(device, attempt: attempt, concurrency: concurrency)
+            var record = await keeper.runAttempt {
+                await self.attemptOnce(device, attempt: attempt, concurrency: concurrency, gate: keeper.gate).record
+            }
+            if let lost = keeper.lostReason {
+                // Never a success: the device may already be another station's.
+                record.result = .cancelled
+                record.errorKind = "claim-lost"
+                record.errorMessage = "stopped: this station lost its claim on the device (\(lost))"
+            }
             counters.withLock {
                 $0.attempts += 1
-                outcome.record = $0.clock.stamp(outcome.record, slotSeconds: $0.slotSeconds[slot])
-                $0.slotSeconds[slot] += outcome.record.seconds
+                record = $0.clock.stamp(record, slotSeconds: $0.slotSeconds[slot])
+                $0.slotSeconds[slot] += record.seconds
             }
-            try? await ledger.record(outcome.record)
-            onEvent(.deviceFinished(device, succeeded: outcome.record.result == .succeeded, attempt: attempt,
-                                    seconds: outcome.record.seconds, error: outcome.record.errorMessage))
-            if outcome.record.result == .succeeded {
-                counters.withLock { $0.succeeded += 1 }
-                return true
+            let recorded: Bool
+            let finished = record
+            do {
+                _ = try await ledgerCall("record attempt \(attempt) on \(device)") { try await self.ledger.record(finished) }
+                recorded = true
+            } catch {
+                recorded = false
+                counters.withLock { $0.unconfirmed += 1 }
+                onEvent(.ledgerWriteFailed(device, operation: "record attempt \(attempt) (\(record.result.rawValue))",
+                                           error: "\(error)"))
             }
-            if outcome.record.result == .cancelled || Task.isCancelled { break }
+            onEvent(.deviceFinished(device, succeeded: record.result == .succeeded, attempt: attempt,
+                                    seconds: record.seconds, error: record.errorMessage))
+            // A success the ledger does not know of is not done: another run flashes it again.
+            if record.result == .succeeded { return recorded }
+            if record.result == .cancelled || Task.isCancelled || keeper.lostReason != nil { break }
             if attempt < attempts {
                 onEvent(.retryScheduled(device, attempt: attempt + 1, after: plan.line.delay(beforeAttempt: attempt + 1),
-                                        reason: outcome.record.errorMessage ?? "failed"))
+                                        reason: record.errorMessage ?? "failed"))
             }
         }
-        counters.withLock { $0.failed += 1 }
-        await ledger.release(device: device.description)
         return false
     }
 
@@ -187,13 +264,14 @@ public final class BatchRunner: Sendable {
         var record: AttemptRecord
     }
 
-    private func attemptOnce(_ device: DeviceAddress, attempt: Int, concurrency: Int) async -> Outcome {
+    private func attemptOnce(_ device: DeviceAddress, attempt: Int, concurrency: Int, gate: LeaseGate) async -> Outcome {
         let startedAt = Date().timeIntervalSince1970
         var record = AttemptRecord(device: device.description, attempt: attempt, startedAt: startedAt, endedAt: startedAt,
                                    seconds: 0, bytes: 0, result: .failed, errorKind: nil, errorMessage: nil)
         let transport: any GATTTransport
         do {
-            transport = try source.transport(for: device, attempt: attempt, concurrency: concurrency)
+            transport = LeaseGatedTransport(try source.transport(for: device, attempt: attempt, concurrency: concurrency),
+                                            gate: gate)
         } catch {
             record.errorKind = error.kind.rawValue
             record.errorMessage = error.description
@@ -223,7 +301,8 @@ public final class BatchRunner: Sendable {
         for check in plan.line.checks {
             let checkTransport: any GATTTransport
             do {
-                checkTransport = try source.transport(for: device, attempt: attempt, concurrency: concurrency)
+                checkTransport = LeaseGatedTransport(
+                    try source.transport(for: device, attempt: attempt, concurrency: concurrency), gate: gate)
             } catch {
                 record.errorKind = "check"
                 record.errorMessage = error.description
@@ -251,7 +330,7 @@ public final class BatchRunner: Sendable {
             try? await Task.sleep(for: timeout)
             task.cancel()
         }
-        let report = await task.value
+        let report = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
         watchdog.cancel()
         return report
     }

@@ -15,7 +15,7 @@ struct BatchRunCommand: Command {
     static let name = "batch run"
     static let summary = "Flash many devices at once, with retries, post-flash checks and a durable ledger."
     static let usage = "dfukit batch run [LINE.yaml] [--profile P] [--package PKG] [--device TRANSPORT] [--count N] "
-        + "[--min-rssi DBM] [--concurrency K] [--retries N] [--ledger URL] [--station NAME] [--set NAME=VALUE]... [--json]"
+        + "[--min-rssi DBM] [--concurrency K] [--retries N] [--lease DURATION] [--ledger URL] [--station NAME] [--set NAME=VALUE]... [--json]"
     static let options: [OptionSpec] = [
         OptionSpec("--profile", "-p", value: "NAME|FILE", help: "the devices' protocol"),
         OptionSpec("--package", value: "PKG", help: "the firmware package"),
@@ -24,6 +24,7 @@ struct BatchRunCommand: Command {
         OptionSpec("--min-rssi", value: "DBM", help: "only devices heard at least this strong (e.g. -60)"),
         OptionSpec("--concurrency", "-j", value: "K", help: "devices flashed at once (default 1)"),
         OptionSpec("--retries", value: "N", help: "attempts after the first, per device (default 2)"),
+        OptionSpec("--lease", value: "DURATION", help: "how long a claim lasts without a heartbeat, e.g. 2m (default 10m)"),
         OptionSpec("--ledger", value: "URL", help: "sqlite:PATH (default sqlite:dfukit-ledger.sqlite) or postgresql://..."),
         OptionSpec("--station", value: "NAME", help: "this station's name in the ledger (default: the host name)"),
         OptionSpec("--set", value: "NAME=VALUE", help: "override a profile parameter", repeatable: true),
@@ -33,18 +34,26 @@ struct BatchRunCommand: Command {
         A line file (YAML) holds the same settings and more (see the README, "Provisioning lines");
         flags override it. Devices already done with this package (by sha256) in the ledger are
         skipped (skip-done: false flashes them again), so a rerun goes on where a stopped or killed
-        run left off; skip-installed skips devices that already run the target firmware. Ctrl-C
-        once: start no new device, let the running ones finish; twice: cancel them.
+        run left off; skip-installed skips devices that already run the target firmware.
         The line is checked before any device is touched: the line file's keys, each check's command
         and fields, every expression, the parameters, and the package against the profile.
+        Each device is claimed in the ledger for the lease (--lease, 'lease:'), renewed every third
+        of it while the device is worked on; a station that cannot renew its claim in time stops
+        writing to the device and abandons the attempt (recorded as cancelled, "claim-lost").
+        A ledger that stays unreachable for 30 s of retries stops the batch: no new device is
+        started, the running ones finish or are abandoned, and the exit status is 74.
+        Ctrl-C or SIGTERM once: start no new device, let the running ones finish; twice: cancel
+        them. The claims of devices not done are released either way.
         Exit codes:
           0   every device done (flashed, or skipped as done or already running the target)
-          1   some device failed
+          1   some device failed, or an attempt record was not confirmed by the ledger
           64  usage (a missing or malformed flag)
           65  the line was refused before any device was touched: an error in the line file, the
               profile or the package, each printed as FILE:LINE:COL: error: MESSAGE
           69  the transport is unavailable
-          74  the ledger cannot be opened or written
+          74  the ledger cannot be opened, or stayed unreachable while the batch ran
+          130 stopped by SIGINT (Ctrl-C)
+          143 stopped by SIGTERM
         """
 
     let line: LineConfiguration
@@ -81,6 +90,13 @@ struct BatchRunCommand: Command {
         if let value = try integer("--min-rssi", -127...20) { line.minimumRSSI = value }
         if let value = try integer("--concurrency", 1...64) { line.concurrency = value }
         if let value = try integer("--retries", 0...100) { line.retries = value }
+        if let text = arguments.value("--lease") {
+            guard let lease = ProfileDuration.parse(text) else {
+                throw UsageError("--lease must be a duration such as 90s or 2m", command: command)
+            }
+            if let problem = LineConfiguration.leaseProblem(lease) { throw UsageError("--lease \(problem)", command: command) }
+            line.lease = lease
+        }
         for (name, value) in try ProfileCommandRunner.keyValues(arguments.values["--set"] ?? [], command: command) {
             line.parameters[name] = value
         }
@@ -139,7 +155,7 @@ struct BatchRunCommand: Command {
         let station = line.station ?? ProcessInfo.processInfo.hostName
         let ledger: any Ledger
         do {
-            ledger = try await LedgerURL(parsing: ledgerURL).open()
+            ledger = try await LedgerURL(parsing: ledgerURL).open(LedgerOptions(lease: line.lease))
             // Claims this station held when it last stopped (a crash, kill -9) are taken back.
             let taken = try await ledger.releaseEarlierClaims(station: station)
             if taken > 0 { console.error("took back \(taken) device(s) this station held when it last stopped") }
@@ -151,8 +167,8 @@ struct BatchRunCommand: Command {
                                          includingDone: !line.skipDone)
         let view = BatchProgressView(console: console, slots: line.concurrency)
         let plan = BatchRunner.Plan(line: line, profile: profile, images: images)
-        let runner = BatchRunner(plan: plan, source: source, ledger: adapter) { view.handle($0) }
-        let outcome = await Self.runStoppable(runner)
+        let runner = BatchRunner(plan: plan, source: source, ledger: adapter, ledgerRetry: Self.ledgerRetry()) { view.handle($0) }
+        let (outcome, signal) = await BatchStopSignals.run(runner)
         view.finish()
         await ledger.close()
         let summary: BatchSummary
@@ -162,23 +178,56 @@ struct BatchRunCommand: Command {
             console.error("error: \(error)")
             return error.exitCode
         }
-        console.error("\(summary.devices) device(s): \(summary.succeeded) flashed, \(summary.failed) failed, "
-                      + "\(summary.skipped) skipped (done before, running the target already, or claimed by another station); "
-                      + "\(summary.attempts) attempt(s) in \(String(format1: summary.seconds)) s"
-                      + (source.usesVirtualTime ? " (simulated)" : "") + "; ledger \(ledger.location)")
+        var text = "\(summary.devices) device(s): \(summary.succeeded) flashed, \(summary.failed) failed, "
+            + "\(summary.skipped) skipped (done before, running the target already, or claimed by another station); "
+            + "\(summary.attempts) attempt(s) in \(String(format1: summary.seconds)) s"
+            + (source.usesVirtualTime ? " (simulated)" : "") + "; ledger \(ledger.location)"
+        if let signal { text += "\nstopped by \(signal.name) before every device was done; claims of devices not done were released" }
+        if summary.claimsLost > 0 { text += "\n\(summary.claimsLost) device(s) abandoned: this station lost its claim on them" }
+        if let failure = summary.ledgerFailure {
+            text += "\nstopped: the ledger is unreachable: \(failure)"
+        }
+        if summary.unconfirmedRecords > 0 {
+            text += "\n\(summary.unconfirmedRecords) attempt record(s) NOT CONFIRMED by the ledger (see the lines above): "
+                + "they may be missing from it; their devices are not counted as done"
+        }
+        console.error(text)
         if json {
-            let object: [String: Any] = [
+            var object: [String: Any] = [
                 "devices": summary.devices, "succeeded": summary.succeeded, "failed": summary.failed,
                 "skipped": summary.skipped, "attempts": summary.attempts, "seconds": summary.seconds,
                 "clock": source.usesVirtualTime ? "simulated" : "wall", "stopped_early": summary.stoppedEarly,
+                "stopped": signal != nil || summary.ledgerFailure != nil,
+                "claims_lost": summary.claimsLost, "unconfirmed_records": summary.unconfirmedRecords,
                 "station": station, "package_sha256": packageSHA256,
+                "lease_seconds": Double(line.lease.components.seconds)
+                    + Double(line.lease.components.attoseconds) / 1e18,
             ]
+            if let signal { object["signal"] = signal.name }
+            if let failure = summary.ledgerFailure { object["ledger_error"] = failure }
             if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
                let text = String(data: data, encoding: .utf8) {
                 console.out(text)
             }
         }
-        return summary.failed == 0 ? ExitCode.success : ExitCode.failure
+        return Self.exitCode(summary, signal: signal)
+    }
+
+    /// How long ledger calls are retried before the ledger counts as unreachable: 30 s, or
+    /// `DFUKIT_LEDGER_GIVE_UP` (a duration such as `2s`; for tests that cut the ledger off).
+    static func ledgerRetry(environment: [String: String] = ProcessInfo.processInfo.environment) -> LedgerRetryPolicy {
+        var policy = LedgerRetryPolicy()
+        if let text = environment["DFUKIT_LEDGER_GIVE_UP"], let bound = ProfileDuration.parse(text) {
+            policy.giveUpAfter = bound
+        }
+        return policy
+    }
+
+    /// A signal first (the operator stopped the batch), then an unreachable ledger, then the devices.
+    static func exitCode(_ summary: BatchSummary, signal: BatchStopSignals.Signal?) -> Int32 {
+        if let signal { return signal.exitCode }
+        if summary.ledgerFailure != nil { return ExitCode.ioError }
+        return summary.failed == 0 && summary.unconfirmedRecords == 0 ? ExitCode.success : ExitCode.failure
     }
 
     /// The device source a `--device` names: a simulated fleet, or one radio transport
@@ -201,34 +250,4 @@ struct BatchRunCommand: Command {
             }
         }
     }
-
-    /// Runs the batch; the first Ctrl-C stops starting devices, the second cancels the running ones.
-    static func runStoppable(_ runner: BatchRunner) async -> Result<BatchSummary, FlashError> {
-        signal(SIGINT, SIG_IGN)
-        let task = Task { () -> Result<BatchSummary, FlashError> in
-            do throws(FlashError) { return .success(try await runner.run()) } catch { return .failure(error) }
-        }
-        let interrupts = InterruptCounter()
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler {
-            if interrupts.increment() == 1 {
-                Task { await runner.stopStartingNewDevices() }
-            } else {
-                task.cancel()
-            }
-        }
-        source.resume()
-        let result = await task.value
-        source.cancel()
-        signal(SIGINT, SIG_DFL)
-        return result
-    }
-}
-
-import Synchronization
-
-/// Counts Ctrl-C presses (from the signal queue).
-final class InterruptCounter: Sendable {
-    private let count = Mutex(0)
-    func increment() -> Int { count.withLock { $0 += 1; return $0 } }
 }

@@ -12,6 +12,8 @@ actor LedgerBatchAdapter: BatchLedger {
     /// `skip-done: false`: devices done with the package are claimed (and flashed) again.
     private let includingDone: Bool
     private var claims: [String: Claim] = [:]
+    /// Claim ids asked for and not answered yet (the call failed and may be retried).
+    private var pendingClaimIDs: [String: String] = [:]
 
     init(ledger: any Ledger, packageSHA256: String, station: String, profile: String, includingDone: Bool = false) {
         self.ledger = ledger
@@ -21,13 +23,42 @@ actor LedgerBatchAdapter: BatchLedger {
         self.includingDone = includingDone
     }
 
+    /// The claim is asked for under one id until the ledger answers, so a retry after a lost
+    /// answer finds the claim it made instead of being refused by it.
     func claim(device: String) async throws -> Bool {
-        guard let claim = try await ledger.claim(device: device, packageSHA256: packageSHA256, station: station,
-                                                 includingDone: includingDone) else {
-            return false
+        let id = pendingClaimIDs[device] ?? UUID().uuidString
+        pendingClaimIDs[device] = id
+        let claim: Claim?
+        do {
+            claim = try await ledger.claim(device: device, packageSHA256: packageSHA256, station: station, id: id,
+                                       includingDone: includingDone)
+        } catch {
+            throw Self.batchError(error)
         }
+        pendingClaimIDs[device] = nil
+        guard let claim else { return false }
         claims[device] = claim
         return true
+    }
+
+    func heartbeat(device: String) async throws {
+        guard let claim = claims[device] else {
+            throw BatchLedgerError(.claimLost, "this station holds no claim on \(device)")
+        }
+        do {
+            try await ledger.heartbeat(claim)
+        } catch {
+            throw Self.batchError(error)
+        }
+    }
+
+    /// Lost claims and refused arguments are final; anything else may pass (the runner retries it).
+    private static func batchError(_ error: LedgerError) -> any Error {
+        switch error.kind {
+        case .claimLost: return BatchLedgerError(.claimLost, error.description)
+        case .invalidArgument: return BatchLedgerError(.rejected, error.description)
+        case .invalidURL, .cannotOpen, .notALedger, .statementFailed: return error
+        }
     }
 
     func record(_ attempt: AttemptRecord) async throws {
@@ -39,16 +70,25 @@ actor LedgerBatchAdapter: BatchLedger {
         case .cancelled: result = .cancelled
         case .skipped: result = .skipped
         }
-        try await ledger.recordAttempt(Attempt(
+        do {
+            try await ledger.recordAttempt(Attempt(
             claim: claim, profile: profile, startedAt: Date(timeIntervalSince1970: attempt.startedAt),
             endedAt: Date(timeIntervalSince1970: attempt.endedAt), bytes: attempt.bytes, result: result,
             errorKind: attempt.errorKind, errorMessage: attempt.errorMessage,
             attemptNumber: claim.nextAttemptNumber + attempt.attempt - 1, seconds: attempt.seconds,
             clock: attempt.clock == .simulated ? .simulated : .wall, deviceVersion: attempt.deviceVersion))
+        } catch {
+            throw Self.batchError(error)
+        }
     }
 
-    func release(device: String) async {
-        guard let claim = claims.removeValue(forKey: device) else { return }
-        try? await ledger.release(claim)
+    func release(device: String) async throws {
+        guard let claim = claims[device] else { return }
+        do {
+            try await ledger.release(claim)
+        } catch {
+            throw Self.batchError(error)
+        }
+        claims[device] = nil
     }
 }

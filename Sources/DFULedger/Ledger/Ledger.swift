@@ -1,3 +1,5 @@
+import Foundation
+
 /// The record of a provisioning line: which devices were claimed by which station, and every
 /// attempt at flashing them with the result.
 ///
@@ -33,7 +35,11 @@ public protocol Ledger: AnyObject, Sendable {
     ///
     /// With `includingDone` (a line with `skip-done: false`), a device done with the package is
     /// claimed too: it is flashed again, and is done again only once that succeeds.
-    func claim(device: String, packageSHA256: String, station: String,
+    ///
+    /// `id` becomes the claim's id. A call repeated with the same id while that claim is active
+    /// returns it again instead of nil: a station that retries a claim whose answer it lost (the
+    /// connection dropped after the commit) does not lock itself out of the device.
+    func claim(device: String, packageSHA256: String, station: String, id: String,
                includingDone: Bool) async throws(LedgerError) -> Claim?
 
     /// Releases the active claims `station` holds under other ledger instances, and returns how many.
@@ -71,9 +77,23 @@ public protocol Ledger: AnyObject, Sendable {
 }
 
 extension Ledger {
-    /// Claims a device that is not done with the package yet (see `claim(device:packageSHA256:station:includingDone:)`).
+    /// A claim with a fresh id of a device not done with the package yet (see
+    /// `claim(device:packageSHA256:station:id:includingDone:)`).
     public func claim(device: String, packageSHA256: String, station: String) async throws(LedgerError) -> Claim? {
-        try await claim(device: device, packageSHA256: packageSHA256, station: station, includingDone: false)
+        try await claim(device: device, packageSHA256: packageSHA256, station: station, id: UUID().uuidString,
+                        includingDone: false)
+    }
+
+    /// A claim of a device not done with the package yet, under `id`.
+    public func claim(device: String, packageSHA256: String, station: String, id: String) async throws(LedgerError) -> Claim? {
+        try await claim(device: device, packageSHA256: packageSHA256, station: station, id: id, includingDone: false)
+    }
+
+    /// A claim with a fresh id; `includingDone` as in `claim(device:packageSHA256:station:id:includingDone:)`.
+    public func claim(device: String, packageSHA256: String, station: String,
+                      includingDone: Bool) async throws(LedgerError) -> Claim? {
+        try await claim(device: device, packageSHA256: packageSHA256, station: station, id: UUID().uuidString,
+                        includingDone: includingDone)
     }
 
     public func summary(_ filter: AttemptFilter = .all) async throws(LedgerError) -> LedgerSummary {
