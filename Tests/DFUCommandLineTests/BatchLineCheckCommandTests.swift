@@ -138,7 +138,8 @@ final class BatchLineCheckCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.transcript)
         for code in ["  0   every device done", "  1   some device failed", "  64  usage",
                      "  65  the line was refused before any device was touched", "  69  the transport is unavailable",
-                     "  74  the ledger cannot be opened or written"] {
+                     "  74  the ledger cannot be opened, or stayed unreachable", "  130 stopped by SIGINT",
+                     "  143 stopped by SIGTERM"] {
             XCTAssertTrue(result.stdout.contains(code), "\(code)\n\(result.stdout)")
         }
     }
