@@ -44,6 +44,39 @@ final class BatchCommandTests: XCTestCase {
         XCTAssertTrue(try successesPerDevice(ledger).values.allSatisfy { $0 == 1 })
     }
 
+    /// `realtime=` and `journal=`: the batch runs on the wall clock, and every device's journal
+    /// shows its connection, the image's writes and one activation, of the same image everywhere.
+    func testRealtimeFleetRunsOnTheWallClockAndKeepsAJournal() throws {
+        let directory = try TemporaryDirectory()
+        let package = try PackageCommandTests.makePackage(in: directory, size: 8_000)
+        let ledger = directory.file("line.sqlite")
+        let journal = directory.file("journal")
+        let result = try batch(package, fleet: "fleet=3&realtime=50&journal=\(journal)", ledger: ledger, in: directory,
+                               extra: ["--concurrency", "3"])
+        XCTAssertEqual(result.status, 0, result.transcript)
+        let summary = try jsonObject(result.stdout)
+        XCTAssertEqual(summary["succeeded"] as? Int, 3)
+        XCTAssertEqual(summary["clock"] as? String, "wall")
+
+        let lines = try String(contentsOfFile: journal + "/journal.log", encoding: .utf8).split(separator: "\n").map {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let devices = Dictionary(grouping: lines) { $0["device"] as? String ?? "" }
+        XCTAssertEqual(devices.keys.sorted(), ["C0:FF:EE:00:00:01", "C0:FF:EE:00:00:02", "C0:FF:EE:00:00:03"])
+        var images: Set<String> = []
+        for (device, events) in devices {
+            let kinds = events.compactMap { $0["event"] as? String }
+            XCTAssertEqual(kinds.first, "connect", device)
+            XCTAssertEqual(kinds.filter { $0 == "activated" }.count, 1, "\(device): \(kinds)")
+            let activation = try XCTUnwrap(kinds.firstIndex(of: "activated"))
+            let written = events[..<activation].compactMap { $0["event"] as? String == "write" ? $0["length"] as? Int : nil }
+            XCTAssertGreaterThan(written.reduce(0, +), 8_000, "\(device): the image's bytes reached the device before activation")
+            images.formUnion(events.compactMap { $0["sha256"] as? String })
+        }
+        XCTAssertEqual(images.count, 1, "every device activated the same image")
+        XCTAssertEqual(images.first?.count, 64)
+    }
+
     func testFaultyDevicesAreRetriedAndTheCountIsMet() throws {
         let directory = try TemporaryDirectory()
         let package = try PackageCommandTests.makePackage(in: directory, size: 8_000)

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# `make test-chaos`: three `dfukit batch run` stations on one throwaway PostgreSQL ledger flash a
+# real-time simulated fleet of 200 devices while stations are SIGKILLed and restarted, PostgreSQL
+# restarts once and one station is stalled past its lease; then the ledger and the devices'
+# journal are checked (scripts/chaos-test.py). The checker's self-test (planted double write,
+# lost record, ...) runs first. Environment: CHAOS_DEVICES (200), CHAOS_SPEED (the fleet's
+# realtime= factor, 1), CHAOS_LEASE (6s), CHAOS_SECONDS (how long the chaos lasts, 60),
+# CHAOS_SEED (random by default; printed, so a failing run can be repeated), CHAOS_KEEP=1 (keep
+# the work directory even when every check passes). Extra arguments go to swift build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v psql >/dev/null || {
+    if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends postgresql-client >&2
+}
+python3 scripts/chaos-test.py self-test
+swift build "$@"
+python3 scripts/chaos-test.py run --dfukit .build/debug/dfukit \
+    --devices "${CHAOS_DEVICES:-200}" --speed "${CHAOS_SPEED:-1}" --lease "${CHAOS_LEASE:-6s}" \
+    --chaos-seconds "${CHAOS_SECONDS:-60}" ${CHAOS_SEED:+--seed "$CHAOS_SEED"} ${CHAOS_KEEP:+--keep}
