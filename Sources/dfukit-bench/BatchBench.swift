@@ -36,8 +36,9 @@ enum BatchBench {
     final class CountingLedger: BatchLedger, Sendable {
         private let claimed = Mutex(Set<String>())
         func claim(device: String) async throws -> Bool { claimed.withLock { $0.insert(device).inserted } }
+        func heartbeat(device: String) async throws {}
         func record(_ attempt: AttemptRecord) async throws {}
-        func release(device: String) async {}
+        func release(device: String) async throws {}
     }
 
     struct Source: BatchDeviceSource {

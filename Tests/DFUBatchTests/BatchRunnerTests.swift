@@ -35,7 +35,12 @@ final class MemoryLedger: BatchLedger, Sendable {
         }
     }
 
-    func release(device: String) async { state.withLock { _ = $0.claimed.remove(device) } }
+    func heartbeat(device: String) async throws {
+        let held = state.withLock { $0.claimed.contains(device) }
+        if !held { throw BatchLedgerError(.claimLost, "no claim on \(device)") }
+    }
+
+    func release(device: String) async throws { state.withLock { _ = $0.claimed.remove(device) } }
 
     var records: [AttemptRecord] { state.withLock { $0.records } }
     var done: Set<String> { state.withLock { $0.done } }

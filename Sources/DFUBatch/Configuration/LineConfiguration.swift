@@ -22,6 +22,10 @@ public struct LineConfiguration: Sendable {
     /// Per attempt (on the transport's clock: simulated time on `sim:`).
     public var deviceTimeout: Duration = .seconds(900)
     public var checks: [PostFlashCheck] = []
+    /// How long the ledger keeps this station's claim on a device without a heartbeat (wall
+    /// clock, even on `sim:`). The runner renews it every third of the lease while it works on
+    /// the device; a station that dies loses its devices to other stations after this long.
+    public var lease: Duration = .seconds(600)
     /// Skip devices the ledger already has done with this package's sha256.
     public var skipDone = true
     public var ledger: String?
@@ -29,6 +33,13 @@ public struct LineConfiguration: Sendable {
     public var parameters: [String: ParameterValue] = [:]
 
     public init() {}
+
+    /// Why `lease` cannot be used (too short to renew in time, or absurdly long), or nil.
+    public static func leaseProblem(_ lease: Duration) -> String? {
+        guard lease >= .seconds(1) else { return "must be at least 1s (it is renewed every third of it)" }
+        guard lease <= .seconds(86_400) else { return "must be at most 24h" }
+        return nil
+    }
 
     /// The delay before attempt `attempt` (2, 3, ...): `backoff` doubled each time, capped.
     public func delay(beforeAttempt attempt: Int) -> Duration {

@@ -4,7 +4,7 @@ import DFUProfile
 /// unknown keys, wrong types and bad values are reported as `FILE:LINE:COL: error: MESSAGE`.
 public enum LineFileLoader {
     static let keys = ["profile", "package", "device", "devices", "count", "min-rssi", "concurrency", "retries",
-                       "backoff", "max-backoff", "timeout", "checks", "skip-done", "ledger", "station", "set"]
+                       "backoff", "max-backoff", "timeout", "lease", "checks", "skip-done", "ledger", "station", "set"]
 
     public static func load(path: String) throws(ProfileDiagnostics) -> LineConfiguration {
         let text: String
@@ -67,6 +67,10 @@ public enum LineFileLoader {
             case "backoff": line.backoff = duration() ?? line.backoff
             case "max-backoff": line.maximumBackoff = duration() ?? line.maximumBackoff
             case "timeout": line.deviceTimeout = duration() ?? line.deviceTimeout
+            case "lease":
+                if let lease = duration() {
+                    if let problem = LineConfiguration.leaseProblem(lease) { fail("'lease' \(problem)") } else { line.lease = lease }
+                }
             case "skip-done":
                 guard let scalar = value.scalar, ["true", "false"].contains(scalar) else { fail("'skip-done' must be true or false"); continue }
                 line.skipDone = scalar == "true"

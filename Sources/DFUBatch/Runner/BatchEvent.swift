@@ -8,6 +8,10 @@ public enum BatchEvent: Sendable {
     case deviceSkipped(DeviceAddress, reason: String)
     case retryScheduled(DeviceAddress, attempt: Int, after: Duration, reason: String)
     case stopping(reason: String)
+    /// The station lost its claim on the device while working on it (the attempt was stopped).
+    case claimLost(DeviceAddress, reason: String)
+    /// A ledger write failed for good (the ledger stayed unreachable): what was not written.
+    case ledgerWriteFailed(DeviceAddress, operation: String, error: String)
 }
 
 /// How a batch ended.
@@ -20,4 +24,10 @@ public struct BatchSummary: Sendable {
     /// Simulated seconds on `sim:` (the busiest concurrency slot), else wall-clock seconds.
     public var seconds: Double
     public var stoppedEarly: Bool
+    /// Why the ledger counts as unreachable, when it stopped the batch.
+    public var ledgerFailure: String?
+    /// Attempts whose record could not be written to the ledger.
+    public var unrecordedAttempts: Int
+    /// Devices whose claim this station lost while working on them (their attempt was stopped).
+    public var claimsLost: Int
 }

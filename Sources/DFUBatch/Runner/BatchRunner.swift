@@ -22,33 +22,46 @@ public final class BatchRunner: Sendable {
         }
     }
 
-    private let plan: Plan
+    let plan: Plan
     private let source: any BatchDeviceSource
-    private let ledger: any BatchLedger
-    private let onEvent: @Sendable (BatchEvent) -> Void
+    let ledger: any BatchLedger
+    let ledgerRetry: LedgerRetryPolicy
+    let onEvent: @Sendable (BatchEvent) -> Void
     private let queue = Mutex<DeviceQueue?>(nil)
-    private let counters = Mutex(Counters())
+    let counters = Mutex(Counters())
 
-    private struct Counters {
+    struct Counters {
         var devices = 0, succeeded = 0, failed = 0, skipped = 0, attempts = 0
+        /// Attempts whose ledger record could not be written (the ledger stayed unreachable).
+        var unrecorded = 0
+        /// Devices whose claim was lost while this station worked on them.
+        var claimsLost = 0
+        /// Why the ledger counts as unreachable, once it does: no device is started after that.
+        var ledgerFailure: String?
         /// Each concurrency slot's clock (simulated sources) and whether a worker holds it.
         var slotSeconds: [Double] = []
         var busySlots: Set<Int> = []
     }
 
     public init(plan: Plan, source: any BatchDeviceSource, ledger: any BatchLedger,
+                ledgerRetry: LedgerRetryPolicy = LedgerRetryPolicy(),
                 onEvent: @escaping @Sendable (BatchEvent) -> Void = { _ in }) {
         self.plan = plan
         self.source = source
         self.ledger = ledger
+        self.ledgerRetry = ledgerRetry
         self.onEvent = onEvent
     }
 
     /// Ctrl-C: start no new device; the ones running finish.
     public func stopStartingNewDevices() async {
+        await stopQueue(reason: "no new devices will be started; the running ones finish")
+    }
+
+    func stopQueue(reason: String) async {
         let current = queue.withLock { $0 }
         await current?.stop()
-        onEvent(.stopping(reason: "no new devices will be started; the running ones finish"))
+        onEvent(.stopping(reason: reason))
     }
 
     public func run() async throws(FlashError) -> BatchSummary {
@@ -70,7 +83,8 @@ public final class BatchRunner: Sendable {
             BatchSummary(devices: counters.devices, succeeded: counters.succeeded, failed: counters.failed,
                          skipped: counters.skipped, attempts: counters.attempts,
                          seconds: source.usesVirtualTime ? (counters.slotSeconds.max() ?? 0) : wall,
-                         stoppedEarly: stopped)
+                         stoppedEarly: stopped, ledgerFailure: counters.ledgerFailure,
+                         unrecordedAttempts: counters.unrecorded, claimsLost: counters.claimsLost)
         }
     }
 
@@ -114,21 +128,51 @@ public final class BatchRunner: Sendable {
         }
     }
 
-    /// Returns whether the device counts as done.
+    /// Claims the device, makes up to `1 + retries` attempts while keeping the claim alive, records
+    /// each attempt, and releases the claim unless the device is done. Returns whether the device
+    /// counts as done.
     private func process(_ device: DeviceAddress, slot: Int, concurrency: Int) async -> Bool {
-        let claimed: Bool
+        let key = device.description
+        let claimSentAt: ContinuousClock.Instant
         do {
-            claimed = try await ledger.claim(device: device.description)
+            let (claimed, sentAt) = try await ledgerCall("claim \(device)") { try await self.ledger.claim(device: key) }
+            guard claimed else {
+                onEvent(.deviceSkipped(device, reason: "already done with this package, or claimed by another station"))
+                counters.withLock { $0.skipped += 1 }
+                return true
+            }
+            claimSentAt = sentAt
         } catch {
             onEvent(.deviceSkipped(device, reason: "the ledger could not claim it: \(error)"))
             counters.withLock { $0.skipped += 1 }
             return false
         }
-        guard claimed else {
-            onEvent(.deviceSkipped(device, reason: "already done with this package, or claimed by another station"))
-            counters.withLock { $0.skipped += 1 }
+        let keeper = ClaimKeeper(gate: LeaseGate(device: device, lease: plan.line.lease, claimSentAt: claimSentAt))
+        let renewal = Task { await self.keepClaimAlive(device, keeper) }
+        let expiry = Task { await Self.loseWhenLeaseRunsOut(keeper) }
+        let succeeded = await attempts(device, slot: slot, concurrency: concurrency, keeper: keeper)
+        renewal.cancel()
+        expiry.cancel()
+        if succeeded {
+            counters.withLock { $0.succeeded += 1 }
             return true
         }
+        counters.withLock { $0.failed += 1 }
+        if let reason = keeper.lostReason {
+            counters.withLock { $0.claimsLost += 1 }
+            onEvent(.claimLost(device, reason: reason))
+        } else {
+            do {
+                _ = try await ledgerCall("release \(device)") { try await self.ledger.release(device: key) }
+            } catch {
+                onEvent(.ledgerWriteFailed(device, operation: "release the claim", error: "\(error)"))
+            }
+        }
+        return false
+    }
+
+    /// The attempts at one claimed device; true once one succeeded and was recorded.
+    private func attempts(_ device: DeviceAddress, slot: Int, concurrency: Int, keeper: ClaimKeeper) async -> Bool {
         let attempts = 1 + max(0, plan.line.retries)
         for attempt in 1...attempts {
             if attempt > 1 {
@@ -139,27 +183,43 @@ public final class BatchRunner: Sendable {
                     try? await Task.sleep(for: delay)
                 }
             }
+            // No attempt starts on a claim that is gone, a ledger that is gone, or a batch cancelled.
+            guard keeper.lostReason == nil, ledgerFailure == nil, !Task.isCancelled else { break }
             onEvent(.deviceStarted(device, attempt: attempt, slot: slot))
-            let outcome = await attemptOnce(device, attempt: attempt, concurrency: concurrency)
+            var record = await keeper.runAttempt {
+                await self.attemptOnce(device, attempt: attempt, concurrency: concurrency, gate: keeper.gate).record
+            }
+            if let lost = keeper.lostReason {
+                // Never a success: the device may already be another station's.
+                record.result = .cancelled
+                record.errorKind = "claim-lost"
+                record.errorMessage = "stopped: this station lost its claim on the device (\(lost))"
+            }
             counters.withLock {
                 $0.attempts += 1
-                $0.slotSeconds[slot] += outcome.record.seconds
+                $0.slotSeconds[slot] += record.seconds
             }
-            try? await ledger.record(outcome.record)
-            onEvent(.deviceFinished(device, succeeded: outcome.record.result == .succeeded, attempt: attempt,
-                                    seconds: outcome.record.seconds, error: outcome.record.errorMessage))
-            if outcome.record.result == .succeeded {
-                counters.withLock { $0.succeeded += 1 }
-                return true
+            let recorded: Bool
+            let finished = record
+            do {
+                _ = try await ledgerCall("record attempt \(attempt) on \(device)") { try await self.ledger.record(finished) }
+                recorded = true
+            } catch {
+                recorded = false
+                counters.withLock { $0.unrecorded += 1 }
+                onEvent(.ledgerWriteFailed(device, operation: "record attempt \(attempt) (\(record.result.rawValue))",
+                                           error: "\(error)"))
             }
-            if outcome.record.result == .cancelled || Task.isCancelled { break }
+            onEvent(.deviceFinished(device, succeeded: record.result == .succeeded, attempt: attempt,
+                                    seconds: record.seconds, error: record.errorMessage))
+            // A success the ledger does not know of is not done: another run flashes it again.
+            if record.result == .succeeded { return recorded }
+            if record.result == .cancelled || Task.isCancelled || keeper.lostReason != nil { break }
             if attempt < attempts {
                 onEvent(.retryScheduled(device, attempt: attempt + 1, after: plan.line.delay(beforeAttempt: attempt + 1),
-                                        reason: outcome.record.errorMessage ?? "failed"))
+                                        reason: record.errorMessage ?? "failed"))
             }
         }
-        counters.withLock { $0.failed += 1 }
-        await ledger.release(device: device.description)
         return false
     }
 
@@ -167,13 +227,14 @@ public final class BatchRunner: Sendable {
         var record: AttemptRecord
     }
 
-    private func attemptOnce(_ device: DeviceAddress, attempt: Int, concurrency: Int) async -> Outcome {
+    private func attemptOnce(_ device: DeviceAddress, attempt: Int, concurrency: Int, gate: LeaseGate) async -> Outcome {
         let startedAt = Date().timeIntervalSince1970
         var record = AttemptRecord(device: device.description, attempt: attempt, startedAt: startedAt, endedAt: startedAt,
                                    seconds: 0, bytes: 0, result: .failed, errorKind: nil, errorMessage: nil)
         let transport: any GATTTransport
         do {
-            transport = try source.transport(for: device, attempt: attempt, concurrency: concurrency)
+            transport = LeaseGatedTransport(try source.transport(for: device, attempt: attempt, concurrency: concurrency),
+                                            gate: gate)
         } catch {
             record.errorKind = error.kind.rawValue
             record.errorMessage = error.description
@@ -203,7 +264,8 @@ public final class BatchRunner: Sendable {
         for check in plan.line.checks {
             let checkTransport: any GATTTransport
             do {
-                checkTransport = try source.transport(for: device, attempt: attempt, concurrency: concurrency)
+                checkTransport = LeaseGatedTransport(
+                    try source.transport(for: device, attempt: attempt, concurrency: concurrency), gate: gate)
             } catch {
                 record.errorKind = "check"
                 record.errorMessage = error.description
@@ -231,7 +293,7 @@ public final class BatchRunner: Sendable {
             try? await Task.sleep(for: timeout)
             task.cancel()
         }
-        let report = await task.value
+        let report = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
         watchdog.cancel()
         return report
     }

@@ -15,7 +15,7 @@ struct BatchRunCommand: Command {
     static let name = "batch run"
     static let summary = "Flash many devices at once, with retries, post-flash checks and a durable ledger."
     static let usage = "dfukit batch run [LINE.yaml] [--profile P] [--package PKG] [--device TRANSPORT] [--count N] "
-        + "[--min-rssi DBM] [--concurrency K] [--retries N] [--ledger URL] [--station NAME] [--set NAME=VALUE]... [--json]"
+        + "[--min-rssi DBM] [--concurrency K] [--retries N] [--lease DURATION] [--ledger URL] [--station NAME] [--set NAME=VALUE]... [--json]"
     static let options: [OptionSpec] = [
         OptionSpec("--profile", "-p", value: "NAME|FILE", help: "the devices' protocol"),
         OptionSpec("--package", value: "PKG", help: "the firmware package"),
@@ -24,6 +24,7 @@ struct BatchRunCommand: Command {
         OptionSpec("--min-rssi", value: "DBM", help: "only devices heard at least this strong (e.g. -60)"),
         OptionSpec("--concurrency", "-j", value: "K", help: "devices flashed at once (default 1)"),
         OptionSpec("--retries", value: "N", help: "attempts after the first, per device (default 2)"),
+        OptionSpec("--lease", value: "DURATION", help: "how long a claim lasts without a heartbeat, e.g. 2m (default 10m)"),
         OptionSpec("--ledger", value: "URL", help: "sqlite:PATH (default sqlite:dfukit-ledger.sqlite) or postgresql://..."),
         OptionSpec("--station", value: "NAME", help: "this station's name in the ledger (default: the host name)"),
         OptionSpec("--set", value: "NAME=VALUE", help: "override a profile parameter", repeatable: true),
@@ -32,10 +33,17 @@ struct BatchRunCommand: Command {
     static let discussion = """
         A line file (YAML) holds the same settings and more (see the README, "Provisioning lines");
         flags override it. Devices already done with this package (by sha256) in the ledger are
-        skipped, so a rerun goes on where a stopped or killed run left off. Ctrl-C once: start no
-        new device, let the running ones finish; twice: cancel them.
-        Exit: 0 every device done, 1 some failed, 64 usage, 65 bad line file/profile/package,
-        69 transport unavailable, 74 ledger unusable.
+        skipped, so a rerun goes on where a stopped or killed run left off.
+        Each device is claimed in the ledger for the lease (--lease, 'lease:'), renewed every third
+        of it while the device is worked on; a station that cannot renew its claim in time stops
+        writing to the device and abandons the attempt (recorded as cancelled, "claim-lost").
+        A ledger that stays unreachable for 30 s of retries stops the batch: no new device is
+        started, the running ones finish or are abandoned, and the exit status is 74.
+        Ctrl-C or SIGTERM once: start no new device, let the running ones finish; twice: cancel
+        them. The claims of devices not done are released either way.
+        Exit: 0 every device done; 1 some failed or a record could not be written; 64 usage;
+        65 bad line file/profile/package; 69 transport unavailable; 74 ledger unusable or
+        unreachable; 130 stopped by SIGINT (Ctrl-C); 143 stopped by SIGTERM.
         """
 
     let line: LineConfiguration
@@ -68,6 +76,13 @@ struct BatchRunCommand: Command {
         if let value = try integer("--min-rssi", -127...20) { line.minimumRSSI = value }
         if let value = try integer("--concurrency", 1...64) { line.concurrency = value }
         if let value = try integer("--retries", 0...100) { line.retries = value }
+        if let text = arguments.value("--lease") {
+            guard let lease = ProfileDuration.parse(text) else {
+                throw UsageError("--lease must be a duration such as 90s or 2m", command: command)
+            }
+            if let problem = LineConfiguration.leaseProblem(lease) { throw UsageError("--lease \(problem)", command: command) }
+            line.lease = lease
+        }
         for (name, value) in try ProfileCommandRunner.keyValues(arguments.values["--set"] ?? [], command: command) {
             line.parameters[name] = value
         }
@@ -113,7 +128,7 @@ struct BatchRunCommand: Command {
         let station = line.station ?? ProcessInfo.processInfo.hostName
         let ledger: any Ledger
         do {
-            ledger = try await LedgerURL(parsing: ledgerURL).open()
+            ledger = try await LedgerURL(parsing: ledgerURL).open(LedgerOptions(lease: line.lease))
             // Claims this station held when it last stopped (a crash, kill -9) are taken back.
             let taken = try await ledger.releaseEarlierClaims(station: station)
             if taken > 0 { console.error("took back \(taken) device(s) this station held when it last stopped") }
@@ -125,7 +140,7 @@ struct BatchRunCommand: Command {
         let view = BatchProgressView(console: console, slots: line.concurrency)
         let plan = BatchRunner.Plan(line: line, profile: profile, images: PackageImages.flashImages(package))
         let runner = BatchRunner(plan: plan, source: source, ledger: adapter) { view.handle($0) }
-        let outcome = await Self.runStoppable(runner)
+        let (outcome, signal) = await BatchStopSignals.run(runner)
         view.finish()
         await ledger.close()
         let summary: BatchSummary
@@ -135,23 +150,43 @@ struct BatchRunCommand: Command {
             console.error("error: \(error)")
             return error.exitCode
         }
-        console.error("\(summary.devices) device(s): \(summary.succeeded) flashed, \(summary.failed) failed, "
-                      + "\(summary.skipped) skipped (done before, or claimed by another station); "
-                      + "\(summary.attempts) attempt(s) in \(String(format1: summary.seconds)) s"
-                      + (source.usesVirtualTime ? " (simulated)" : "") + "; ledger \(ledger.location)")
+        var text = "\(summary.devices) device(s): \(summary.succeeded) flashed, \(summary.failed) failed, "
+            + "\(summary.skipped) skipped (done before, or claimed by another station); "
+            + "\(summary.attempts) attempt(s) in \(String(format1: summary.seconds)) s"
+            + (source.usesVirtualTime ? " (simulated)" : "") + "; ledger \(ledger.location)"
+        if let signal { text += "\nstopped by \(signal.name) before every device was done; claims of devices not done were released" }
+        if summary.claimsLost > 0 { text += "\n\(summary.claimsLost) device(s) abandoned: this station lost its claim on them" }
+        if let failure = summary.ledgerFailure {
+            text += "\nstopped: the ledger is unreachable: \(failure)"
+        }
+        if summary.unrecordedAttempts > 0 {
+            text += "\n\(summary.unrecordedAttempts) attempt(s) could NOT be recorded in the ledger (see the lines above)"
+        }
+        console.error(text)
         if json {
-            let object: [String: Any] = [
+            var object: [String: Any] = [
                 "devices": summary.devices, "succeeded": summary.succeeded, "failed": summary.failed,
                 "skipped": summary.skipped, "attempts": summary.attempts, "seconds": summary.seconds,
                 "clock": source.usesVirtualTime ? "simulated" : "wall", "stopped_early": summary.stoppedEarly,
+                "stopped": signal != nil || summary.ledgerFailure != nil,
+                "claims_lost": summary.claimsLost, "unrecorded_attempts": summary.unrecordedAttempts,
                 "station": station, "package_sha256": packageSHA256,
             ]
+            if let signal { object["signal"] = signal.name }
+            if let failure = summary.ledgerFailure { object["ledger_error"] = failure }
             if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
                let text = String(data: data, encoding: .utf8) {
                 console.out(text)
             }
         }
-        return summary.failed == 0 ? ExitCode.success : ExitCode.failure
+        return Self.exitCode(summary, signal: signal)
+    }
+
+    /// A signal first (the operator stopped the batch), then an unreachable ledger, then the devices.
+    static func exitCode(_ summary: BatchSummary, signal: BatchStopSignals.Signal?) -> Int32 {
+        if let signal { return signal.exitCode }
+        if summary.ledgerFailure != nil { return ExitCode.ioError }
+        return summary.failed == 0 && summary.unrecordedAttempts == 0 ? ExitCode.success : ExitCode.failure
     }
 
     /// The device source a `--device` names: a simulated fleet, or one radio transport
@@ -174,34 +209,4 @@ struct BatchRunCommand: Command {
             }
         }
     }
-
-    /// Runs the batch; the first Ctrl-C stops starting devices, the second cancels the running ones.
-    static func runStoppable(_ runner: BatchRunner) async -> Result<BatchSummary, FlashError> {
-        signal(SIGINT, SIG_IGN)
-        let task = Task { () -> Result<BatchSummary, FlashError> in
-            do throws(FlashError) { return .success(try await runner.run()) } catch { return .failure(error) }
-        }
-        let interrupts = InterruptCounter()
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler {
-            if interrupts.increment() == 1 {
-                Task { await runner.stopStartingNewDevices() }
-            } else {
-                task.cancel()
-            }
-        }
-        source.resume()
-        let result = await task.value
-        source.cancel()
-        signal(SIGINT, SIG_DFL)
-        return result
-    }
-}
-
-import Synchronization
-
-/// Counts Ctrl-C presses (from the signal queue).
-final class InterruptCounter: Sendable {
-    private let count = Mutex(0)
-    func increment() -> Int { count.withLock { $0 += 1; return $0 } }
 }

@@ -19,11 +19,35 @@ actor LedgerBatchAdapter: BatchLedger {
     }
 
     func claim(device: String) async throws -> Bool {
-        guard let claim = try await ledger.claim(device: device, packageSHA256: packageSHA256, station: station) else {
-            return false
+        let claim: Claim?
+        do {
+            claim = try await ledger.claim(device: device, packageSHA256: packageSHA256, station: station)
+        } catch {
+            throw Self.batchError(error)
         }
+        guard let claim else { return false }
         claims[device] = claim
         return true
+    }
+
+    func heartbeat(device: String) async throws {
+        guard let claim = claims[device] else {
+            throw BatchLedgerError(.claimLost, "this station holds no claim on \(device)")
+        }
+        do {
+            try await ledger.heartbeat(claim)
+        } catch {
+            throw Self.batchError(error)
+        }
+    }
+
+    /// Lost claims and refused arguments are final; anything else may pass (the runner retries it).
+    private static func batchError(_ error: LedgerError) -> any Error {
+        switch error.kind {
+        case .claimLost: return BatchLedgerError(.claimLost, error.description)
+        case .invalidArgument: return BatchLedgerError(.rejected, error.description)
+        case .invalidURL, .cannotOpen, .notALedger, .statementFailed: return error
+        }
     }
 
     func record(_ attempt: AttemptRecord) async throws {
@@ -34,15 +58,24 @@ actor LedgerBatchAdapter: BatchLedger {
         case .failed: result = .failed
         case .cancelled: result = .cancelled
         }
-        try await ledger.recordAttempt(Attempt(
+        do {
+            try await ledger.recordAttempt(Attempt(
             claim: claim, profile: profile, startedAt: Date(timeIntervalSince1970: attempt.startedAt),
             endedAt: Date(timeIntervalSince1970: attempt.endedAt), bytes: attempt.bytes, result: result,
             errorKind: attempt.errorKind, errorMessage: attempt.errorMessage,
             attemptNumber: claim.nextAttemptNumber + attempt.attempt - 1, seconds: attempt.seconds))
+        } catch {
+            throw Self.batchError(error)
+        }
     }
 
-    func release(device: String) async {
-        guard let claim = claims.removeValue(forKey: device) else { return }
-        try? await ledger.release(claim)
+    func release(device: String) async throws {
+        guard let claim = claims[device] else { return }
+        do {
+            try await ledger.release(claim)
+        } catch {
+            throw Self.batchError(error)
+        }
+        claims[device] = nil
     }
 }

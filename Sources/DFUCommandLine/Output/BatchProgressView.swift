@@ -49,6 +49,10 @@ final class BatchProgressView: Sendable {
                 log("\(address): attempt \(attempt) in \(after)", state: &state)
             case let .stopping(reason):
                 log("stopping: \(reason)", state: &state)
+            case let .claimLost(address, reason):
+                log("\(address): claim lost, attempt stopped: \(reason)", state: &state)
+            case let .ledgerWriteFailed(address, operation, error):
+                log("\(address): NOT RECORDED in the ledger: \(operation): \(error)", state: &state)
             }
             if interactive { redraw(&state) }
         }

@@ -32,6 +32,13 @@ final class PostgresConnection: @unchecked Sendable {
         close()
     }
 
+    /// Whether the connection broke (the server restarted, the backend was terminated, the network
+    /// dropped): the next `query` reconnects first.
+    var isBroken: Bool {
+        guard let handle else { return false }
+        return PQstatus(handle) != CONNECTION_OK
+    }
+
     func close() {
         if let handle { PQfinish(handle) }
         handle = nil

@@ -9,6 +9,12 @@ import Foundation
 /// holds one connection; several instances (or processes) may share a database. Every call
 /// commits before it returns (the server's `synchronous_commit` decides durability; its default
 /// `on` waits for the WAL flush).
+///
+/// A connection lost in the middle of a call (the server restarted, an administrator terminated
+/// the backend) is re-established and the call made once more. Every call is written so that
+/// running it twice does what running it once does, because a commit whose answer was lost may or
+/// may not have happened: a claim retried with its claim id finds its own row, an attempt is
+/// inserted only if no row has its claim id and attempt number yet.
 public final class PostgresLedger: Ledger, @unchecked Sendable {
     public let location: String
     let session = UUID().uuidString
@@ -28,6 +34,20 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
             let connection = try PostgresConnection(connectionString: location.connectionString, location: display)
             try Self.prepare(connection, access: options.access)
             return connection
+        }
+    }
+
+    /// Runs `body` on the executor's thread; when the connection broke during it, runs it once
+    /// more (`PostgresConnection.query` reconnects first). `body` must be safe to run twice.
+    private func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws(LedgerError) -> T)
+        async throws(LedgerError) -> T {
+        let connection = connection
+        return try await executor.run { () throws(LedgerError) -> T in
+            do throws(LedgerError) {
+                return try body(connection)
+            } catch where error.kind == .cannotOpen && connection.isBroken {
+                return try body(connection)
+            }
         }
     }
 
@@ -74,9 +94,9 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
                                      ledger: location, operation: operation)
         let id = UUID().uuidString
         let parameters = [device, packageSHA256, id, station, session, injectedNow, String(options.leaseSeconds)]
-        let connection = connection
-        // Taken over: a released claim, or an active one whose lease ran out.
-        let rows = try await executor.run { () throws(LedgerError) -> [[String?]] in
+        // Taken over: a released claim, or an active one whose lease ran out; found again: this
+        // very claim (the same id), when a retry follows a commit whose answer was lost.
+        let rows = try await run { (connection) throws(LedgerError) -> [[String?]] in
             try connection.query("""
                 INSERT INTO dfukit_claims AS current
                     (device, package_sha256, claim_id, station, session, state, claimed_at, heartbeat_at)
@@ -85,6 +105,7 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
                     station = excluded.station, session = excluded.session, state = 'active',
                     claimed_at = excluded.claimed_at, heartbeat_at = excluded.heartbeat_at
                 WHERE current.state = 'released'
+                   OR (current.state = 'active' AND current.claim_id = excluded.claim_id)
                    OR (current.state = 'active'
                        AND current.heartbeat_at + make_interval(secs => $7::double precision) < excluded.claimed_at)
                 RETURNING extract(epoch FROM claimed_at)::double precision,
@@ -99,8 +120,8 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
 
     public func releaseEarlierClaims(station: String) async throws(LedgerError) -> Int {
         let operation = LedgerOperation.releaseEarlier(station)
-        let (connection, session) = (connection, session)
-        return try await executor.run { () throws(LedgerError) -> Int in
+        let session = session
+        return try await run { (connection) throws(LedgerError) -> Int in
             let rows = try connection.query("""
                 WITH released AS (
                     UPDATE dfukit_claims SET state = 'released' WHERE station = $1 AND session <> $2 AND state = 'active'
@@ -113,8 +134,8 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
 
     public func heartbeat(_ claim: Claim) async throws(LedgerError) {
         let operation = LedgerOperation.heartbeat(claim)
-        let (connection, location, now) = (connection, location, injectedNow)
-        try await executor.run { () throws(LedgerError) -> Void in
+        let (location, now) = (location, injectedNow)
+        try await run { (connection) throws(LedgerError) -> Void in
             let updated = try connection.query("""
                 UPDATE dfukit_claims SET heartbeat_at = \(Self.now(4))
                 WHERE device = $1 AND package_sha256 = $2 AND claim_id = $3 AND state = 'active'
@@ -131,8 +152,7 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
 
     public func release(_ claim: Claim) async throws(LedgerError) {
         let operation = LedgerOperation.release(claim)
-        let connection = connection
-        try await executor.run { () throws(LedgerError) -> Void in
+        try await run { (connection) throws(LedgerError) -> Void in
             try connection.query("""
                 UPDATE dfukit_claims SET state = 'released'
                 WHERE device = $1 AND package_sha256 = $2 AND claim_id = $3 AND state = 'active'
@@ -142,8 +162,7 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
 
     public func isDone(device: String, packageSHA256: String) async throws(LedgerError) -> Bool {
         let operation = LedgerOperation.isDone(device, packageSHA256)
-        let connection = connection
-        return try await executor.run { () throws(LedgerError) -> Bool in
+        return try await run { (connection) throws(LedgerError) -> Bool in
             try connection.query(
                 "SELECT 1 FROM dfukit_claims WHERE device = $1 AND package_sha256 = $2 AND state = 'done'",
                 [device, packageSHA256], operation: operation).isEmpty == false
@@ -156,14 +175,17 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
         let operation = LedgerOperation.record(attempt)
         try LedgerOperation.validate(device: attempt.device, packageSHA256: attempt.packageSHA256,
                                      station: attempt.station, ledger: location, operation: operation)
-        let (connection, session, now) = (connection, session, injectedNow)
-        try await executor.run { () throws(LedgerError) -> Void in
+        let (session, now) = (session, injectedNow)
+        try await run { (connection) throws(LedgerError) -> Void in
             try connection.transaction(operation: operation) { () throws(LedgerError) in
+                // Once per (claim, attempt number): a retry after a lost commit answer adds no row.
                 try connection.query("""
                     INSERT INTO dfukit_attempts (claim_id, device, serial, package_sha256, profile, station, started_at,
                         ended_at, bytes, result, error_kind, error_message, attempt_number, seconds, bytes_per_second)
-                    VALUES ($1, $2, $3, $4, $5, $6, to_timestamp($7::double precision), to_timestamp($8::double precision),
-                        $9, $10, $11, $12, $13, $14, $15)
+                    SELECT $1, $2, $3, $4, $5, $6, to_timestamp($7::double precision), to_timestamp($8::double precision),
+                        $9::bigint, $10, $11, $12, $13::integer, $14::double precision, $15::double precision
+                    WHERE NOT EXISTS (SELECT 1 FROM dfukit_attempts
+                                      WHERE device = $2 AND package_sha256 = $4 AND claim_id = $1 AND attempt_number = $13::integer)
                     """, [
                         attempt.claimID, attempt.device, attempt.serial, attempt.packageSHA256, attempt.profile,
                         attempt.station, String(attempt.startedAt.timeIntervalSince1970),
@@ -205,8 +227,8 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
                    bytes, result, error_kind, error_message, attempt_number, seconds, bytes_per_second
             FROM dfukit_attempts\(conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")) ORDER BY id
             """
-        let (connection, location, bound) = (connection, location, parameters)
-        return try await executor.run { () throws(LedgerError) -> [Attempt] in
+        let (location, bound) = (location, parameters)
+        return try await run { (connection) throws(LedgerError) -> [Attempt] in
             let rows = try connection.query(sql, bound, operation: LedgerOperation.readAttempts)
             var attempts: [Attempt] = []
             attempts.reserveCapacity(rows.count)
