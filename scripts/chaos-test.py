@@ -506,7 +506,7 @@ def main():
     run_parser = commands.add_parser("run")
     run_parser.add_argument("--dfukit", default=os.path.join(ROOT, ".build", "debug", "dfukit"))
     run_parser.add_argument("--devices", type=int, default=200)
-    run_parser.add_argument("--speed", default="1", help="the fleet's realtime= factor")
+    run_parser.add_argument("--speed", default="2", help="the fleet's realtime= factor")
     run_parser.add_argument("--lease", default="6s")
     run_parser.add_argument("--concurrency", type=int, default=4)
     run_parser.add_argument("--chaos-seconds", type=float, default=60)

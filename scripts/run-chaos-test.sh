@@ -4,7 +4,7 @@
 # restarts once and one station is stalled past its lease; then the ledger and the devices'
 # journal are checked (scripts/chaos-test.py). The checker's self-test (planted double write,
 # lost record, ...) runs first. Environment: CHAOS_DEVICES (200), CHAOS_SPEED (the fleet's
-# realtime= factor, 1), CHAOS_LEASE (6s), CHAOS_SECONDS (how long the chaos lasts, 60),
+# realtime= factor, 2), CHAOS_LEASE (6s), CHAOS_SECONDS (how long the chaos lasts, 60),
 # CHAOS_SEED (random by default; printed, so a failing run can be repeated), CHAOS_KEEP=1 (keep
 # the work directory even when every check passes). Extra arguments go to swift build.
 set -euo pipefail
@@ -16,5 +16,5 @@ command -v psql >/dev/null || {
 python3 scripts/chaos-test.py self-test
 swift build "$@"
 python3 scripts/chaos-test.py run --dfukit .build/debug/dfukit \
-    --devices "${CHAOS_DEVICES:-200}" --speed "${CHAOS_SPEED:-1}" --lease "${CHAOS_LEASE:-6s}" \
+    --devices "${CHAOS_DEVICES:-200}" --speed "${CHAOS_SPEED:-2}" --lease "${CHAOS_LEASE:-6s}" \
     --chaos-seconds "${CHAOS_SECONDS:-60}" ${CHAOS_SEED:+--seed "$CHAOS_SEED"} ${CHAOS_KEEP:+--keep}
