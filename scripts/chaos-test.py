@@ -41,7 +41,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-STATIONS = ["station-a", "station-b", "station-c"]
+STATIONS = ["station-a", "station-b", "station-c"]  # and station-d, the sweeper started during the stall
 # Ledger times and journal times come from the same machine's clock; this much slack covers
 # the rounding of the ledger's stored times.
 SLACK_NS = 500_000_000
@@ -382,6 +382,7 @@ def run(options):
         start = time.monotonic()
         chaos_until = start + options.chaos_seconds
         restarted_postgres = stalled = False
+        spared = {}  # station -> until when it is not killed (the stalled one, to see what it does on waking)
         next_kill = start + rng.uniform(4, 10)
         while time.monotonic() < chaos_until and any(s.running() for s in stations):
             now = time.monotonic()
@@ -393,15 +394,21 @@ def run(options):
             if not stalled and now - start > options.chaos_seconds * 0.5:
                 victim = rng.choice([s for s in stations if s.running()] or stations)
                 if victim.running():
-                    stall = lease + 4
-                    log(f"stalling {victim.name} (pid {victim.process.pid}) for {stall:.0f} s (lease {lease:.0f} s)")
+                    # Past the lease, a fourth station sweeps the fleet and takes over the stalled
+                    # station's devices; the stalled one then wakes up in the middle of that.
+                    log(f"stalling {victim.name} (pid {victim.process.pid}) for {lease + 5:.0f} s (lease {lease:.0f} s)")
                     victim.process.send_signal(signal.SIGSTOP)
-                    time.sleep(stall)
+                    time.sleep(lease + 2)
+                    sweeper = Station("station-d", arguments, work)
+                    sweeper.start(pids)
+                    stations.append(sweeper)
+                    time.sleep(3)
                     victim.process.send_signal(signal.SIGCONT)
-                    log(f"resumed {victim.name}")
+                    log(f"resumed {victim.name} while station-d works on the devices it held")
+                    spared[victim.name] = time.monotonic() + 2 * lease
                 stalled = True
             if now >= next_kill:
-                running = [s for s in stations if s.running()]
+                running = [s for s in stations if s.running() and spared.get(s.name, 0) < time.monotonic()]
                 if running:
                     victim = rng.choice(running)
                     log(f"SIGKILL {victim.name} (pid {victim.process.pid})")

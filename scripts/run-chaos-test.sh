@@ -9,10 +9,12 @@
 # the work directory even when every check passes). Extra arguments go to swift build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-command -v psql >/dev/null || {
+if ! command -v psql >/dev/null || ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then
     if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends postgresql-client >&2
-}
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq
+    $sudo apt-get install -y -qq --no-install-recommends postgresql postgresql-client >&2
+fi
 python3 scripts/chaos-test.py self-test
 swift build "$@"
 python3 scripts/chaos-test.py run --dfukit .build/debug/dfukit \
