@@ -30,6 +30,7 @@ violation (2 when the set-up itself failed).
 
 import argparse
 import collections
+import hashlib
 import json
 import os
 import random
@@ -55,7 +56,7 @@ def log(message):
 # The checker: pure functions over parsed journal lines and ledger rows.
 # ---------------------------------------------------------------------------------------------
 
-def read_journal(path):
+def read_journal(path, warn=log):
     """The journal's events, in file order; a torn last line (there should be none) is skipped."""
     events = []
     with open(path, encoding="utf-8") as handle:
@@ -66,7 +67,7 @@ def read_journal(path):
             try:
                 events.append(json.loads(line))
             except json.JSONDecodeError:
-                log(f"journal line {number} is not JSON (skipped): {line[:80]!r}")
+                warn(f"journal line {number} is not JSON (skipped): {line[:80]!r}")
     return events
 
 
@@ -283,7 +284,7 @@ def self_test():
         path = os.path.join(directory, "journal.log")
         with open(path, "w") as handle:
             handle.write(json.dumps({"t": 1, "pid": 1, "device": "D1", "event": "connect"}) + "\n{\"t\": 2, \"pi")
-        if len(read_journal(path)) != 1:
+        if len(read_journal(path, warn=lambda _: None)) != 1:
             failures.append("a torn last journal line was not skipped")
 
     for failure in failures:
@@ -323,14 +324,21 @@ class Station:
         self.work = work
         self.process = None
         self.runs = 0
+        self.exits = []  # (run, exit status; negative: the signal that ended it)
 
     def start(self, pids):
+        self.finish()
         self.runs += 1
         out = open(os.path.join(self.work, f"{self.name}-{self.runs}.json"), "w")
         err = open(os.path.join(self.work, f"{self.name}-{self.runs}.log"), "w")
         self.process = subprocess.Popen(self.arguments + ["--station", self.name], stdout=out, stderr=err)
         pids[self.process.pid] = self.name
         log(f"started {self.name} (pid {self.process.pid}, run {self.runs})")
+
+    def finish(self):
+        """Notes how the current run ended, once it has."""
+        if self.process is not None and self.process.poll() is not None and len(self.exits) < self.runs:
+            self.exits.append((self.runs, self.process.returncode))
 
     def running(self):
         return self.process is not None and self.process.poll() is None
@@ -348,6 +356,7 @@ def run(options):
     rng = random.Random(options.seed)
     work = options.work or tempfile.mkdtemp(prefix="dfukit-chaos.")
     os.makedirs(work, exist_ok=True)
+    os.chmod(work, 0o755)  # the server runs as the postgres user (when we are root): it must reach postgres/
     journal_dir = os.path.join(work, "journal")
     server_dir = os.path.join(work, "postgres")
     dfukit = os.path.abspath(options.dfukit)
@@ -357,8 +366,12 @@ def run(options):
     subprocess.run([dfukit, "package", "create", "--profile", "vendor-ctrlpt", "--version", "2.0.0",
                     "--output", package, os.path.join(ROOT, "firmware-samples", "demo-app.hex")],
                    check=True, stdout=subprocess.DEVNULL)
-    url = subprocess.run([os.path.join(ROOT, "scripts", "start-postgres.sh"), server_dir], check=True,
-                         capture_output=True, text=True).stdout.strip()
+    started = subprocess.run([os.path.join(ROOT, "scripts", "start-postgres.sh"), server_dir],
+                             capture_output=True, text=True)
+    if started.returncode != 0:
+        log("PostgreSQL did not start:\n" + started.stderr)
+        return 2
+    url = started.stdout.strip()
     lease = parse_seconds(options.lease)
     help_text = subprocess.run([dfukit, "batch", "run", "--help"], capture_output=True, text=True).stdout
     lease_arguments = ["--lease", options.lease] if "--lease" in help_text else []
@@ -420,13 +433,13 @@ def run(options):
                 next_kill = time.monotonic() + rng.uniform(6, 14)
             time.sleep(0.2)
         log("chaos over: letting the stations finish")
-        package_sha = None
+        with open(package, "rb") as handle:
+            package_sha = hashlib.sha256(handle.read()).hexdigest()  # what the stations key the ledger by
         for round_number in range(options.rounds):
             for station in stations:
                 if station.process:
                     station.process.wait()
-            package_sha = package_sha or read_package_sha(work)
-            attempts, claims = ledger_rows(url, package_sha) if package_sha else ([], [])
+            attempts, claims = ledger_rows(url, package_sha)
             done = {a["device"] for a in attempts if a["result"] == "succeeded"}
             if len(done) >= options.devices:
                 break
@@ -438,16 +451,24 @@ def run(options):
         for station in stations:
             if station.running():
                 station.process.wait()
-        package_sha = package_sha or read_package_sha(work)
         attempts, claims = ledger_rows(url, package_sha)
         with open(os.path.join(work, "pids.json"), "w") as handle:
             json.dump({"stations": {str(k): v for k, v in pids.items()}, "killed": sorted(killed),
                        "package_sha256": package_sha, "devices": options.devices}, handle)
         with open(os.path.join(work, "ledger.json"), "w") as handle:
             json.dump({"attempts": attempts, "claims": claims}, handle)
-        exits = station_exits(work)
-        log("station exits: " + ", ".join(f"{name}: {code}" for name, code in exits))
+        for station in stations:
+            station.finish()
+        exits = dict((f"{s.name}-{run}", code) for s in stations for run, code in s.exits)
+        log("station runs: " + ", ".join(f"{name}: exit {exits.get(name, '?')}, {summary}"
+                                          for name, summary in station_exits(work)))
         status = check_work(work)
+        chaos = f"{len(killed)} SIGKILLs, {int(restarted_postgres)} PostgreSQL restart, {int(stalled)} stall past the lease"
+        print(f"chaos: {chaos}")
+        if not (killed and restarted_postgres and stalled):
+            print("violation: the stations finished before the harness did all its chaos; run longer "
+                  "(a lower CHAOS_SPEED, more CHAOS_DEVICES)")
+            status = 1
         log(f"took {time.monotonic() - start:.0f} s")
     finally:
         for station in stations:
@@ -460,19 +481,6 @@ def run(options):
         else:
             log(f"kept {work} (journal, ledger rows, each station run's summary and log)")
     return status
-
-
-def read_package_sha(work):
-    for name in sorted(os.listdir(work)):
-        if name.endswith(".json") and name.startswith("station-"):
-            try:
-                with open(os.path.join(work, name)) as handle:
-                    sha = json.load(handle).get("package_sha256")
-                if sha:
-                    return sha
-            except (json.JSONDecodeError, OSError):
-                continue
-    return None
 
 
 def station_exits(work):
