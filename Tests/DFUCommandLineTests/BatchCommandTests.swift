@@ -207,33 +207,125 @@ final class BatchCommandTests: XCTestCase {
         XCTAssertTrue(bluez.stderr.contains("bluez:hci0: socket: this kernel has no Bluetooth support"), bluez.transcript)
     }
 
-    /// Ctrl-C once: no new device is started, the running ones finish, the summary says the
-    /// batch stopped early, and what finished is in the ledger.
-    func testInterruptStopsStartingDevicesAndLetsRunningOnesFinish() throws {
+    /// Claims still held (state 'active') in a SQLite ledger.
+    private func activeClaims(_ ledger: String) throws -> Int {
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            print(db.execute("SELECT count(*) FROM dfukit_claims WHERE state = 'active'").fetchone()[0])
+            """
+        return Int(try Subprocess.tool("python3", ["-c", script, ledger]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    private struct StoppedBatch {
+        var status: Int32
+        var stderr: String
+        var summary: [String: Any]
+        var ledger: String
+        var fleet: Int
+        /// Kept so that the ledger file outlives the run.
+        var directory: TemporaryDirectory
+    }
+
+    /// Runs a batch on a simulated fleet far larger than it gets through, waits (on its own
+    /// output, not on a timer) until `doneFirst` devices are done, then sends `signals` one after the other.
+    private func stoppedBatch(_ signals: [Int32], packageSize: Int = 120_000, doneFirst: Int = 5) throws -> StoppedBatch {
+        let fleet = 2_000
         let directory = try TemporaryDirectory()
-        let package = try PackageCommandTests.makePackage(in: directory, size: 120_000)
+        let package = try PackageCommandTests.makePackage(in: directory, size: packageSize)
         let ledger = directory.file("line.sqlite")
         let process = Process()
         process.executableURL = try DFUKitBinary.located.get()
         process.arguments = ["batch", "run", "--profile", DFUKitBinary.shippedProfile, "--package", package,
-                             "--device", "sim:vendor-ctrlpt?fleet=60", "--ledger", "sqlite:\(ledger)",
+                             "--device", "sim:vendor-ctrlpt?fleet=\(fleet)", "--ledger", "sqlite:\(ledger)",
                              "--station", "line-1", "--concurrency", "2", "--json"]
         process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
         let output = try directory.write("out.json", text: "")
+        let errors = try directory.write("err.txt", text: "")
         process.standardOutput = FileHandle(forWritingAtPath: output)
-        process.standardError = FileHandle.nullDevice
+        process.standardError = FileHandle(forWritingAtPath: errors)
         try process.run()
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, process.isRunning, (try? successesPerDevice(ledger).count) ?? 0 < 3 {
-            Thread.sleep(forTimeInterval: 0.05)
+        func doneLines() -> Int {
+            ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").components(separatedBy: ": done (").count - 1
         }
-        kill(process.processIdentifier, SIGINT)
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, process.isRunning, doneLines() < doneFirst {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        XCTAssertTrue(process.isRunning, "the batch was still running when signalled")
+        for (index, signal) in signals.enumerated() {
+            if index > 0 {
+                // The kernel merges a signal sent while the same one is pending: wait until the
+                // batch has acted on the previous one.
+                let seen = Date().addingTimeInterval(30)
+                while Date() < seen, process.isRunning,
+                      !(((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").contains("stopping:")) {
+                    Thread.sleep(forTimeInterval: 0.005)
+                }
+            }
+            kill(process.processIdentifier, signal)
+        }
+        let exitDeadline = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < exitDeadline { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            XCTFail("the batch did not stop within a minute of the signal")
+        }
         process.waitUntilExit()
+        let stderr = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
         let summary = try jsonObject(try String(contentsOfFile: output, encoding: .utf8))
-        XCTAssertEqual(summary["stopped_early"] as? Bool, true)
-        let flashed = summary["succeeded"] as? Int ?? 0
-        XCTAssertLessThan(flashed, 60, "devices after the interrupt were not started")
-        XCTAssertEqual(summary["failed"] as? Int, 0, "running devices finished rather than failing")
-        XCTAssertEqual(try successesPerDevice(ledger).count, flashed, "the ledger holds every device that finished")
+        return StoppedBatch(status: process.terminationStatus, stderr: stderr, summary: summary, ledger: ledger, fleet: fleet,
+                            directory: directory)
+    }
+
+    /// Ctrl-C once: no new device is started, the running ones finish, the batch exits 130 and
+    /// says it stopped, what finished is in the ledger and no claim is left held.
+    func testInterruptStopsStartingDevicesAndLetsRunningOnesFinish() throws {
+        let stopped = try stoppedBatch([SIGINT])
+        XCTAssertEqual(stopped.status, 130, stopped.stderr)
+        XCTAssertTrue(stopped.stderr.contains("stopped by SIGINT"), stopped.stderr)
+        XCTAssertEqual(stopped.summary["stopped"] as? Bool, true)
+        XCTAssertEqual(stopped.summary["signal"] as? String, "SIGINT")
+        XCTAssertEqual(stopped.summary["stopped_early"] as? Bool, true)
+        let flashed = stopped.summary["succeeded"] as? Int ?? 0
+        XCTAssertGreaterThanOrEqual(flashed, 5)
+        XCTAssertFalse(stopped.stderr.contains("cancelled"), "one signal cancels nothing")
+        XCTAssertLessThan(flashed, stopped.fleet, "devices after the interrupt were not started")
+        XCTAssertEqual(stopped.summary["failed"] as? Int, 0, "running devices finished rather than failing")
+        XCTAssertEqual(try successesPerDevice(stopped.ledger).count, flashed, "the ledger holds every device that finished")
+        XCTAssertEqual(try activeClaims(stopped.ledger), 0, "no claim is left held")
+    }
+
+    /// SIGTERM (a service manager stopping the station) does the same and exits 143.
+    func testTerminateStopsTheBatchWithExit143() throws {
+        let stopped = try stoppedBatch([SIGTERM])
+        XCTAssertEqual(stopped.status, 143, stopped.stderr)
+        XCTAssertTrue(stopped.stderr.contains("stopped by SIGTERM"), stopped.stderr)
+        XCTAssertEqual(stopped.summary["signal"] as? String, "SIGTERM")
+        XCTAssertLessThan(stopped.summary["succeeded"] as? Int ?? 0, stopped.fleet)
+        XCTAssertEqual(try activeClaims(stopped.ledger), 0, "no claim is left held")
+    }
+
+    /// A second signal cancels the running attempts: they are recorded as cancelled (never as
+    /// done), their claims released, and the exit status is still the first signal's. (A 1 MB
+    /// image keeps each simulated attempt busy for more than half a second of real time, so the
+    /// second signal, sent as soon as the batch says it is stopping, lands while they transfer.)
+    func testSecondSignalCancelsRunningAttemptsAndReleasesTheirClaims() throws {
+        let stopped = try stoppedBatch([SIGINT, SIGINT], packageSize: 1_000_000, doneFirst: 2)
+        XCTAssertEqual(stopped.status, 130, stopped.stderr)
+        XCTAssertTrue(stopped.stderr.contains("stopped by SIGINT"), stopped.stderr)
+        XCTAssertEqual(try activeClaims(stopped.ledger), 0, "no claim is left held")
+        let flashed = stopped.summary["succeeded"] as? Int ?? 0
+        XCTAssertEqual(try successesPerDevice(stopped.ledger).count, flashed)
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            print(db.execute(\"\"\"SELECT count(*) FROM dfukit_attempts a JOIN dfukit_claims c USING (device, package_sha256)
+                WHERE a.result = 'cancelled' AND c.state = 'released'\"\"\").fetchone()[0])
+            """
+        let cancelled = Int(try Subprocess.tool("python3", ["-c", script, stopped.ledger])
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        XCTAssertGreaterThan(cancelled, 0, "the running attempts were cancelled, recorded and released: \(stopped.stderr)")
+        XCTAssertEqual(stopped.summary["failed"] as? Int, cancelled)
     }
 }

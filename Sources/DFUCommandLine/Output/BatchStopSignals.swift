@@ -29,10 +29,13 @@ enum BatchStopSignals {
             Foundation.signal(signalKind.number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalKind.number, queue: .global())
             source.setEventHandler {
-                let count = received.withLock { $0.append(signalKind); return $0.count }
-                if count == 1 {
+                // Signals that arrive before the handler runs are merged into one event: `data` counts them.
+                let times = max(1, Int(source.data))
+                let count = received.withLock { $0.append(contentsOf: repeatElement(signalKind, count: times)); return $0.count }
+                if count == times {
                     Task { await runner.stopStartingNewDevices() }
-                } else {
+                }
+                if count > 1 {
                     task.cancel()
                 }
             }
