@@ -6,7 +6,8 @@
     scripts/chaos-test.py self-test            # the checker on synthetic journals with planted faults
 
 `run` starts a throwaway PostgreSQL server (scripts/start-postgres.sh), packages the demo
-firmware, and starts three `dfukit batch run` stations (station-a, -b, -c) flashing the same
+firmware, runs a control (two stations on separate SQLite ledgers flash the same six devices
+at once: the double-write check must see it on that real journal), and starts three `dfukit batch run` stations (station-a, -b, -c) flashing the same
 simulated fleet, `sim:vendor-ctrlpt?fleet=N&realtime=SPEED&journal=DIR`, with short leases. Each
 station is a separate process with its own in-memory fleet standing for the same devices; the
 devices' shared journal (DIR/journal.log, see SimulatedDeviceJournal) is what the physical devices
@@ -20,6 +21,8 @@ rounds run out). Then it checks, from the ledger (psql) and the journal:
 - no lost records: every device the journal shows activated has exactly one success record;
 - no unfounded records: every success record has an activation of that device by a process of
   that station, before the record ended;
+- no writes after done: nobody (not even a station killed later) writes to a device once its
+  success record is in;
 - every started attempt is recorded or reclaimed: no claim is still active at the end, and every
   connection of a process that was not SIGKILLed falls inside an attempt its station recorded;
 - every device of the fleet ends with a success record.
@@ -147,6 +150,16 @@ def check(events, attempts, claims, station_of, killed, devices):
                 violations.append(f"unfounded record: {device} has a success by {record['station']} but no device "
                                   "activation by that station before it")
 
+    # A device done is never written again, by anyone (a killed station's writes included).
+    rewritten = []
+    for device, records in successes.items():
+        done_at = min(record["ended_ns"] for record in records) + SLACK_NS
+        late = [e for e in events if e["device"] == device and e["event"] == "write" and e["t"] > done_at]
+        if late:
+            rewritten.append(device)
+            violations.append(f"written after done: {device} got {len(late)} write(s) after its success record, the first "
+                              f"by {station_of.get(late[0]['pid'], '?')} (pid {late[0]['pid']})")
+
     held = [claim for claim in claims if claim["state"] == "active"]
     for claim in held:
         violations.append(f"claim still held: {claim['device']} by {claim['station']}")
@@ -177,6 +190,7 @@ def check(events, attempts, claims, station_of, killed, devices):
         ("lost records", len(lost)),
         ("duplicate records", len(duplicated)),
         ("unfounded records", len(unfounded)),
+        ("writes after done", len(rewritten)),
         ("claims held", len(held)),
         ("unrecorded attempts", len(unrecorded)),
         ("devices not done", len(not_done)),
@@ -233,7 +247,7 @@ def self_test():
 
     events, attempts, claims, stations, killed, devices = synthetic_run()
     counts, violations = check(events, attempts, claims, stations, killed, devices)
-    expect("clean run", counts, {"double writes": 0, "lost records": 0, "duplicate records": 0, "unfounded records": 0,
+    expect("clean run", counts, {"writes after done": 0, "double writes": 0, "lost records": 0, "duplicate records": 0, "unfounded records": 0,
                                  "claims held": 0, "unrecorded attempts": 0, "devices not done": 0, "devices flashed": 3})
     if violations:
         failures.append(f"clean run: unexpected violations {violations}")
@@ -277,7 +291,11 @@ def self_test():
                {"t": 20 * s + 1, "pid": 300, "device": "D1", "event": "write", "handle": 3, "length": 244}]
     stations[300] = "c"
     counts, _ = check(events, attempts, claims, stations, {300}, devices)
-    expect("killed process", counts, {"unrecorded attempts": 0, "double writes": 0})
+    expect("killed process", counts, {"unrecorded attempts": 0, "double writes": 0, "writes after done": 1})
+    events = [e for e in events if e["pid"] != 300]
+    events += [{"t": 10 * s + 8 * s // 10, "pid": 300, "device": "D1", "event": "connect"}]
+    counts, _ = check(events, attempts, claims, stations, {300}, devices)
+    expect("a killed process that only connected", counts, {"writes after done": 0})
 
     # A journal with a torn line is still read.
     with tempfile.TemporaryDirectory() as directory:
@@ -290,7 +308,7 @@ def self_test():
     for failure in failures:
         print(f"self-test FAILED: {failure}")
     print(f"chaos checker self-test: {'passed' if not failures else 'failed'} "
-          "(planted double write, lost record, duplicate, unfounded record and held claim all found)"
+          "(planted double write, lost record, duplicate, unfounded record, write after done and held claim all found)"
           if not failures else "chaos checker self-test: failed")
     return 0 if not failures else 1
 
@@ -372,6 +390,10 @@ def run(options):
         log("PostgreSQL did not start:\n" + started.stderr)
         return 2
     url = started.stdout.strip()
+    if not control(dfukit, package, work):
+        subprocess.run([os.path.join(ROOT, "scripts", "stop-postgres.sh"), server_dir],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return 1
     lease = parse_seconds(options.lease)
     help_text = subprocess.run([dfukit, "batch", "run", "--help"], capture_output=True, text=True).stdout
     lease_arguments = ["--lease", options.lease] if "--lease" in help_text else []
@@ -481,6 +503,27 @@ def run(options):
         else:
             log(f"kept {work} (journal, ledger rows, each station run's summary and log)")
     return status
+
+
+def control(dfukit, package, work):
+    """The double-write check on real journal data: two stations that do not share a ledger
+    (each its own SQLite file) flash the same six devices at once; the checker must see it."""
+    directory = os.path.join(work, "control")
+    os.makedirs(directory)
+    processes = [subprocess.Popen([dfukit, "batch", "run", "--profile", os.path.join(ROOT, "profiles", "vendor-ctrlpt.yaml"),
+                                   "--package", package, "--device",
+                                   f"sim:vendor-ctrlpt?fleet=6&realtime=8&journal={directory}/journal",
+                                   "--ledger", f"sqlite:{directory}/{name}.sqlite", "--station", name,
+                                   "--concurrency", "6", "--json"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                 for name in ("control-x", "control-y")]
+    for process in processes:
+        process.wait()
+    found = double_writes(read_journal(os.path.join(directory, "journal", "journal.log")), {})
+    devices = len({item["device"] for item in found})
+    print(f"control: two stations without a shared ledger: {len(found)} double writes on {devices} of 6 devices "
+          "(the check sees them)" if devices else "control: FAILED: two stations without a shared ledger wrote to the "
+          "same devices at once and the checker saw no double write")
+    return devices > 0
 
 
 def station_exits(work):
