@@ -336,8 +336,9 @@ def ledger_rows(url, package_sha):
 
 
 class Station:
-    def __init__(self, name, arguments, work):
+    def __init__(self, name, arguments, work, label=None):
         self.name = name
+        self.label = label or name  # for its files: two processes may share a station name
         self.arguments = arguments
         self.work = work
         self.process = None
@@ -347,11 +348,11 @@ class Station:
     def start(self, pids):
         self.finish()
         self.runs += 1
-        out = open(os.path.join(self.work, f"{self.name}-{self.runs}.json"), "w")
-        err = open(os.path.join(self.work, f"{self.name}-{self.runs}.log"), "w")
+        out = open(os.path.join(self.work, f"{self.label}-{self.runs}.json"), "w")
+        err = open(os.path.join(self.work, f"{self.label}-{self.runs}.log"), "w")
         self.process = subprocess.Popen(self.arguments + ["--station", self.name], stdout=out, stderr=err)
         pids[self.process.pid] = self.name
-        log(f"started {self.name} (pid {self.process.pid}, run {self.runs})")
+        log(f"started {self.label} (pid {self.process.pid}, run {self.runs})")
 
     def finish(self):
         """Notes how the current run ended, once it has."""
@@ -431,15 +432,22 @@ def run(options):
                 if victim.running():
                     # Past the lease, a fourth station sweeps the fleet and takes over the stalled
                     # station's devices; the stalled one then wakes up in the middle of that.
-                    log(f"stalling {victim.name} (pid {victim.process.pid}) for {lease + 5:.0f} s (lease {lease:.0f} s)")
+                    same_name = options.takeover == "same-name"
+                    # same-name: the station is started again while its earlier process hangs,
+                    # well within the lease (an operator restarting a hung station).
+                    before, after = (1, 1.5) if same_name else (lease + 2, 3)
+                    log(f"stalling {victim.name} (pid {victim.process.pid}) for {before + after:.0f} s (lease {lease:.0f} s)")
                     victim.process.send_signal(signal.SIGSTOP)
-                    time.sleep(lease + 2)
-                    sweeper = Station("station-d", arguments, work)
+                    time.sleep(before)
+                    if same_name:
+                        sweeper = Station(victim.name, arguments, work, label=victim.name + "-again")
+                    else:
+                        sweeper = Station("station-d", arguments, work)
                     sweeper.start(pids)
                     stations.append(sweeper)
-                    time.sleep(3)
+                    time.sleep(after)
                     victim.process.send_signal(signal.SIGCONT)
-                    log(f"resumed {victim.name} while station-d works on the devices it held")
+                    log(f"resumed {victim.name} while {sweeper.label} works on the devices it held")
                     spared[victim.name] = time.monotonic() + 2 * lease
                 stalled = True
             if now >= next_kill:
@@ -481,11 +489,11 @@ def run(options):
             json.dump({"attempts": attempts, "claims": claims}, handle)
         for station in stations:
             station.finish()
-        exits = dict((f"{s.name}-{run}", code) for s in stations for run, code in s.exits)
+        exits = dict((f"{s.label}-{run}", code) for s in stations for run, code in s.exits)
         log("station runs: " + ", ".join(f"{name}: exit {exits.get(name, '?')}, {summary}"
                                           for name, summary in station_exits(work)))
         status = check_work(work)
-        chaos = f"{len(killed)} SIGKILLs, {int(restarted_postgres)} PostgreSQL restart, {int(stalled)} stall past the lease"
+        chaos = f"{len(killed)} SIGKILLs, {int(restarted_postgres)} PostgreSQL restart, {int(stalled)} stall ({'the same station started again within the lease' if options.takeover == 'same-name' else 'past the lease, station-d taking over'})"
         print(f"chaos: {chaos}")
         if not (killed and restarted_postgres and stalled):
             print("violation: the stations finished before the harness did all its chaos; run longer "
@@ -570,6 +578,9 @@ def main():
     run_parser.add_argument("--chaos-seconds", type=float, default=60)
     run_parser.add_argument("--rounds", type=int, default=4)
     run_parser.add_argument("--seed", type=int, default=int(os.environ.get("CHAOS_SEED", "0")) or random.randrange(1 << 30))
+    run_parser.add_argument("--takeover", choices=["sweeper", "same-name"], default="sweeper",
+                            help="who takes the stalled station's devices: a fourth station (station-d), or the "
+                                 "stalled station's own name started again while the stalled process hangs")
     run_parser.add_argument("--work")
     run_parser.add_argument("--keep", action="store_true", help="keep the work directory even when every check passes")
     check_parser = commands.add_parser("check")
