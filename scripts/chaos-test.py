@@ -465,10 +465,21 @@ def run(options):
         log("chaos over: letting the stations finish")
         with open(package, "rb") as handle:
             package_sha = hashlib.sha256(handle.read()).hexdigest()  # what the stations key the ledger by
+        hung = []
+
+        def wait_for(station):
+            """Waits for the station's run to end; one that does not within 10 minutes is killed and noted."""
+            try:
+                station.process.wait(timeout=600)
+            except subprocess.TimeoutExpired:
+                hung.append(f"{station.label} (pid {station.process.pid})")
+                station.process.kill()
+                station.process.wait()
+
         for round_number in range(options.rounds):
             for station in stations:
                 if station.process:
-                    station.process.wait()
+                    wait_for(station)
             attempts, claims = ledger_rows(url, package_sha)
             done = {a["device"] for a in attempts if a["result"] == "succeeded"}
             if len(done) >= options.devices:
@@ -480,7 +491,7 @@ def run(options):
                 station.start(pids)
         for station in stations:
             if station.running():
-                station.process.wait()
+                wait_for(station)
         attempts, claims = ledger_rows(url, package_sha)
         with open(os.path.join(work, "pids.json"), "w") as handle:
             json.dump({"stations": {str(k): v for k, v in pids.items()}, "killed": sorted(killed),
@@ -495,6 +506,9 @@ def run(options):
         status = check_work(work)
         chaos = f"{len(killed)} SIGKILLs, {int(restarted_postgres)} PostgreSQL restart, {int(stalled)} stall ({'the same station started again within the lease' if options.takeover == 'same-name' else 'past the lease, station-d taking over'})"
         print(f"chaos: {chaos}")
+        for station in hung:
+            print(f"violation: {station} did not finish within 10 minutes of the chaos ending (killed)")
+            status = 1
         if not (killed and restarted_postgres and stalled):
             print("violation: the stations finished before the harness did all its chaos; run longer "
                   "(a lower CHAOS_SPEED, more CHAOS_DEVICES)")
