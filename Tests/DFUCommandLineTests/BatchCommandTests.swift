@@ -175,6 +175,29 @@ final class BatchCommandTests: XCTestCase {
         XCTAssertEqual((summary["skipped"] as? Int ?? 0) + (summary["succeeded"] as? Int ?? 0), fleet)
     }
 
+    /// `lease:` in the line file, `--lease` over it, both checked.
+    func testLeaseFromTheLineFileAndTheFlag() throws {
+        let directory = try TemporaryDirectory()
+        let package = try PackageCommandTests.makePackage(in: directory, size: 4_000)
+        let ledger = directory.file("line.sqlite")
+        try directory.write("line.yaml", text: """
+            profile: \(DFUKitBinary.shippedProfile)
+            package: \(package)
+            device: "sim:vendor-ctrlpt?fleet=2"
+            ledger: "sqlite:\(ledger)"
+            lease: 5m
+            """)
+        let fromFile = try DFUKitBinary.run(["batch", "run", "line.yaml", "--json"], in: directory.path)
+        XCTAssertEqual(fromFile.status, 0, fromFile.transcript)
+        XCTAssertEqual(try jsonObject(fromFile.stdout)["lease_seconds"] as? Double, 300)
+        let fromFlag = try DFUKitBinary.run(["batch", "run", "line.yaml", "--lease", "90s", "--json"], in: directory.path)
+        XCTAssertEqual(fromFlag.status, 0, fromFlag.transcript)
+        XCTAssertEqual(try jsonObject(fromFlag.stdout)["lease_seconds"] as? Double, 90)
+        let tooShort = try DFUKitBinary.run(["batch", "run", "line.yaml", "--lease", "100ms"], in: directory.path)
+        XCTAssertEqual(tooShort.status, 64, tooShort.transcript)
+        XCTAssertTrue(tooShort.stderr.contains("--lease must be at least 1s"), tooShort.transcript)
+    }
+
     func testLineFileErrorsAreUsageErrorsWithTheirLocation() throws {
         let directory = try TemporaryDirectory()
         try directory.write("line.yaml", text: "profile: vendor-ctrlpt\nconcurency: 4\n")
@@ -327,5 +350,59 @@ final class BatchCommandTests: XCTestCase {
             .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         XCTAssertGreaterThan(cancelled, 0, "the running attempts were cancelled, recorded and released: \(stopped.stderr)")
         XCTAssertEqual(stopped.summary["failed"] as? Int, cancelled)
+    }
+
+    /// A station frozen (SIGSTOP) in the middle of an attempt for longer than its lease: when it is
+    /// continued its lease gate is shut, so the attempt stops without another write, is recorded as
+    /// cancelled with kind claim-lost (never as a success) and its claim is given back.
+    func testStationStoppedPastItsLeaseAbandonsTheAttempt() throws {
+        let directory = try TemporaryDirectory()
+        // 1 MB keeps each simulated attempt busy for more than half a second of real time.
+        let package = try PackageCommandTests.makePackage(in: directory, size: 1_000_000)
+        let ledger = directory.file("line.sqlite")
+        let process = Process()
+        process.executableURL = try DFUKitBinary.located.get()
+        process.arguments = ["batch", "run", "--profile", DFUKitBinary.shippedProfile, "--package", package,
+                             "--device", "sim:vendor-ctrlpt?fleet=2000", "--ledger", "sqlite:\(ledger)",
+                             "--station", "line-1", "--lease", "3s", "--json"]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
+        let output = try directory.write("out.json", text: "")
+        let errors = try directory.write("err.txt", text: "")
+        process.standardOutput = FileHandle(forWritingAtPath: output)
+        process.standardError = FileHandle(forWritingAtPath: errors)
+        try process.run()
+        func log() -> String { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
+        func wait(until condition: () -> Bool) {
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline, process.isRunning, !condition() { Thread.sleep(forTimeInterval: 0.002) }
+        }
+        // Freeze it just after it started the second device's attempt, past its 3 s lease.
+        wait { log().contains("C0:FF:EE:00:00:02: attempt 1 started") }
+        kill(process.processIdentifier, SIGSTOP)
+        Thread.sleep(forTimeInterval: 4)
+        kill(process.processIdentifier, SIGCONT)
+        wait { log().contains("claim lost") }
+        kill(process.processIdentifier, SIGINT)
+        let exited = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < exited { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130, log())
+        XCTAssertTrue(log().contains("C0:FF:EE:00:00:02: claim lost, attempt stopped"), log())
+        let script = """
+            import json, sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            rows = db.execute("SELECT result, error_kind, bytes FROM dfukit_attempts WHERE device = 'C0:FF:EE:00:00:02'")
+            print(json.dumps(rows.fetchall()))
+            """
+        let rows = try Subprocess.tool("python3", ["-c", script, ledger])
+        let attempts = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(rows.utf8)) as? [[Any]])
+        XCTAssertEqual(attempts.count, 1, rows)
+        XCTAssertEqual(attempts.first?[0] as? String, "cancelled", rows)
+        XCTAssertEqual(attempts.first?[1] as? String, "claim-lost", rows)
+        XCTAssertLessThan(attempts.first?[2] as? Int ?? 1_000_000, 1_000_000, "the transfer did not go on: \(rows)")
+        XCTAssertEqual(try activeClaims(ledger), 0, "no claim is left held")
+        let summary = try jsonObject(try String(contentsOfFile: output, encoding: .utf8))
+        XCTAssertEqual(summary["claims_lost"] as? Int, 1)
     }
 }

@@ -73,8 +73,7 @@ extension PostgresLedgerTests {
     /// A claim repeated with its own id (a retry after a commit whose answer was lost) finds its own
     /// row instead of locking its station out until the lease runs out.
     func testAClaimRepeatedWithItsIdFindsItsOwnRow() async throws {
-        guard case let .postgresql(location) = try LedgerURL(parsing: text) else { return XCTFail("not a PostgreSQL URL") }
-        let ledger = try await PostgresLedger(location)
+        let ledger = try await LedgerURL(parsing: text).open()
         let package = LedgerFixtures.freshPackage()
         let device = LedgerFixtures.device(2, prefix: "PG:00:0A")
         let first = try await ledger.claim(device: device, packageSHA256: package, station: "line-1", id: "claim-one")

@@ -45,6 +45,23 @@ final class SQLiteLedgerTests: XCTestCase {
         XCTAssertFalse(isDone)
     }
 
+    /// A claim repeated with its own id (a retry after an answer that was lost) finds its own row;
+    /// another id is still refused while it is active.
+    func testAClaimRepeatedWithItsIdFindsItsOwnRow() async throws {
+        let ledger = try await open()
+        let package = LedgerFixtures.package
+        let first = try await ledger.claim(device: "C0:FF:EE:00:00:09", packageSHA256: package, station: "a", id: "claim-one")
+        XCTAssertEqual(first?.id, "claim-one")
+        let again = try await ledger.claim(device: "C0:FF:EE:00:00:09", packageSHA256: package, station: "a", id: "claim-one")
+        XCTAssertEqual(again?.id, "claim-one")
+        let other = try await ledger.claim(device: "C0:FF:EE:00:00:09", packageSHA256: package, station: "a", id: "claim-two")
+        XCTAssertNil(other)
+        try await ledger.recordAttempt(Attempt(claim: try XCTUnwrap(again), profile: "p", startedAt: Date(), endedAt: Date(),
+                                               bytes: 1, result: .succeeded))
+        let afterDone = try await ledger.claim(device: "C0:FF:EE:00:00:09", packageSHA256: package, station: "a", id: "claim-one")
+        XCTAssertNil(afterDone, "a done device is not claimed again, whatever the id")
+    }
+
     func testADoneDeviceIsSkippedForGoodEvenAfterReopening() async throws {
         let ledger = try await open()
         let package = LedgerFixtures.package

@@ -16,8 +16,9 @@ final class ClaimKeeper: Sendable {
         self.gate = gate
     }
 
-    /// Why the claim was lost, once it was.
-    var lostReason: String? { state.withLock { $0.lost } }
+    /// Why the claim was lost, once it was (also when the gate shut itself: a write found the
+    /// deadline passed before the lease watcher did).
+    var lostReason: String? { gate.revokedReason ?? state.withLock { $0.lost } }
 
     /// The claim is gone: shut the gate, cancel the running attempt.
     func lose(_ reason: String) {

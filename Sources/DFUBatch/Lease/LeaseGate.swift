@@ -45,15 +45,28 @@ public final class LeaseGate: Sendable {
     /// When writes stop being allowed (unless a heartbeat renews the lease first).
     public var deadline: ContinuousClock.Instant { state.withLock { $0.deadline } }
 
-    /// Why the gate is shut for good (the claim was lost), if it is.
+    /// Why the gate is shut for good (the claim was lost, or the deadline passed and a check or
+    /// renewal saw it), if it is.
     public var revokedReason: String? { state.withLock { $0.revoked } }
 
-    /// A heartbeat sent at `sentAt` succeeded: the lease runs from then.
+    /// A heartbeat sent at `sentAt` succeeded: the lease runs from then. A renewal confirmed
+    /// only after the deadline passed does not reopen the gate: once this station could not be
+    /// sure of its claim it stays off the device (a process continued after SIGSTOP may be
+    /// answered "renewed" because no other station happened to take the device meanwhile).
     public func renewed(sentAt: ContinuousClock.Instant) {
+        let current = now()
         state.withLock { state in
             guard state.revoked == nil else { return }
+            guard current < state.deadline else {
+                state.revoked = Self.ranOut(lease)
+                return
+            }
             state.deadline = max(state.deadline, sentAt + lease - margin)
         }
+    }
+
+    private static func ranOut(_ lease: Duration) -> String {
+        "its lease of \(lease) may have run out: no heartbeat was confirmed in time"
     }
 
     /// Shuts the gate for good: the claim is lost, or the attempt is being abandoned.
@@ -79,7 +92,9 @@ public final class LeaseGate: Sendable {
         return state.withLock { state in
             if let revoked = state.revoked { return revoked }
             guard current < state.deadline else {
-                return "its lease of \(lease) may have run out: no heartbeat was confirmed in time"
+                // For good: a later renewal does not reopen it.
+                state.revoked = Self.ranOut(lease)
+                return state.revoked
             }
             return nil
         }

@@ -10,7 +10,7 @@ public enum BatchEvent: Sendable {
     case stopping(reason: String)
     /// The station lost its claim on the device while working on it (the attempt was stopped).
     case claimLost(DeviceAddress, reason: String)
-    /// A ledger write failed for good (the ledger stayed unreachable): what was not written.
+    /// A ledger write was never confirmed (the ledger stayed unreachable): what may be missing.
     case ledgerWriteFailed(DeviceAddress, operation: String, error: String)
 }
 
@@ -26,8 +26,9 @@ public struct BatchSummary: Sendable {
     public var stoppedEarly: Bool
     /// Why the ledger counts as unreachable, when it stopped the batch.
     public var ledgerFailure: String?
-    /// Attempts whose record could not be written to the ledger.
-    public var unrecordedAttempts: Int
+    /// Attempts whose record the ledger never confirmed (it stayed unreachable). Such a record
+    /// may still be in the ledger, if only its answer was lost.
+    public var unconfirmedRecords: Int
     /// Devices whose claim this station lost while working on them (their attempt was stopped).
     public var claimsLost: Int
 }

@@ -32,8 +32,9 @@ public final class BatchRunner: Sendable {
 
     struct Counters {
         var devices = 0, succeeded = 0, failed = 0, skipped = 0, attempts = 0
-        /// Attempts whose ledger record could not be written (the ledger stayed unreachable).
-        var unrecorded = 0
+        /// Attempts whose record the ledger never confirmed (it stayed unreachable): a record whose
+        /// answer was lost may still have been written.
+        var unconfirmed = 0
         /// Devices whose claim was lost while this station worked on them.
         var claimsLost = 0
         /// Why the ledger counts as unreachable, once it does: no device is started after that.
@@ -84,7 +85,7 @@ public final class BatchRunner: Sendable {
                          skipped: counters.skipped, attempts: counters.attempts,
                          seconds: source.usesVirtualTime ? (counters.slotSeconds.max() ?? 0) : wall,
                          stoppedEarly: stopped, ledgerFailure: counters.ledgerFailure,
-                         unrecordedAttempts: counters.unrecorded, claimsLost: counters.claimsLost)
+                         unconfirmedRecords: counters.unconfirmed, claimsLost: counters.claimsLost)
         }
     }
 
@@ -161,12 +162,13 @@ public final class BatchRunner: Sendable {
         if let reason = keeper.lostReason {
             counters.withLock { $0.claimsLost += 1 }
             onEvent(.claimLost(device, reason: reason))
-        } else {
-            do {
-                _ = try await ledgerCall("release \(device)") { try await self.ledger.release(device: key) }
-            } catch {
-                onEvent(.ledgerWriteFailed(device, operation: "release the claim", error: "\(error)"))
-            }
+        }
+        // Also after a lost claim: releasing changes only a claim row that is still this claim's
+        // (no other station took the device), which then does not wait out its lease.
+        do {
+            _ = try await ledgerCall("release \(device)") { try await self.ledger.release(device: key) }
+        } catch {
+            onEvent(.ledgerWriteFailed(device, operation: "release the claim", error: "\(error)"))
         }
         return false
     }
@@ -206,7 +208,7 @@ public final class BatchRunner: Sendable {
                 recorded = true
             } catch {
                 recorded = false
-                counters.withLock { $0.unrecorded += 1 }
+                counters.withLock { $0.unconfirmed += 1 }
                 onEvent(.ledgerWriteFailed(device, operation: "record attempt \(attempt) (\(record.result.rawValue))",
                                            error: "\(error)"))
             }

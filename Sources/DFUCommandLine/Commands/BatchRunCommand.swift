@@ -41,7 +41,7 @@ struct BatchRunCommand: Command {
         started, the running ones finish or are abandoned, and the exit status is 74.
         Ctrl-C or SIGTERM once: start no new device, let the running ones finish; twice: cancel
         them. The claims of devices not done are released either way.
-        Exit: 0 every device done; 1 some failed or a record could not be written; 64 usage;
+        Exit: 0 every device done; 1 some failed or a record was not confirmed; 64 usage;
         65 bad line file/profile/package; 69 transport unavailable; 74 ledger unusable or
         unreachable; 130 stopped by SIGINT (Ctrl-C); 143 stopped by SIGTERM.
         """
@@ -139,7 +139,7 @@ struct BatchRunCommand: Command {
         let adapter = LedgerBatchAdapter(ledger: ledger, packageSHA256: packageSHA256, station: station, profile: profile.name)
         let view = BatchProgressView(console: console, slots: line.concurrency)
         let plan = BatchRunner.Plan(line: line, profile: profile, images: PackageImages.flashImages(package))
-        let runner = BatchRunner(plan: plan, source: source, ledger: adapter) { view.handle($0) }
+        let runner = BatchRunner(plan: plan, source: source, ledger: adapter, ledgerRetry: Self.ledgerRetry()) { view.handle($0) }
         let (outcome, signal) = await BatchStopSignals.run(runner)
         view.finish()
         await ledger.close()
@@ -159,8 +159,9 @@ struct BatchRunCommand: Command {
         if let failure = summary.ledgerFailure {
             text += "\nstopped: the ledger is unreachable: \(failure)"
         }
-        if summary.unrecordedAttempts > 0 {
-            text += "\n\(summary.unrecordedAttempts) attempt(s) could NOT be recorded in the ledger (see the lines above)"
+        if summary.unconfirmedRecords > 0 {
+            text += "\n\(summary.unconfirmedRecords) attempt record(s) NOT CONFIRMED by the ledger (see the lines above): "
+                + "they may be missing from it; their devices are not counted as done"
         }
         console.error(text)
         if json {
@@ -169,8 +170,10 @@ struct BatchRunCommand: Command {
                 "skipped": summary.skipped, "attempts": summary.attempts, "seconds": summary.seconds,
                 "clock": source.usesVirtualTime ? "simulated" : "wall", "stopped_early": summary.stoppedEarly,
                 "stopped": signal != nil || summary.ledgerFailure != nil,
-                "claims_lost": summary.claimsLost, "unrecorded_attempts": summary.unrecordedAttempts,
+                "claims_lost": summary.claimsLost, "unconfirmed_records": summary.unconfirmedRecords,
                 "station": station, "package_sha256": packageSHA256,
+                "lease_seconds": Double(line.lease.components.seconds)
+                    + Double(line.lease.components.attoseconds) / 1e18,
             ]
             if let signal { object["signal"] = signal.name }
             if let failure = summary.ledgerFailure { object["ledger_error"] = failure }
@@ -182,11 +185,21 @@ struct BatchRunCommand: Command {
         return Self.exitCode(summary, signal: signal)
     }
 
+    /// How long ledger calls are retried before the ledger counts as unreachable: 30 s, or
+    /// `DFUKIT_LEDGER_GIVE_UP` (a duration such as `2s`; for tests that cut the ledger off).
+    static func ledgerRetry(environment: [String: String] = ProcessInfo.processInfo.environment) -> LedgerRetryPolicy {
+        var policy = LedgerRetryPolicy()
+        if let text = environment["DFUKIT_LEDGER_GIVE_UP"], let bound = ProfileDuration.parse(text) {
+            policy.giveUpAfter = bound
+        }
+        return policy
+    }
+
     /// A signal first (the operator stopped the batch), then an unreachable ledger, then the devices.
     static func exitCode(_ summary: BatchSummary, signal: BatchStopSignals.Signal?) -> Int32 {
         if let signal { return signal.exitCode }
         if summary.ledgerFailure != nil { return ExitCode.ioError }
-        return summary.failed == 0 && summary.unrecordedAttempts == 0 ? ExitCode.success : ExitCode.failure
+        return summary.failed == 0 && summary.unconfirmedRecords == 0 ? ExitCode.success : ExitCode.failure
     }
 
     /// The device source a `--device` names: a simulated fleet, or one radio transport

@@ -10,6 +10,8 @@ actor LedgerBatchAdapter: BatchLedger {
     private let station: String
     private let profile: String
     private var claims: [String: Claim] = [:]
+    /// Claim ids asked for and not answered yet (the call failed and may be retried).
+    private var pendingClaimIDs: [String: String] = [:]
 
     init(ledger: any Ledger, packageSHA256: String, station: String, profile: String) {
         self.ledger = ledger
@@ -18,13 +20,18 @@ actor LedgerBatchAdapter: BatchLedger {
         self.profile = profile
     }
 
+    /// The claim is asked for under one id until the ledger answers, so a retry after a lost
+    /// answer finds the claim it made instead of being refused by it.
     func claim(device: String) async throws -> Bool {
+        let id = pendingClaimIDs[device] ?? UUID().uuidString
+        pendingClaimIDs[device] = id
         let claim: Claim?
         do {
-            claim = try await ledger.claim(device: device, packageSHA256: packageSHA256, station: station)
+            claim = try await ledger.claim(device: device, packageSHA256: packageSHA256, station: station, id: id)
         } catch {
             throw Self.batchError(error)
         }
+        pendingClaimIDs[device] = nil
         guard let claim else { return false }
         claims[device] = claim
         return true

@@ -52,7 +52,7 @@ final class BatchProgressView: Sendable {
             case let .claimLost(address, reason):
                 log("\(address): claim lost, attempt stopped: \(reason)", state: &state)
             case let .ledgerWriteFailed(address, operation, error):
-                log("\(address): NOT RECORDED in the ledger: \(operation): \(error)", state: &state)
+                log("\(address): NOT CONFIRMED by the ledger: \(operation): \(error)", state: &state)
             }
             if interactive { redraw(&state) }
         }

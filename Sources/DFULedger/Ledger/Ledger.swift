@@ -1,3 +1,5 @@
+import Foundation
+
 /// The record of a provisioning line: which devices were claimed by which station, and every
 /// attempt at flashing them with the result.
 ///
@@ -30,7 +32,11 @@ public protocol Ledger: AnyObject, Sendable {
     /// Returns nil when the device is already done with this package (a succeeded attempt is
     /// recorded) or is held by a live claim (of any station, this one included). A released claim,
     /// or one whose lease ran out without a heartbeat, is taken over.
-    func claim(device: String, packageSHA256: String, station: String) async throws(LedgerError) -> Claim?
+    ///
+    /// `id` becomes the claim's id. A call repeated with the same id while that claim is active
+    /// returns it again instead of nil: a station that retries a claim whose answer it lost (the
+    /// connection dropped after the commit) does not lock itself out of the device.
+    func claim(device: String, packageSHA256: String, station: String, id: String) async throws(LedgerError) -> Claim?
 
     /// Releases the active claims `station` holds under other ledger instances, and returns how many.
     ///
@@ -67,6 +73,11 @@ public protocol Ledger: AnyObject, Sendable {
 }
 
 extension Ledger {
+    /// A claim with a fresh id (see `claim(device:packageSHA256:station:id:)`).
+    public func claim(device: String, packageSHA256: String, station: String) async throws(LedgerError) -> Claim? {
+        try await claim(device: device, packageSHA256: packageSHA256, station: station, id: UUID().uuidString)
+    }
+
     public func summary(_ filter: AttemptFilter = .all) async throws(LedgerError) -> LedgerSummary {
         LedgerSummary(attempts: try await attempts(filter))
     }

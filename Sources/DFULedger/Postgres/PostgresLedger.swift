@@ -88,12 +88,7 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
 
     // MARK: Claims
 
-    public func claim(device: String, packageSHA256: String, station: String) async throws(LedgerError) -> Claim? {
-        try await claim(device: device, packageSHA256: packageSHA256, station: station, id: UUID().uuidString)
-    }
-
-    /// A claim with a given id: the same id again finds the claim's own row while it is active.
-    func claim(device: String, packageSHA256: String, station: String, id: String) async throws(LedgerError) -> Claim? {
+    public func claim(device: String, packageSHA256: String, station: String, id: String) async throws(LedgerError) -> Claim? {
         let operation = LedgerOperation.claim(device, packageSHA256)
         try LedgerOperation.validate(device: device, packageSHA256: packageSHA256, station: station,
                                      ledger: location, operation: operation)

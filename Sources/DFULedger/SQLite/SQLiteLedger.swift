@@ -75,7 +75,7 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
 
     // MARK: Claims
 
-    public func claim(device: String, packageSHA256: String, station: String) async throws(LedgerError) -> Claim? {
+    public func claim(device: String, packageSHA256: String, station: String, id: String) async throws(LedgerError) -> Claim? {
         let operation = LedgerOperation.claim(device, packageSHA256)
         try LedgerOperation.validate(device: device, packageSHA256: packageSHA256, station: station,
                                      ledger: location, operation: operation)
@@ -85,17 +85,17 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
                 let now = clock.now()
                 let key: [SQLiteValue] = [.text(device), .text(packageSHA256)]
                 let current = try connection.query(
-                    "SELECT state, heartbeat_at FROM dfukit_claims WHERE device = ?1 AND package_sha256 = ?2",
+                    "SELECT state, heartbeat_at, claim_id FROM dfukit_claims WHERE device = ?1 AND package_sha256 = ?2",
                     key, operation: operation).first
                 if let current {
                     let expired = (current[1].real ?? 0) + lease < now.timeIntervalSince1970
+                    let ownRetry = current[2].text == id
                     switch current[0].text {
                     case "done": return nil
-                    case "active" where !expired: return nil
+                    case "active" where !expired && !ownRetry: return nil
                     default: break
                     }
                 }
-                let id = UUID().uuidString
                 let time = SQLiteValue.real(now.timeIntervalSince1970)
                 try connection.query("""
                     INSERT INTO dfukit_claims (device, package_sha256, claim_id, station, session, state, claimed_at, heartbeat_at)
