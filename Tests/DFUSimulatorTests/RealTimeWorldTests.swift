@@ -58,6 +58,24 @@ final class RealTimeWorldTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(ContinuousClock.now - wallStart, .milliseconds(240))
     }
 
+    /// A world whose process did not run for a while (here: the test blocks its thread, as
+    /// SIGSTOP would) goes on at its pace afterwards: 1 simulated second at speed 4 still takes
+    /// at least 250 ms of wall time, rather than being made up at once.
+    func testAfterAStallTheWorldGoesOnAtItsPaceInsteadOfCatchingUp() async throws {
+        let peripheral = ScriptedPeripheral()
+        let world = SimulatedWorld(name: "sim:test", settings: SimulatorTestSupport.settings(), peripherals: [peripheral],
+                                   pacing: WallClockPacing(speed: 4))
+        let link = try await world.connect(to: peripheral.advertisement.address, timeout: .seconds(1))
+        usleep(600_000)  // a stall of 600 ms, with nothing simulated meanwhile
+        let resumed = ContinuousClock.now
+        try await link.sleep(until: link.now + .milliseconds(10))  // the first call after the stall
+        let afterStall = ContinuousClock.now
+        try await link.sleep(until: link.now + .seconds(1))
+        XCTAssertGreaterThanOrEqual(ContinuousClock.now - afterStall, .milliseconds(250),
+                                    "the second after the stall took its wall time")
+        XCTAssertGreaterThanOrEqual(ContinuousClock.now - resumed, .milliseconds(250))
+    }
+
     func testTheJournalHasOneLinePerEventFromThisProcess() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dfukit-journal-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -6,8 +6,10 @@
 /// Ctrl-C, a station stalled by SIGSTOP) ever meets a device mid-transfer. With it, every call the
 /// central makes into the world (a scan, a connect, a read, a write, a wait for a notification, a
 /// sleep) returns only once the wall clock has caught up with the virtual clock: the world never
-/// runs ahead of the wall clock by more than the one call in progress. A task that is cancelled
-/// stops waiting at once (the call returns; the next one notices the cancellation).
+/// runs ahead of the wall clock by more than the one call in progress. Time the process spends
+/// stopped (SIGSTOP) or starved is lost to the world, not made up in a burst (`WallClockPacer`).
+/// A task that is cancelled stops waiting at once (the call returns; the next one notices the
+/// cancellation).
 public struct WallClockPacing: Sendable, Equatable {
     /// Simulated seconds per wall-clock second.
     public var speed: Double
@@ -23,24 +25,37 @@ public struct WallClockPacing: Sendable, Equatable {
     }
 }
 
-/// One world's anchor between its virtual clock and the wall clock (`ContinuousClock`, which
-/// keeps counting while the process is stopped: a station resumed after SIGSTOP finds its
-/// devices' clocks behind and lets them catch up at once, as a real device's time ran on).
+/// One world's anchor between its virtual clock and the wall clock (`ContinuousClock`).
+///
+/// When the wall clock is found well past the moment the virtual clock stands for (the process
+/// was stopped with SIGSTOP, or starved of CPU), the anchor moves: the world goes on at its pace
+/// from where it stands instead of racing to catch up. A station resumed after a stall thus
+/// finds its transfers going on at link speed, as a real radio's would (a catch-up would send
+/// the rest of an image in an instant, before any heartbeat could run).
 final class WallClockPacer {
+    /// How late the wall clock may be before the world stops counting that time as its own.
+    static let stallThreshold: Duration = .milliseconds(100)
+
     let pacing: WallClockPacing
-    private let wallStart: ContinuousClock.Instant
-    private let virtualStart: Duration
+    private var wallAnchor: ContinuousClock.Instant
+    private var virtualAnchor: Duration
 
     init(_ pacing: WallClockPacing, virtualStart: Duration) {
         self.pacing = pacing
-        self.wallStart = .now
-        self.virtualStart = virtualStart
+        self.wallAnchor = .now
+        self.virtualAnchor = virtualStart
     }
 
     /// Waits until the wall clock reaches the moment that `virtual` corresponds to.
     func keepUp(with virtual: Duration) async {
-        let due = wallStart + pacing.wallTime(for: virtual - virtualStart)
-        guard due > .now else { return }
+        let due = wallAnchor + pacing.wallTime(for: virtual - virtualAnchor)
+        let now = ContinuousClock.now
+        if now > due + Self.stallThreshold {
+            wallAnchor = now
+            virtualAnchor = virtual
+            return
+        }
+        guard due > now else { return }
         try? await Task.sleep(until: due, clock: .continuous)
     }
 }
