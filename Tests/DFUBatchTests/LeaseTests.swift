@@ -225,10 +225,11 @@ final class LeaseTests: XCTestCase {
     /// recorded as cancelled with kind claim-lost (never a success), not retried.
     func testLostClaimStopsTheAttemptAndIsNeverRecordedAsSuccess() async throws {
         var line = LineConfiguration()
-        line.lease = .milliseconds(300)
+        // Heartbeat at 400 ms; the local deadline at 1 s leaves room for a slow machine.
+        line.lease = .milliseconds(1_200)
         line.retries = 2
         let ledger = ScriptedLedger(heartbeatLosesClaim: true)
-        let source = SlowFleetSource(fleet: try fleet(1), writeDelay: .milliseconds(5))
+        let source = SlowFleetSource(fleet: try fleet(1), writeDelay: .milliseconds(20))
         let runner = BatchRunner(plan: try plan(line), source: source, ledger: ledger)
         let summary = try await runner.run()
         let state = ledger.snapshot
@@ -248,9 +249,9 @@ final class LeaseTests: XCTestCase {
     /// Heartbeats that succeed keep the claim (and the gate) alive through an attempt longer than the lease.
     func testClaimIsRenewedWhileALongAttemptRuns() async throws {
         var line = LineConfiguration()
-        line.lease = .milliseconds(300)
+        line.lease = .milliseconds(1_200)
         let ledger = ScriptedLedger()
-        let source = SlowFleetSource(fleet: try fleet(1), writeDelay: .milliseconds(15))
+        let source = SlowFleetSource(fleet: try fleet(1), writeDelay: .milliseconds(25))
         let runner = BatchRunner(plan: try plan(line), source: source, ledger: ledger)
         let started = ContinuousClock.now
         let summary = try await runner.run()
