@@ -44,6 +44,86 @@ final class BatchCommandTests: XCTestCase {
         XCTAssertTrue(try successesPerDevice(ledger).values.allSatisfy { $0 == 1 })
     }
 
+    /// `realtime=` and `journal=`: the batch runs on the wall clock, and every device's journal
+    /// shows its connection, the image's writes and one activation, of the same image everywhere.
+    func testRealtimeFleetRunsOnTheWallClockAndKeepsAJournal() throws {
+        let directory = try TemporaryDirectory()
+        let package = try PackageCommandTests.makePackage(in: directory, size: 8_000)
+        let ledger = directory.file("line.sqlite")
+        let journal = directory.file("journal")
+        let result = try batch(package, fleet: "fleet=3&realtime=50&journal=\(journal)", ledger: ledger, in: directory,
+                               extra: ["--concurrency", "3"])
+        XCTAssertEqual(result.status, 0, result.transcript)
+        let summary = try jsonObject(result.stdout)
+        XCTAssertEqual(summary["succeeded"] as? Int, 3)
+        XCTAssertEqual(summary["clock"] as? String, "wall")
+
+        let lines = try String(contentsOfFile: journal + "/journal.log", encoding: .utf8).split(separator: "\n").map {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let devices = Dictionary(grouping: lines) { $0["device"] as? String ?? "" }
+        XCTAssertEqual(devices.keys.sorted(), ["C0:FF:EE:00:00:01", "C0:FF:EE:00:00:02", "C0:FF:EE:00:00:03"])
+        var images: Set<String> = []
+        for (device, events) in devices {
+            let kinds = events.compactMap { $0["event"] as? String }
+            XCTAssertEqual(kinds.first, "connect", device)
+            XCTAssertEqual(kinds.filter { $0 == "activated" }.count, 1, "\(device): \(kinds)")
+            let activation = try XCTUnwrap(kinds.firstIndex(of: "activated"))
+            let written = events[..<activation].compactMap { $0["event"] as? String == "write" ? $0["length"] as? Int : nil }
+            XCTAssertGreaterThan(written.reduce(0, +), 8_000, "\(device): the image's bytes reached the device before activation")
+            images.formUnion(events.compactMap { $0["sha256"] as? String })
+        }
+        XCTAssertEqual(images.count, 1, "every device activated the same image")
+        XCTAssertEqual(images.first?.count, 64)
+    }
+
+    /// Ctrl-C meets a real-time fleet mid-transfer: the batch exits 130, says it stopped, holds no
+    /// claim, and every device its journal shows activated has its success record.
+    func testInterruptOnARealtimeFleetMidTransfer() throws {
+        let directory = try TemporaryDirectory()
+        let package = try PackageCommandTests.makePackage(in: directory, size: 60_000)
+        let ledger = directory.file("line.sqlite")
+        let journal = directory.file("journal")
+        let process = Process()
+        process.executableURL = try DFUKitBinary.located.get()
+        process.arguments = ["batch", "run", "--profile", DFUKitBinary.shippedProfile, "--package", package,
+                             "--device", "sim:vendor-ctrlpt?fleet=20&realtime=2&journal=\(journal)",
+                             "--ledger", "sqlite:\(ledger)", "--station", "line-1", "--concurrency", "2", "--json"]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
+        let output = try directory.write("out.json", text: "")
+        process.standardOutput = FileHandle(forWritingAtPath: output)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Until both devices of the first pair are being written to.
+        let deadline = Date().addingTimeInterval(30)
+        func writes() -> Int {
+            ((try? String(contentsOfFile: journal + "/journal.log", encoding: .utf8)) ?? "")
+                .components(separatedBy: "\"event\":\"write\"").count - 1
+        }
+        while Date() < deadline, process.isRunning, writes() < 20 { Thread.sleep(forTimeInterval: 0.02) }
+        XCTAssertTrue(process.isRunning, "a 60 kB image at twice real time takes seconds per device")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130)
+        let summary = try jsonObject(try String(contentsOfFile: output, encoding: .utf8))
+        XCTAssertEqual(summary["stopped_early"] as? Bool, true)
+        XCTAssertEqual(summary["clock"] as? String, "wall")
+        XCTAssertLessThan(summary["succeeded"] as? Int ?? 20, 20)
+
+        let script = """
+            import json, sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            active = db.execute("SELECT count(*) FROM dfukit_claims WHERE state = 'active'").fetchone()[0]
+            done = [row[0] for row in db.execute("SELECT device FROM dfukit_attempts WHERE result = 'succeeded'")]
+            activated = sorted({json.loads(line)["device"] for line in open(sys.argv[2]) if '"activated"' in line})
+            print(json.dumps({"active": active, "done": sorted(done), "activated": activated}))
+            """
+        let state = try jsonObject(try Subprocess.tool("python3", ["-c", script, ledger, journal + "/journal.log"]))
+        XCTAssertEqual(state["active"] as? Int, 0, "no claim is held after the interrupt")
+        XCTAssertEqual(state["done"] as? [String], state["activated"] as? [String],
+                       "every device flashed has its success record, and only those")
+    }
+
     func testFaultyDevicesAreRetriedAndTheCountIsMet() throws {
         let directory = try TemporaryDirectory()
         let package = try PackageCommandTests.makePackage(in: directory, size: 8_000)

@@ -152,6 +152,10 @@ final class FlashCommandTests: XCTestCase {
             ("sim:", "error: --device 'sim:' names no sim target"),
             ("sim:vendor-ctrlpt/zz", "error: 'zz' in --device is not a device address like C0:FF:EE:00:00:01"),
             ("sim:vendor-ctrlpt?mtu=9", "error: sim: mtu must be an integer in 23...517, not '9'"),
+            ("sim:vendor-ctrlpt?journal=/proc/no-such/dir",
+             "error: sim: journal: cannot create the directory '/proc/no-such/dir' (errno 2)"),
+            ("sim:vendor-ctrlpt?realtime=0", "error: sim: realtime must be a speed factor between 0.01 and 1000 "
+                + "(1: real time, 10: ten times faster), not '0'"),
             ("sim:vendor-ctrlpt?fault=bogus:1", "error: sim: unknown fault 'bogus' (known: disconnect-after, "
                 + "drop-notification, corrupt-notification, duplicate-notification, reorder-notification, busy, "
                 + "unresponsive-after, reboot-after, drop-write, corrupt-write, disconnect-on, disconnect-after-command)"),

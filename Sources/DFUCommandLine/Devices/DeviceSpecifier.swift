@@ -3,8 +3,8 @@ import DFUSimulator
 
 /// `--device TRANSPORT[/ADDRESS]`: which transport, and optionally which device on it.
 /// `sim:vendor-ctrlpt?mtu=247&fault=disconnect-after:40000/C0:FF:EE:00:00:01`,
-/// `sim:nordic-secure-dfu?key=keys/pub.pem`, `hci:tcp:127.0.0.1:9002/F0:01:02:03:04:05`,
-/// `hci:unix:/run/hci.sock`, `bluez:hci0`.
+/// `sim:nordic-secure-dfu?key=keys/pub.pem`, `sim:vendor-ctrlpt?fleet=200&journal=/tmp/line-1`,
+/// `hci:tcp:127.0.0.1:9002/F0:01:02:03:04:05`, `hci:unix:/run/hci.sock`, `bluez:hci0`.
 public struct DeviceSpecifier: Sendable, Equatable {
     public enum Transport: String, Sendable, CaseIterable {
         case sim, hci, bluez

@@ -7,7 +7,9 @@ import DFUSimulator
 struct SimulatedFleetSource: BatchDeviceSource {
     let fleet: SimulatedFleet
 
-    var usesVirtualTime: Bool { true }
+    /// A `realtime=` fleet follows the wall clock, so the batch times it (and its line's
+    /// timeouts and back-offs) on the wall clock too.
+    var usesVirtualTime: Bool { fleet.configuration.pacing == nil }
 
     func scan() async throws(FlashError) -> [Advertisement] { fleet.advertisements }
 

@@ -5,6 +5,7 @@ import DFUBytes
 /// on the world's virtual clock until the call can complete, so a whole update runs in
 /// milliseconds of real time and always takes the same simulated time. Device timers run in
 /// between, in time order: a device that reboots while the central waits ends the link then.
+/// On a `realtime=` world each call returns once the wall clock has caught up (`WallClockPacing`).
 public final class SimulatedLink: GATTLink {
     private let world: SimulatedWorld
     private let peripheral: any SimulatedPeripheral
@@ -33,6 +34,10 @@ public final class SimulatedLink: GATTLink {
     public var isConnected: Bool { disconnectReason == nil }
 
     public func discoverServices() async throws(GATTError) -> [GATTService] {
+        try await paced { () throws(GATTError) in try discoverServicesNow() }
+    }
+
+    private func discoverServicesNow() throws(GATTError) -> [GATTService] {
         try requireConnected()
         // Primary services, characteristics and descriptors: about four request/response
         // round trips, two connection intervals each.
@@ -42,6 +47,10 @@ public final class SimulatedLink: GATTLink {
     }
 
     public func read(_ characteristic: GATTCharacteristic) async throws(GATTError) -> [UInt8] {
+        try await paced { () throws(GATTError) in try readNow(characteristic) }
+    }
+
+    private func readNow(_ characteristic: GATTCharacteristic) throws(GATTError) -> [UInt8] {
         try requireConnected()
         scheduler.enqueueFromCentral(.readRequest(handle: characteristic.valueHandle))
         let deadline = world.now + scheduler.settings.attTimeout
@@ -52,6 +61,10 @@ public final class SimulatedLink: GATTLink {
 
     public func write(_ value: [UInt8], to characteristic: GATTCharacteristic,
                       type: GATTWriteType) async throws(GATTError) {
+        try await paced { () throws(GATTError) in try writeNow(value, to: characteristic, type: type) }
+    }
+
+    private func writeNow(_ value: [UInt8], to characteristic: GATTCharacteristic, type: GATTWriteType) throws(GATTError) {
         try requireConnected()
         guard value.count <= mtu - 3 else {
             throw GATTError(.unsupported, address: address.description,
@@ -87,6 +100,10 @@ public final class SimulatedLink: GATTLink {
     }
 
     public func nextNotification(until deadline: Duration) async throws(GATTError) -> GATTNotification? {
+        try await paced { () throws(GATTError) in try nextNotificationNow(until: deadline) }
+    }
+
+    private func nextNotificationNow(until deadline: Duration) throws(GATTError) -> GATTNotification? {
         if inbox.isEmpty {
             try run(until: { !self.inbox.isEmpty }, deadline: deadline)
         }
@@ -102,10 +119,19 @@ public final class SimulatedLink: GATTLink {
     public func sleep(until deadline: Duration) async throws(GATTError) {
         if isConnected { try? run(until: { false }, deadline: deadline) }
         world.advanceClock(to: deadline)
+        await world.keepUpWithWallClock()
     }
 
     public func disconnect() async {
         if isConnected { drop(reason: "the central disconnected") }
+    }
+
+    /// Runs `body` (which moves the virtual clock), then waits for the wall clock on a
+    /// `realtime=` world, whether `body` returned or threw.
+    private func paced<T>(_ body: () throws(GATTError) -> T) async throws(GATTError) -> T {
+        let result = Result(catching: body)
+        await world.keepUpWithWallClock()
+        return try result.get()
     }
 
     // MARK: - The event loop
@@ -165,7 +191,12 @@ public final class SimulatedLink: GATTLink {
         switch pdu {
         case let .writeRequest(handle, value), let .writeCommand(handle, value):
             world.valueBytesReceived += value.count
+            let journalled = world.journal.map { _ in (peripheral as? any JournalledFirmware)?.activatedImageSHA256 }
+            world.journal?.append(.write(handle: handle, length: value.count), device: address)
             let outputs = peripheral.receiveWrite(handle: handle, value: value, at: time)
+            if let journalled, let now = (peripheral as? any JournalledFirmware)?.activatedImageSHA256, now != journalled {
+                world.journal?.append(.activated(sha256: now), device: address)
+            }
             if let loss = outputs.first(where: \.losesLinkAtOnce) {
                 drop(reason: loss.disconnectReason)
                 return
@@ -240,6 +271,7 @@ public final class SimulatedLink: GATTLink {
     func drop(reason: String, peripheralKnows: Bool = false) {
         guard disconnectReason == nil else { return }
         disconnectReason = reason
+        world.journal?.append(.disconnect(reason: reason), device: address)
         heldBack = nil
         scheduler.dropEverything()
         if !peripheralKnows { peripheral.connectionEnded(at: world.now) }

@@ -75,7 +75,8 @@ public enum SimulatedDeviceCatalog {
                 "no simulated device '\(configuration.deviceName)' (known: \(names.joined(separator: ", ")))")
         }
         return SimulatedWorld(name: "sim:\(configuration.deviceName)", settings: configuration.link,
-                              faults: faults, peripherals: [device])
+                              faults: faults, peripherals: [device], pacing: configuration.pacing,
+                              journal: try configuration.journalDirectory.map(SimulatedDeviceJournal.opening(directory:)))
     }
 
     /// The command names `disconnect-on` and `disconnect-after-command` take, per device: the

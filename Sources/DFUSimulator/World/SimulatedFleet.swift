@@ -18,12 +18,18 @@ import Foundation
 /// With `fault-rate=R`, a seeded share R of the devices stop answering part-way through
 /// their first attempt (it fails after its resumes); later attempts have no fault.
 ///
+/// With `realtime=SPEED` every attempt's world follows the wall clock (`WallClockPacing`), and
+/// a batch then runs on the wall clock too; with `journal=DIR` every device notes what it lives
+/// through in `DIR/journal.log` (`SimulatedDeviceJournal`).
+///
 /// Thread safety: a device (and its member record) is only touched by the one task that
 /// holds its claim; the fleet's own state is immutable after creation.
 public final class SimulatedFleet: @unchecked Sendable {
     public let configuration: SimulatorConfiguration
     private let members: [Member]
     private let faulty: Set<Int>
+    /// `journal=`: shared by every attempt's world.
+    private let journal: SimulatedDeviceJournal?
 
     /// One device, the address it was made with (it may advertise elsewhere later: a Nordic
     /// bootloader on address + 1, an application after a legacy update) and the world of its
@@ -43,6 +49,7 @@ public final class SimulatedFleet: @unchecked Sendable {
 
     public init(_ configuration: SimulatorConfiguration) throws(SimulatorConfigurationError) {
         self.configuration = configuration
+        self.journal = try configuration.journalDirectory.map(SimulatedDeviceJournal.opening(directory:))
         var devices: [any SimulatedPeripheral] = []
         for index in 0..<configuration.fleet {
             var member = configuration
@@ -82,7 +89,8 @@ public final class SimulatedFleet: @unchecked Sendable {
         }
         let member = members[index]
         let world = SimulatedWorld(name: "sim:\(configuration.deviceName)?fleet=\(configuration.fleet)", settings: settings,
-                                   faults: faults, peripherals: [member.device])
+                                   faults: faults, peripherals: [member.device], pacing: configuration.pacing,
+                                   journal: journal)
         if let previous = member.lastWorld { world.adoptDevices(from: previous) }
         member.lastWorld = world
         return world

@@ -32,17 +32,33 @@ public final class SimulatedWorld: GATTTransport {
     var firedDisconnects: Set<Int> = []
     var firedReboots: Set<Int> = []
     private var openLinks: [ObjectIdentifier: WeakLink] = [:]
+    /// `realtime=`: the wall clock this world's clock follows; nil: it runs free.
+    private let pacer: WallClockPacer?
+    /// `journal=`: where the devices note what they live through; nil: nowhere.
+    let journal: SimulatedDeviceJournal?
 
     private struct WeakLink {
         weak var link: SimulatedLink?
     }
 
     public init(name: String, settings: LinkSettings = LinkSettings(), faults: FaultPlan = FaultPlan(),
-                peripherals: [any SimulatedPeripheral]) {
+                peripherals: [any SimulatedPeripheral], pacing: WallClockPacing? = nil,
+                journal: SimulatedDeviceJournal? = nil) {
         self.name = name
         self.settings = settings
         self.faults = faults
         self.peripherals = peripherals
+        self.pacer = pacing.map { WallClockPacer($0, virtualStart: .zero) }
+        self.journal = journal
+    }
+
+    /// The speed this world's clock follows the wall clock at, if it does.
+    public var pacing: WallClockPacing? { pacer?.pacing }
+
+    /// On a `realtime=` world, waits until the wall clock has caught up with the virtual clock.
+    /// Every call the central makes ends with this (see `WallClockPacing`).
+    func keepUpWithWallClock() async {
+        await pacer?.keepUp(with: now)
     }
 
     /// Takes over this world's devices from `previous` (a fleet's earlier attempt at them): a
@@ -77,6 +93,7 @@ public final class SimulatedWorld: GATTTransport {
                 switch event {
                 case let .reset(reason):
                     reset.insert(ObjectIdentifier(peripheral))
+                    journal?.append(.reset, device: peripheral.advertisement.address)
                     openLink(to: peripheral)?.drop(reason: reason, peripheralKnows: true)
                 }
             }
@@ -117,6 +134,12 @@ public final class SimulatedWorld: GATTTransport {
     /// Every device that advertises at some moment within `timeout` is heard one advertising
     /// interval later. The scan ends once all were heard (or at the timeout, if one never was).
     public func scan(timeout: Duration) async throws(GATTError) -> [Advertisement] {
+        let heard = scanNow(timeout: timeout)
+        await keepUpWithWallClock()
+        return heard
+    }
+
+    private func scanNow(timeout: Duration) -> [Advertisement] {
         let deadline = now + timeout
         var heard: [ObjectIdentifier: (advertisement: Advertisement, at: Duration)] = [:]
         func listen() {
@@ -134,6 +157,12 @@ public final class SimulatedWorld: GATTTransport {
     /// Listens from now on: the device is heard one advertising interval after it advertises
     /// (if it still does then); nil once `timeout` passed without that.
     public func waitForAdvertisement(from address: DeviceAddress, timeout: Duration) async throws(GATTError) -> Advertisement? {
+        let heard = waitForAdvertisementNow(from: address, timeout: timeout)
+        await keepUpWithWallClock()
+        return heard
+    }
+
+    private func waitForAdvertisementNow(from address: DeviceAddress, timeout: Duration) -> Advertisement? {
         let deadline = now + timeout
         while true {
             if let peripheral = advertisingPeripheral(at: address) {
@@ -158,10 +187,13 @@ public final class SimulatedWorld: GATTTransport {
     /// fire on the way.
     public func sleep(until deadline: Duration) async {
         advanceClock(to: deadline)
+        await keepUpWithWallClock()
     }
 
     public func connect(to address: DeviceAddress, timeout: Duration) async throws(GATTError) -> any GATTLink {
-        try connectLink(to: address, timeout: timeout)
+        let result = Result { () throws(GATTError) -> SimulatedLink in try connectLink(to: address, timeout: timeout) }
+        await keepUpWithWallClock()
+        return try result.get()
     }
 
     /// The concrete link, for tests and benchmarks that read its statistics.
@@ -182,6 +214,7 @@ public final class SimulatedWorld: GATTTransport {
                 let link = SimulatedLink(world: self, peripheral: peripheral, settings: settings)
                 openLinks[ObjectIdentifier(peripheral)] = WeakLink(link: link)
                 peripheral.connectionStarted(mtu: settings.mtu, at: now)
+                journal?.append(.connect, device: link.address)
                 return link
             }
             guard advanceToNextTimer(notAfter: deadline) else { break }

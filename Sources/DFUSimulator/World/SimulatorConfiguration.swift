@@ -50,6 +50,12 @@ import DFUGATT
 /// - fleets (`dfukit batch run`): `fleet` (devices, 1...10000), `fault-rate` (0...1: the share
 ///   of devices whose first attempt fails), `seed`, `adapter-packets` (the adapter's packets per
 ///   connection interval, shared by the links open at once; default 12)
+/// - any device: `realtime` (a speed factor, 0.01...1000: `realtime=1` makes the virtual clock
+///   follow the wall clock, `realtime=10` runs ten times faster than real time; see
+///   `WallClockPacing`), so that leases, heartbeats and Ctrl-C meet simulated devices as they
+///   would real ones; `journal` (a directory: every device appends what it lives through,
+///   connects, disconnects, writes and activations, to `DIR/journal.log`, shared by every process
+///   given the same directory; see `SimulatedDeviceJournal`)
 /// - `mcumgr-smp` only: `buf-size` (largest request frame, 64...65535, default 2475),
 ///   `buf-count` (requests waiting at once, 1...64, default 4), `erase` (`progressive`, `slot`,
 ///   `none`: how slot 1 is erased, see `SMPServerSettings.EraseMode`), `smp-version` (`2`:
@@ -95,6 +101,11 @@ public struct SimulatorConfiguration: Sendable {
     public var faultRate = 0.0
     public var seed: UInt64 = 1
     public var adapterPackets = 12
+    /// `realtime=SPEED`: the virtual clock follows the wall clock, SPEED times faster; nil: it
+    /// runs as fast as the CPU allows.
+    public var pacing: WallClockPacing?
+    /// `journal=DIR`: where the devices write their journal; nil: they keep none.
+    public var journalDirectory: String?
     /// Keys given that only some devices understand, for the catalog to check.
     public private(set) var deviceSpecificKeys: [String] = []
 
@@ -235,13 +246,22 @@ public struct SimulatorConfiguration: Sendable {
             faultRate = rate
         case "seed": seed = UInt64(try integer(value, key: key, in: 0...Int(Int32.max)))
         case "adapter-packets": adapterPackets = try integer(value, key: key, in: 1...64)
+        case "realtime":
+            guard let speed = Double(value), speed >= 0.01, speed <= 1000 else {
+                throw SimulatorConfigurationError("realtime must be a speed factor between 0.01 and 1000 (1: real time, "
+                                                      + "10: ten times faster), not '\(value)'")
+            }
+            pacing = WallClockPacing(speed: speed)
+        case "journal":
+            guard !value.isEmpty else { throw SimulatorConfigurationError("journal needs a directory, e.g. journal=/tmp/fleet") }
+            journalDirectory = value
         default:
             throw SimulatorConfigurationError(
                 "unknown key '\(key)' (known: mtu, interval, packets-per-event, buffers, address, name, erase-ms, "
                     + "write-ns-per-byte, reset-delay-ms, boot-ms, swap-ms-per-kib, fault, buttonless, key, resume, "
                     + "buf-size, buf-count, erase, smp-version, image-id, sw-version, inactivity-ms, corrupt-block, "
                     + "firmware-revision, firmware-check, min-size, ota-timeout-s, packet-timeout-s, "
-                    + "fleet, fault-rate, seed, adapter-packets)")
+                    + "fleet, fault-rate, seed, adapter-packets, realtime, journal)")
         }
     }
 

@@ -82,6 +82,9 @@ public final class VendorControlPointDevice: SimulatedPeripheral {
     /// `activate` was answered and the reboot has not come yet.
     public var isResetPending: Bool { cycle.isResetDue }
 
+    /// For the journal (`journal=`): the activated image's hash.
+    public var activatedImageSHA256: [UInt8]? { firmware.activated?.sha256 }
+
     private static func installedImage(_ image: VendorControlPointFirmware.Image) -> InstalledImage {
         InstalledImage(data: image.data, sha256: image.sha256)
     }
@@ -164,3 +167,5 @@ public final class VendorControlPointDevice: SimulatedPeripheral {
 extension VendorControlPointDevice: CommandLogging {
     public var receivedCommands: [[String]] { commandFaults.log }
 }
+
+extension VendorControlPointDevice: JournalledFirmware {}
