@@ -6,9 +6,10 @@
 # lost record, ...) runs first. Environment: CHAOS_DEVICES (200), CHAOS_SPEED (the fleet's
 # realtime= factor, 2), CHAOS_LEASE (6s), CHAOS_SECONDS (how long the chaos lasts, 60),
 # CHAOS_SEED (random by default; printed, so a failing run can be repeated), CHAOS_KEEP=1 (keep
-# the work directory even when every check passes), CHAOS_TAKEOVER=same-name (instead of a fourth
-# station taking the stalled one's devices past its lease, the stalled station's own name is
-# started again 1 s into a 2.5 s stall: see the README). Extra arguments go to swift build.
+# the work directory even when every check passes), CHAOS_TAKEOVER=sweeper|same-name (run only
+# that scenario; by default both run, one after the other: "sweeper", a fourth station taking the
+# stalled one's devices past its lease, and "same-name", the stalled station's own name started
+# again 1 s into a 2.5 s stall: see the README). Extra arguments go to swift build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v psql >/dev/null || ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then
@@ -19,7 +20,10 @@ if ! command -v psql >/dev/null || ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/n
 fi
 python3 scripts/chaos-test.py self-test
 swift build "$@"
-python3 scripts/chaos-test.py run --dfukit .build/debug/dfukit \
-    --devices "${CHAOS_DEVICES:-200}" --speed "${CHAOS_SPEED:-2}" --lease "${CHAOS_LEASE:-6s}" \
-    --chaos-seconds "${CHAOS_SECONDS:-60}" ${CHAOS_SEED:+--seed "$CHAOS_SEED"} ${CHAOS_KEEP:+--keep} \
-    ${CHAOS_TAKEOVER:+--takeover "$CHAOS_TAKEOVER"}
+for takeover in ${CHAOS_TAKEOVER:-sweeper same-name}; do
+    echo "== chaos scenario: $takeover"
+    python3 scripts/chaos-test.py run --dfukit .build/debug/dfukit \
+        --devices "${CHAOS_DEVICES:-200}" --speed "${CHAOS_SPEED:-2}" --lease "${CHAOS_LEASE:-6s}" \
+        --chaos-seconds "${CHAOS_SECONDS:-60}" ${CHAOS_SEED:+--seed "$CHAOS_SEED"} ${CHAOS_KEEP:+--keep} \
+        --takeover "$takeover"
+done

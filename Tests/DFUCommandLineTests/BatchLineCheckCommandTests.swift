@@ -51,6 +51,24 @@ final class BatchLineCheckCommandTests: XCTestCase {
                        "the ledger is not even opened: no attempt can be written")
     }
 
+    /// A Nordic package on a vendor line: the profile's `packages:` does not take it.
+    func testAPackageOfAnotherKindIsRefusedBeforeAnyDeviceIsTouched() throws {
+        let directory = try TemporaryDirectory()
+        let nordic = "\(root)/firmware-samples/nordic/app-signed.zip"
+        try directory.write("line.yaml", text: """
+            profile: \(DFUKitBinary.shippedProfile)
+            package: \(nordic)
+            device: "sim:vendor-ctrlpt?fleet=2"
+            ledger: sqlite:ledger.sqlite
+
+            """)
+        let result = try DFUKitBinary.run(["batch", "run", "line.yaml"], in: directory.path)
+        XCTAssertEqual(result.status, 65, result.transcript)
+        XCTAssertTrue(result.stderr.contains("profile 'vendor-ctrlpt' takes only"), result.transcript)
+        XCTAssertTrue(result.stderr.contains("nordic-secure-dfu"), "names the profile that fits\n\(result.transcript)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.file("ledger.sqlite")), result.transcript)
+    }
+
     func testAnUnknownFieldAndAWrongTypeAreRefusedWithTheirColumns() throws {
         let directory = try TemporaryDirectory()
         let line = try vendorLine(directory, extra: """

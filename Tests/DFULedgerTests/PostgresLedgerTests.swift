@@ -16,8 +16,8 @@ final class PostgresLedgerTests: XCTestCase {
         url = try LedgerURL(parsing: text)
     }
 
-    private func open(clock: LedgerClock = .system) async throws(LedgerError) -> any Ledger {
-        try await url.open(LedgerOptions(clock: clock))
+    private func open(clock: LedgerClock = .system, session: LedgerSession = .current()) async throws(LedgerError) -> any Ledger {
+        try await url.open(LedgerOptions(clock: clock, session: session))
     }
 
     func testTwoStationsClaimingTheSameFiftyDevicesFlashEachExactlyOnce() async throws {
@@ -134,7 +134,7 @@ final class PostgresLedgerTests: XCTestCase {
     func testARestartedStationResumesWhereItStopped() async throws {
         let package = LedgerFixtures.freshPackage()
         let devices = (0..<10).map { "PG-R\($0)" }
-        let crashed = try await open()
+        let crashed = try await open(session: LedgerFixtures.endedProcessSession())
         for device in devices.prefix(4) {
             try await LedgerFixtures.flashOnce(crashed, device: device, package: package, station: "line-9")
         }

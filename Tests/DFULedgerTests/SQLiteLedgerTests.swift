@@ -16,8 +16,9 @@ final class SQLiteLedgerTests: XCTestCase {
     }
 
     private func open(_ name: String = "ledger.sqlite", clock: LedgerClock = .system,
-                      access: LedgerOptions.Access = .createIfMissing) async throws(LedgerError) -> SQLiteLedger {
-        try await SQLiteLedger(path: directory.file(name), options: LedgerOptions(access: access, clock: clock))
+                      access: LedgerOptions.Access = .createIfMissing,
+                      session: LedgerSession = .current()) async throws(LedgerError) -> SQLiteLedger {
+        try await SQLiteLedger(path: directory.file(name), options: LedgerOptions(access: access, clock: clock, session: session))
     }
 
     func testAClaimedDeviceIsNotClaimedAgainUntilReleased() async throws {
@@ -147,12 +148,12 @@ final class SQLiteLedgerTests: XCTestCase {
 
     func testARestartedStationReleasesWhatItsDeadProcessHeld() async throws {
         let package = LedgerFixtures.package
-        let crashed = try await open()
+        let crashed = try await open(session: LedgerFixtures.endedProcessSession())
         let held = try await crashed.claim(device: "D5", packageSHA256: package, station: "line-1")
         XCTAssertNotNil(held)
         let otherDevice = try await crashed.claim(device: "D6", packageSHA256: package, station: "line-2")
         XCTAssertNotNil(otherDevice)
-        // The process "dies" holding the claim; a new instance with the same station name starts.
+        // The process died holding the claim; a new process with the same station name starts.
         let restarted = try await open()
         var claim = try await restarted.claim(device: "D5", packageSHA256: package, station: "line-1")
         XCTAssertNil(claim, "without releaseEarlierClaims the lease still holds")
@@ -160,11 +161,43 @@ final class SQLiteLedgerTests: XCTestCase {
         XCTAssertEqual(released, 1, "only line-1's claim")
         claim = try await restarted.claim(device: "D5", packageSHA256: package, station: "line-1")
         XCTAssertNotNil(claim)
-        let stillHeld = try await restarted.claim(device: "D6", packageSHA256: package, station: "line-1")
+        let stillHeld = try await restarted.claim(device: "D6", packageSHA256: package, station: "line-2")
         XCTAssertNil(stillHeld, "line-2's claim is untouched")
         let again = try await restarted.releaseEarlierClaims(station: "line-1")
         XCTAssertEqual(again, 0, "its own claims are not released")
         _ = crashed
+    }
+
+    /// A hung earlier process (still running here) or one on another host keeps its claims until
+    /// their lease runs out: it would write again when it wakes, while the new process writes too.
+    func testARestartedStationLeavesTheClaimsOfAProcessThatMayStillRunToTheirLease() async throws {
+        let package = LedgerFixtures.package
+        let hung = try await open(session: .current())
+        let hungClaim = try await hung.claim(device: "D7", packageSHA256: package, station: "line-1")
+        XCTAssertNotNil(hungClaim)
+        let elsewhere = LedgerSession(host: "another-host", pid: 1, startTime: 1)
+        let remote = try await open(session: elsewhere)
+        let remoteClaim = try await remote.claim(device: "D8", packageSHA256: package, station: "line-1")
+        XCTAssertNotNil(remoteClaim)
+        let restarted = try await open()
+        let released = try await restarted.releaseEarlierClaims(station: "line-1")
+        XCTAssertEqual(released, 0)
+        let d7 = try await restarted.claim(device: "D7", packageSHA256: package, station: "line-1")
+        XCTAssertNil(d7, "the hung process's claim holds")
+        let d8 = try await restarted.claim(device: "D8", packageSHA256: package, station: "line-1")
+        XCTAssertNil(d8, "the other host's claim holds")
+        _ = (hung, remote)
+    }
+
+    func testLedgerSessionsReadBackAndTellAnEndedProcess() {
+        let current = LedgerSession.current()
+        XCTAssertGreaterThan(current.startTime, 0, "this process's start time is read from /proc")
+        XCTAssertEqual(LedgerSession(text: current.text), current)
+        XCTAssertNil(LedgerSession(text: UUID().uuidString), "an older DFUKit's session")
+        XCTAssertFalse(current.isProvablyGone(), "this process runs")
+        XCTAssertTrue(LedgerFixtures.endedProcessSession().isProvablyGone(), "a reused pid")
+        XCTAssertFalse(LedgerSession(host: "another-host", pid: 999_999, startTime: 1).isProvablyGone())
+        XCTAssertTrue(LedgerSession(host: current.host, pid: 999_999_999, startTime: 1).isProvablyGone(), "no such pid")
     }
 
     func testManyTasksOnFourConnectionsNeverClaimADeviceTwice() async throws {

@@ -132,6 +132,10 @@ struct BatchRunCommand: Command {
             console.error("error: \(error)\nno device was touched.")
             return ExitCode.dataError
         }
+        if let problem = PackageFit.problem(package, profile: profile) {
+            console.error("error: \(problem)\nno device was touched.")
+            return ExitCode.dataError
+        }
         // Everything the line asks of the profile and package, before any device is touched.
         let images = PackageImages.flashImages(package)
         let line: LineConfiguration

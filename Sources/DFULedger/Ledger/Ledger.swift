@@ -42,13 +42,14 @@ public protocol Ledger: AnyObject, Sendable {
     func claim(device: String, packageSHA256: String, station: String, id: String,
                includingDone: Bool) async throws(LedgerError) -> Claim?
 
-    /// Releases the active claims `station` holds under other ledger instances, and returns how many.
+    /// Releases the active claims `station` holds under earlier processes that are provably gone
+    /// (`LedgerSession.isProvablyGone`: on this host, and no longer running), and returns how many.
     ///
     /// For a station that starts again after a crash or `kill -9`: call it once, before the first
     /// `claim`, and the devices the dead process held are claimable at once instead of after their
-    /// lease. Only correct when no other process runs under this station name (a station name
-    /// belongs to one running process), and a process must not call it after its own other ledger
-    /// instances have claimed devices.
+    /// lease. Claims of a process that may still run (hung, stopped, or on another host under the
+    /// same station name) are left to their lease: that process's lease gate is still open, and it
+    /// would write to the device again when it wakes.
     func releaseEarlierClaims(station: String) async throws(LedgerError) -> Int
 
     /// Extends the claim's lease. Throws `claimLost` when another station has taken the device over

@@ -16,13 +16,16 @@ public struct LedgerOptions: Sendable {
     public var clock: LedgerClock
     /// How long a SQLite write waits for another process's transaction before failing.
     public var busyTimeout: Duration
+    /// Who this instance's claims belong to (this process, unless a test plays another one).
+    public var session: LedgerSession
 
     public init(access: Access = .createIfMissing, lease: Duration = .seconds(600), clock: LedgerClock = .system,
-                busyTimeout: Duration = .seconds(30)) {
+                busyTimeout: Duration = .seconds(30), session: LedgerSession = .current()) {
         self.access = access
         self.lease = lease
         self.clock = clock
         self.busyTimeout = busyTimeout
+        self.session = session
     }
 
     var leaseSeconds: Double {

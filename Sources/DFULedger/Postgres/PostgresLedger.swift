@@ -17,7 +17,8 @@ import Foundation
 /// inserted only if no row has its claim id and attempt number yet.
 public final class PostgresLedger: Ledger, @unchecked Sendable {
     public let location: String
-    let session = UUID().uuidString
+    /// This instance (`LedgerSession.text`).
+    var session: String { options.session.text }
     private let options: LedgerOptions
     private let executor: BlockingExecutor
     /// Touched only inside `executor.run`.
@@ -130,13 +131,20 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
         let operation = LedgerOperation.releaseEarlier(station)
         let session = session
         return try await run { (connection) throws(LedgerError) -> Int in
-            let rows = try connection.query("""
-                WITH released AS (
-                    UPDATE dfukit_claims SET state = 'released' WHERE station = $1 AND session <> $2 AND state = 'active'
-                    RETURNING 1)
-                SELECT count(*) FROM released
-                """, [station, session], operation: operation)
-            return rows.first?.first.flatMap { $0 }.flatMap { Int($0) } ?? 0
+            let sessions = try connection.query("""
+                SELECT DISTINCT session FROM dfukit_claims WHERE station = $1 AND session <> $2 AND state = 'active'
+                """, [station, session], operation: operation).compactMap { $0.first ?? nil }
+            var released = 0
+            for earlier in sessions where LedgerSession(text: earlier)?.isProvablyGone() == true {
+                let rows = try connection.query("""
+                    WITH released AS (
+                        UPDATE dfukit_claims SET state = 'released' WHERE station = $1 AND session = $2 AND state = 'active'
+                        RETURNING 1)
+                    SELECT count(*) FROM released
+                    """, [station, earlier], operation: operation)
+                released += rows.first?.first.flatMap { $0 }.flatMap { Int($0) } ?? 0
+            }
+            return released
         }
     }
 

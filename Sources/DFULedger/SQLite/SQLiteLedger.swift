@@ -8,8 +8,9 @@ import Foundation
 /// written (NORMAL would be faster but may lose the last commits on power loss).
 public final class SQLiteLedger: Ledger, @unchecked Sendable {
     public let location: String
-    /// This instance: claims it holds are not handed out again, even to its own station name.
-    let session = UUID().uuidString
+    /// This instance (`LedgerSession.text`): claims it holds are not handed out again, even to
+    /// its own station name.
+    var session: String { options.session.text }
     private let options: LedgerOptions
     private let executor: BlockingExecutor
     /// Touched only inside `executor.run`.
@@ -128,10 +129,17 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
         let operation = LedgerOperation.releaseEarlier(station)
         let (connection, session) = (connection, session)
         return try await executor.run { () throws(LedgerError) -> Int in
-            try connection.query("""
-                UPDATE dfukit_claims SET state = 'released' WHERE station = ?1 AND session <> ?2 AND state = 'active'
-                """, [.text(station), .text(session)], operation: operation)
-            return connection.changes
+            let sessions = try connection.query("""
+                SELECT DISTINCT session FROM dfukit_claims WHERE station = ?1 AND session <> ?2 AND state = 'active'
+                """, [.text(station), .text(session)], operation: operation).compactMap { $0.first?.text }
+            var released = 0
+            for earlier in sessions where LedgerSession(text: earlier)?.isProvablyGone() == true {
+                try connection.query("""
+                    UPDATE dfukit_claims SET state = 'released' WHERE station = ?1 AND session = ?2 AND state = 'active'
+                    """, [.text(station), .text(earlier)], operation: operation)
+                released += connection.changes
+            }
+            return released
         }
     }
 

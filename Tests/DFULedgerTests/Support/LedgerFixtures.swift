@@ -3,6 +3,13 @@ import Foundation
 
 /// Attempts and devices the tests share.
 enum LedgerFixtures {
+    /// A session of a process that has ended: this pid with another start time (as after the pid
+    /// was reused), so `LedgerSession.isProvablyGone` holds for it.
+    static func endedProcessSession() -> LedgerSession {
+        let current = LedgerSession.current()
+        return LedgerSession(host: current.host, pid: current.pid, startTime: current.startTime + 1)
+    }
+
     static let package = String(repeating: "ab", count: 32)
     static let start = Date(timeIntervalSince1970: 1_714_550_400)  // 2024-05-01T08:00:00Z
 
