@@ -57,6 +57,19 @@ final class BatchCommandTests: XCTestCase {
         let summary = try jsonObject(result.stdout)
         XCTAssertEqual(summary["succeeded"] as? Int, 3)
         XCTAssertEqual(summary["clock"] as? String, "wall")
+        // Each attempt is timed on the wall clock too, not in the session's simulated seconds
+        // (fifty times longer here): its seconds agree with its start and end.
+        let timing = try Subprocess.tool("python3", ["-c", """
+            import sqlite3, sys
+            for seconds, started, ended in sqlite3.connect(sys.argv[1]).execute(
+                    "SELECT seconds, started_at, ended_at FROM dfukit_attempts"):
+                print(seconds, float(ended) - float(started))
+            """, ledger])
+        let rows = timing.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
+        XCTAssertEqual(rows.count, 3, timing)
+        for row in rows where row.count == 2 {
+            XCTAssertEqual(row[0], row[1], accuracy: 0.05, "recorded seconds vs. its start and end: \(timing)")
+        }
 
         let lines = try String(contentsOfFile: journal + "/journal.log", encoding: .utf8).split(separator: "\n").map {
             try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])

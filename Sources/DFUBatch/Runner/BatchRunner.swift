@@ -284,9 +284,11 @@ public final class BatchRunner: Sendable {
             if case let .progress(_, done, total, _) = event { onEvent(.progress(device, done: done, total: total)) }
         }
         let report = await runWithTimeout(session)
-        record.seconds = report.seconds
         record.bytes = report.bytes
         record.endedAt = Date().timeIntervalSince1970
+        // The clock the attempt is recorded on: simulated seconds on a simulated source, otherwise
+        // the wall clock (a `realtime=2` fleet's session counts simulated seconds, twice the wall's).
+        record.seconds = source.usesVirtualTime ? report.seconds : max(0, record.endedAt - startedAt)
         if let error = report.error {
             record.result = error.kind == .cancelled ? .cancelled : .failed
             record.errorKind = error.kind.rawValue
