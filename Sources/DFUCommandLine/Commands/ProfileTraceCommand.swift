@@ -118,7 +118,7 @@ struct ProfileTraceCommand: Command {
         let run = TraceRun(profile: profile, images: PackageImages.flashImages(package), address: device?.address,
                            options: options, clock: device == nil ? "virtual" : device?.transport == .sim ? "simulated" : "wall",
                            generic: device == nil, json: json)
-        return await InterruptHandling.cancellingOnInterrupt {
+        return await InterruptHandling.exitStatus(console) {
             await run.run(over: inner, console: console)
         }
     }

@@ -17,11 +17,16 @@ enum TransportFactory {
         guard specifier.transport == .sim else {
             return try openRadio(specifier, traceFile: traceFile, security: security)
         }
+        if let realtime = specifier.realtimeValue, realtime != "0", realtime != "1" {
+            throw .usage("realtime must be 0 (the virtual clock) or 1 (wall-clock pace), not '\(realtime)'")
+        }
+        let world: any GATTTransport
         do {
-            return try SimulatedDeviceCatalog.makeWorld(try SimulatorConfiguration(parsing: specifier.target))
+            world = try SimulatedDeviceCatalog.makeWorld(try SimulatorConfiguration(parsing: specifier.simulatorTarget))
         } catch {
             throw .usage(error.description)
         }
+        return specifier.isRealtime ? RealtimeTransport(world) : world
     }
 
     /// `hci:...` or `bluez:hciN`: one transport that may hold several links at once (a batch
