@@ -6,7 +6,8 @@ import XCTest
 /// The simulated devices run at wall-clock pace (`realtime=1`) so that each step lasts long
 /// enough to be interrupted; the only time limit is a hang check (5 s after the signal).
 final class InterruptCommandTests: XCTestCase {
-    /// A link slow enough that a 20,000-byte upload takes tens of seconds: 20 bytes per 50 ms.
+    /// A link slow enough that a 20,000-byte upload takes tens of seconds: 20 bytes per 50 ms
+    /// (the signal goes 2 s into the transfer phase, with data moving).
     private static let slowLink = "mtu=23&interval=50&packets-per-event=1&realtime=1"
 
     private func assertStoppedCleanly(_ outcome: SignalledProcess.Outcome, status: Int32 = 130,
@@ -63,7 +64,7 @@ final class InterruptCommandTests: XCTestCase {
         let package = try PackageCommandTests.makePackage(in: directory, size: 20_000)
         let outcome = try SignalledProcess.run(["flash", "-p", "vendor-ctrlpt", "-d",
                                                 "sim:vendor-ctrlpt?\(Self.slowLink)/C0:FF:EE:00:00:01", package, "--json"],
-                                               when: "progress 'application'")
+                                               when: "phase 'transfer'", after: 2)
         assertStoppedCleanly(outcome)
         let result = outcome.result
         XCTAssertTrue(result.stderr.contains("cancelled before the update finished"), result.transcript)
@@ -82,7 +83,7 @@ final class InterruptCommandTests: XCTestCase {
         let package = try PackageCommandTests.makePackage(in: directory, size: 20_000)
         let outcome = try SignalledProcess.run(["flash", "-p", "vendor-ctrlpt", "-d",
                                                 "sim:vendor-ctrlpt?\(Self.slowLink)/C0:FF:EE:00:00:01", package],
-                                               signal: SIGTERM, when: "progress 'application'")
+                                               signal: SIGTERM, when: "phase 'transfer'", after: 2)
         assertStoppedCleanly(outcome, status: 143)
         XCTAssertEqual(outcome.result.stderrLines.last,
                        "interrupted by SIGTERM; device holds: unchanged (it still runs its previous firmware)",

@@ -11,10 +11,11 @@ enum SignalledProcess {
     }
 
     /// Starts `dfukit arguments`; once standard error contains `marker` (within `markerTimeout`
-    /// seconds; without a marker, `markerTimeout` seconds after the start), sends `signal`;
+    /// seconds; without a marker, `markerTimeout` seconds after the start) and `delay` seconds
+    /// more, sends `signal`;
     /// then waits up to `exitTimeout` seconds for the process to exit (a hang check: it throws
     /// when the process does not exit, and kills it).
-    static func run(_ arguments: [String], signal: Int32 = SIGINT, when marker: String?,
+    static func run(_ arguments: [String], signal: Int32 = SIGINT, when marker: String?, after delay: TimeInterval = 0,
                     markerTimeout: TimeInterval = 60, exitTimeout: TimeInterval = 5,
                     environment extra: [String: String] = [:]) throws -> Outcome {
         let executable = try DFUKitBinary.located.get()
@@ -53,6 +54,7 @@ enum SignalledProcess {
             Thread.sleep(forTimeInterval: 0.02)
         }
         if marker == nil { Thread.sleep(forTimeInterval: markerTimeout) }
+        if seen, delay > 0 { Thread.sleep(forTimeInterval: delay) }
         let signalled = seen && process.isRunning
         if signalled { kill(process.processIdentifier, signal) }
         if finished.wait(timeout: .now() + (signalled ? exitTimeout : markerTimeout)) == .timedOut {
