@@ -7,8 +7,8 @@ import XCTest
 /// A cancelled flash stops as cancelled, whatever the waits under it return: never a resend
 /// (a "retry") or a timeout.
 final class CancellationTests: XCTestCase {
-    /// Cancelled at the first progress, over a link whose notification wait gives up with "no
-    /// notification" when its task is cancelled (as the ATT client's does on a radio).
+    /// Cancelled (Ctrl-C) while waiting for a notification after the first progress, over a
+    /// link whose wait then gives up with "no notification", as the ATT client's does on a radio.
     func testCancellationMidTransferIsNotARetry() async throws {
         let (world, _) = try EngineTestSupport.vendorWorld()
         let transport = GivingUpTransport(world)
@@ -17,7 +17,7 @@ final class CancellationTests: XCTestCase {
                                    images: [EngineTestSupport.image(size: 30_000)], transport: transport,
                                    address: nil) { event in
             recorder.append(event)
-            if case .progress = event { withUnsafeCurrentTask { $0?.cancel() } }
+            if case .progress = event { transport.cancelDuringNextWait = true }
         }
         let report = await Task { await session.run() }.value
         let events = recorder.events
@@ -52,15 +52,18 @@ private final class EventRecorder: @unchecked Sendable {
     var events: [FlashEvent] { lock.lock(); defer { lock.unlock() }; return stored }
 }
 
-/// A transport whose links' notification waits return nil once their task is cancelled.
+/// A transport whose links' notification waits return nil once their task is cancelled; told
+/// to, it cancels the task during the next wait.
 private final class GivingUpTransport: GATTTransport {
     let inner: any GATTTransport
+    /// The next notification wait is interrupted: its task is cancelled while it waits.
+    var cancelDuringNextWait = false
     init(_ inner: any GATTTransport) { self.inner = inner }
     var name: String { inner.name }
     var now: Duration { inner.now }
     func scan(timeout: Duration) async throws(GATTError) -> [Advertisement] { try await inner.scan(timeout: timeout) }
     func connect(to address: DeviceAddress, timeout: Duration) async throws(GATTError) -> any GATTLink {
-        GivingUpLink(try await inner.connect(to: address, timeout: timeout))
+        GivingUpLink(try await inner.connect(to: address, timeout: timeout), transport: self)
     }
     func waitForAdvertisement(from address: DeviceAddress, timeout: Duration) async throws(GATTError) -> Advertisement? {
         try await inner.waitForAdvertisement(from: address, timeout: timeout)
@@ -70,7 +73,11 @@ private final class GivingUpTransport: GATTTransport {
 
 private final class GivingUpLink: GATTLink {
     let inner: any GATTLink
-    init(_ inner: any GATTLink) { self.inner = inner }
+    let transport: GivingUpTransport
+    init(_ inner: any GATTLink, transport: GivingUpTransport) {
+        self.inner = inner
+        self.transport = transport
+    }
     var address: DeviceAddress { inner.address }
     var mtu: Int { inner.mtu }
     var now: Duration { inner.now }
@@ -84,6 +91,10 @@ private final class GivingUpLink: GATTLink {
         try await inner.setNotifications(enabled: enabled, for: characteristic, preferring: kind)
     }
     func nextNotification(until deadline: Duration) async throws(GATTError) -> GATTNotification? {
+        if transport.cancelDuringNextWait {
+            transport.cancelDuringNextWait = false
+            withUnsafeCurrentTask { $0?.cancel() }
+        }
         if Task.isCancelled { return nil }
         return try await inner.nextNotification(until: deadline)
     }

@@ -64,6 +64,7 @@ struct LinkDriver {
                 // A transport error while cancelled (a wait that gave up) is the cancellation.
                 throw Task.isCancelled ? .cancelled : .transport(error)
             } catch {
+                // Nothing else is thrown above; an unknown error here can only be a cancellation's.
                 throw .cancelled
             }
             if machine.resends != resends {
