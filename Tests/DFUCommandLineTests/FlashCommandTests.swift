@@ -39,7 +39,8 @@ final class FlashCommandTests: XCTestCase {
         XCTAssertNil(object["error"])
     }
 
-    /// Without a terminal, progress is plain lines on standard error (no `\r` bar), one per 10 %.
+    /// Without a terminal, progress is plain lines on standard error (no `\r` redraw), one per
+    /// 10 %, with bytes, the transfer rate, elapsed time and ETA, marked simulated on `sim:`.
     func testPlainProgressGoesToStandardError() throws {
         let directory = try TemporaryDirectory()
         let size = 20_000
@@ -59,10 +60,19 @@ final class FlashCommandTests: XCTestCase {
         ], result.transcript)
         let progress = lines.filter { $0.hasPrefix("progress 'application': ") }
         XCTAssertGreaterThanOrEqual(progress.count, 3, result.transcript)
-        XCTAssertTrue(progress.last?.hasPrefix("progress 'application': 100% (\(size)/\(size) bytes, ") ?? false, result.transcript)
+        XCTAssertLessThanOrEqual(progress.count, 11, "one line per tenth at most:\n\(result.transcript)")
+        let percents = progress.compactMap { Int($0.dropFirst("progress 'application': ".count).prefix { $0.isNumber }) }
+        XCTAssertEqual(percents, percents.sorted(), result.transcript)
+        XCTAssertEqual(Set(percents.map { $0 / 10 }).count, percents.count, "one line per tenth:\n\(result.transcript)")
+        // Percent, bytes, the rate over the transfer, elapsed and ETA, on the simulated clock.
+        let last = try XCTUnwrap(progress.last)
+        XCTAssertTrue(last.hasPrefix("progress 'application': 100% 20,000/20,000 bytes, "), result.transcript)
+        XCTAssertTrue(last.contains(" kB/s, elapsed 0:"), result.transcript)
+        XCTAssertTrue(last.hasSuffix(", ETA 0:00 (simulated)"), result.transcript)
         XCTAssertTrue(lines.contains("image 'application' verified by the device"), result.transcript)
         let summary = try XCTUnwrap(lines.last)
-        XCTAssertTrue(summary.hasPrefix("19.5 KiB in ") && summary.hasSuffix(" kB/s): verified"), result.transcript)
+        XCTAssertTrue(summary.hasPrefix("19.5 KiB sent in ") && summary.contains(" s (simulated), transfer ")
+                      && summary.hasSuffix(" kB/s: verified"), result.transcript)
     }
 
     func testDisconnectIsResumed() throws {

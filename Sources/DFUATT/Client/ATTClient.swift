@@ -197,12 +197,17 @@ public actor ATTClient {
         } catch {
             complete(identifier, with: .failure(error))
         }
-        let result: Result<[UInt8], GATTError> = await withCheckedContinuation { continuation in
-            if let result = pending?.result, pending?.identifier == identifier {
-                continuation.resume(returning: result)
-            } else {
-                pending?.continuation = continuation
+        let result: Result<[UInt8], GATTError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if let result = pending?.result, pending?.identifier == identifier {
+                    continuation.resume(returning: result)
+                } else {
+                    pending?.continuation = continuation
+                    if Task.isCancelled { Task { await self.transactionCancelled(identifier) } }
+                }
             }
+        } onCancel: {
+            Task { await self.transactionCancelled(identifier) }
         }
         if pending?.identifier == identifier {
             pending?.timer?.cancel()
@@ -238,6 +243,15 @@ public actor ATTClient {
             continuation.resume(returning: result)
         }
         pending = request
+    }
+
+    /// The caller stopped waiting (its task was cancelled: Ctrl-C). The answer may still come,
+    /// and no other request may go out before it (Core Vol 3, Part F, 3.3.2): the bearer is
+    /// closed, as after a timeout.
+    private func transactionCancelled(_ identifier: UInt64) async {
+        guard let request = pending, request.identifier == identifier, request.result == nil else { return }
+        complete(identifier, with: .failure(failure(.disconnected, "\(request.opcode) cancelled before its answer")))
+        await end(with: failure(.disconnected, "the ATT bearer was closed after \(request.opcode) was cancelled"))
     }
 
     private func transactionTimedOut(_ identifier: UInt64) async {

@@ -159,7 +159,10 @@ public final class BlueZL2CAPBearer: ATTBearer {
     public static func connect(adapter: BlueZAdapterInfo, peer: DeviceAddress, peerType: BlueZPeerAddressType,
                                options: Options = Options(),
                                syscalls: any BlueZSyscalls = SystemBlueZSyscalls()) async throws(BlueZError) -> BlueZL2CAPBearer {
-        try await BlockingCall.run("DFUBlueZ connect \(peer)") { () throws(BlueZError) -> BlueZL2CAPBearer in
+        try await BlockingCall.run("DFUBlueZ connect \(peer)",
+                                   cancelledError: { BlueZError("connect", errno: .interrupted, adapter: adapter.name,
+                                                                address: peer) },
+                                   abandoned: { bearer in Task { await bearer.close() } }) { () throws(BlueZError) -> BlueZL2CAPBearer in
             try open(adapter: adapter, peer: peer, peerType: peerType, options: options, syscalls: syscalls)
         }
     }
@@ -278,20 +281,75 @@ func timevalBytes(_ duration: Duration) -> [UInt8] {
 }
 
 /// Runs blocking work (connect(2), a scan's poll loop) on its own thread and resumes the caller.
+/// With `cancelledError`, cancelling the calling task (Ctrl-C) resumes it at once with that
+/// error; the thread finishes on its own (bounded by the work's own timeout) and what it
+/// returns then is handed to `abandoned` (a connection nobody waits for any more is closed).
 enum BlockingCall {
-    static func run<T: Sendable, E: Error>(_ name: String,
+    static func run<T: Sendable, E: Error>(_ name: String, cancelledError: (@Sendable () -> E)? = nil,
+                                           abandoned: @escaping @Sendable (T) -> Void = { _ in },
                                            _ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, E>, Never>) in
-            let thread = Thread {
-                do throws(E) {
-                    continuation.resume(returning: .success(try body()))
-                } catch {
-                    continuation.resume(returning: .failure(error))
+        let once = ResumeOnce<Result<T, E>>()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, E>, Never>) in
+                once.attach(continuation)
+                if let cancelledError, Task.isCancelled {
+                    once.resume(.failure(cancelledError()))
+                    return
                 }
+                let thread = Thread {
+                    let outcome: Result<T, E>
+                    do throws(E) {
+                        outcome = .success(try body())
+                    } catch {
+                        outcome = .failure(error)
+                    }
+                    if !once.resume(outcome), case let .success(value) = outcome { abandoned(value) }
+                }
+                thread.name = name
+                thread.start()
             }
-            thread.name = name
-            thread.start()
+        } onCancel: {
+            if let cancelledError { once.resume(.failure(cancelledError())) }
         }
         return try result.get()
+    }
+}
+
+/// A continuation resumed once, by whichever comes first (the work, or a cancellation that may
+/// even come before the continuation exists).
+final class ResumeOnce<Value: Sendable>: Sendable {
+    private let state = Mutex<(continuation: CheckedContinuation<Value, Never>?, early: Value?, done: Bool)>((nil, nil, false))
+
+    func attach(_ continuation: CheckedContinuation<Value, Never>) {
+        let early = state.withLock { state -> Value? in
+            guard let early = state.early else {
+                state.continuation = continuation
+                return nil
+            }
+            state.early = nil
+            return early
+        }
+        if let early { continuation.resume(returning: early) }
+    }
+
+    /// Resumes with `value`; false when it was already resumed (or given an earlier value).
+    @discardableResult
+    func resume(_ value: Value) -> Bool {
+        let continuation = state.withLock { state -> CheckedContinuation<Value, Never>?? in
+            guard !state.done else { return .none }
+            state.done = true
+            guard let continuation = state.continuation else {
+                state.early = value
+                return .some(nil)
+            }
+            state.continuation = nil
+            return .some(continuation)
+        }
+        switch continuation {
+        case .none: return false
+        case let .some(waiting):
+            waiting?.resume(returning: value)
+            return true
+        }
     }
 }

@@ -50,7 +50,9 @@ public final class BlueZGATTTransport: GATTTransport, Sendable {
         async throws(GATTError) -> BlueZScanResults {
         let adapter = self.adapter
         do throws(BlueZError) {
-            let found = try await BlockingCall.run("DFUBlueZ scan \(adapter.name)") { () throws(BlueZError) in
+            let found = try await BlockingCall.run("DFUBlueZ scan \(adapter.name)",
+                                                   cancelledError: { BlueZError("scan", errno: .interrupted,
+                                                                                adapter: adapter.name) }) { () throws(BlueZError) in
                 try adapter.scan(for: duration, stop: stop)
             }
             heard.withLock { $0.merge(found) }

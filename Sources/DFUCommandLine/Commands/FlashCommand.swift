@@ -33,7 +33,8 @@ struct FlashCommand: Command {
         package's checksums (and, with --key, its signatures) are verified, and a package of a kind
         the profile does not take ('packages' in the profile) is refused (exit 65) unless --force.
         Exit: 0 verified, 1 the update failed on the device, 64 usage, 65 bad profile or package (or
-        one the profile does not take), 69 transport unavailable.
+        one the profile does not take), 69 transport unavailable, 130 Ctrl-C, 143 SIGTERM (the last line says what the
+        device holds).
         """
 
     let profileName: String
@@ -164,24 +165,28 @@ struct FlashCommand: Command {
         }
         let images = PackageImages.flashImages(package)
         let address = device.address
-        let report = await InterruptHandling.cancellingOnInterrupt {
-            let printer = ProgressPrinter(console: console)
+        let clock: ProgressClock = device.isSimulatedClock ? .simulated : .wall
+        let (outcome, interruption) = await InterruptHandling.run {
+            let printer = ProgressPrinter(console: console, clock: clock)
             let session = FlashSession(profile: profile, images: images, transport: transport, address: address,
                                        options: options) {
                 printer.handle($0)
             }
             let report = await session.run()
             printer.finish()
-            return report
+            return (report: report, summary: printer.summary(report))
         }
+        let report = outcome.report
         if let error = report.error {
             console.error("error: \(error)")
         } else {
-            console.error(String(format1: Double(report.bytes) / 1024) + " KiB in "
-                          + String(format1: report.seconds) + " s (" + String(format1: report.bytesPerSecond / 1000)
-                          + " kB/s): \(report.status.rawValue)")
+            console.error(outcome.summary)
         }
-        if json { console.out(Self.json(report, transport: device.transport.rawValue)) }
+        if json { console.out(Self.json(report, clock: clock)) }
+        if let interruption {
+            console.error(InterruptionSummary.text(interruption, report: report))
+            return interruption.exitCode
+        }
         switch report.status {
         case .verified, .completed: return ExitCode.success
         case .failed: return report.error?.exitCode ?? ExitCode.failure
@@ -199,7 +204,7 @@ struct FlashCommand: Command {
         console.out(Self.render(object))
     }
 
-    static func json(_ report: FlashReport, transport: String) -> String {
+    static func json(_ report: FlashReport, clock: ProgressClock) -> String {
         var object: [String: Any] = [
             "status": report.status.rawValue,
             "bytes": report.bytes,
@@ -209,7 +214,7 @@ struct FlashCommand: Command {
             "device": report.device,
             "retries": report.retries,
             "resumes": report.resumes,
-            "clock": transport == "sim" ? "simulated" : "wall",
+            "clock": clock == .simulated ? "simulated" : "wall",
         ]
         if let address = report.address { object["address"] = address }
         if let transfer = report.transferSeconds { object["transfer_seconds"] = transfer }

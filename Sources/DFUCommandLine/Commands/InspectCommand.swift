@@ -31,12 +31,29 @@ struct InspectCommand: Command {
         }
         let services: [GATTService]
         let mtu: Int
-        do {
-            let link = try await transport.connect(to: address, timeout: .seconds(10))
-            services = try await link.discoverServices()
-            mtu = link.mtu
-            await link.disconnect()
-        } catch {
+        let (result, interruption) = await InterruptHandling.run { () -> Result<(services: [GATTService], mtu: Int), GATTError> in
+            do throws(GATTError) {
+                let link = try await transport.connect(to: address, timeout: .seconds(10))
+                do throws(GATTError) {
+                    let services = try await link.discoverServices()
+                    await link.disconnect()
+                    return .success((services, link.mtu))
+                } catch {
+                    await link.disconnect()
+                    throw error
+                }
+            } catch {
+                return .failure(error)
+            }
+        }
+        if let interruption {
+            console.error(InterruptionSummary.text(interruption, nothingSentWhile: "connecting and discovering"))
+            return interruption.exitCode
+        }
+        switch result {
+        case let .success(found):
+            (services, mtu) = found
+        case let .failure(error):
             console.error("error: \(error)")
             return error.kind == .transportUnavailable ? ExitCode.unavailable : ExitCode.failure
         }

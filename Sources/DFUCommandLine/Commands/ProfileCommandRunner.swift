@@ -39,8 +39,13 @@ struct ProfileCommandRunner {
         }
         let address = device.address
         let command = self.command
-        let result = await InterruptHandling.cancellingOnInterrupt {
+        let (result, interruption) = await InterruptHandling.run {
             await CommandExecution.run(command, profile: profile, transport: transport, address: address, options: options)
+        }
+        if let interruption {
+            if let error = result.report.error { console.error("error: \(error)") }
+            console.error(InterruptionSummary.text(interruption, report: result.report))
+            return interruption.exitCode
         }
         guard let fields = result.fields else {
             console.error("error: \(result.report.error?.description ?? "the command failed")")

@@ -126,9 +126,9 @@ struct ProfileTraceCommand: Command {
             inner = GenericDevice(profile: profile, mtu: mtu ?? 247, rules: rules)
         }
         let run = TraceRun(profile: profile, images: PackageImages.flashImages(package), address: device?.address,
-                           options: options, clock: device == nil ? "virtual" : device?.transport == .sim ? "simulated" : "wall",
+                           options: options, clock: device.map { $0.isSimulatedClock ? "simulated" : "wall" } ?? "virtual",
                            generic: device == nil, json: json)
-        return await InterruptHandling.cancellingOnInterrupt {
+        return await InterruptHandling.exitStatus(console) {
             await run.run(over: inner, console: console)
         }
     }

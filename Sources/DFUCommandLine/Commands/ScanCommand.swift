@@ -50,9 +50,18 @@ struct ScanCommand: Command {
         case let .failure(status): return status.code
         }
         let seen: [Advertisement]
-        do {
-            seen = try await transport.scan(timeout: .seconds(seconds))
-        } catch {
+        let timeout = Duration.seconds(seconds)
+        let (scanned, interruption) = await InterruptHandling.run { () -> Result<[Advertisement], GATTError> in
+            do throws(GATTError) { return .success(try await transport.scan(timeout: timeout)) } catch { return .failure(error) }
+        }
+        if let interruption {
+            console.error(InterruptionSummary.text(interruption, nothingSentWhile: "scanning"))
+            return interruption.exitCode
+        }
+        switch scanned {
+        case let .success(advertisements):
+            seen = advertisements
+        case let .failure(error):
             console.error("error: \(error)")
             return error.kind == .transportUnavailable ? ExitCode.unavailable : ExitCode.failure
         }

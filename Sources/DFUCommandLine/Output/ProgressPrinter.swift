@@ -1,15 +1,25 @@
 import DFUEngine
 
-/// Turns flash events into a progress bar (terminal) or plain log lines (pipes, CI).
+/// Turns flash events into progress a person reads: on a terminal one line redrawn in place
+/// (percent, bytes, transfer rate, elapsed, ETA); on a pipe a plain line at every tenth. The
+/// words are `ProgressFormat`'s, the per-image accounting `TransferMeter`'s.
 final class ProgressPrinter {
     private let console: any Console
     private let interactive: Bool
+    private let clock: ProgressClock
+    private var meter: TransferMeter?
     private var lastDecile = -1
-    private var barShown = false
+    private var lineShown = false
+    /// Totals over the images finished or under way, for the last line.
+    private var finishedSent = 0
+    private var finishedHeld = 0
+    private var finishedTransferTime: Duration = .zero
+    private var metered = false
 
-    init(console: any Console) {
+    init(console: any Console, clock: ProgressClock = .wall) {
         self.console = console
         self.interactive = console.isInteractive
+        self.clock = clock
     }
 
     func handle(_ event: FlashEvent) {
@@ -21,10 +31,19 @@ final class ProgressPrinter {
         case let .connected(address, mtu):
             line("connected to \(address), ATT MTU \(mtu)")
         case let .imageStarted(name, size, index, count):
+            closeImage()
+            meter = TransferMeter(image: name, total: size)
             lastDecile = -1
             line("image \(index + 1)/\(count) '\(name)': \(size) bytes")
+        case let .transferStarted(image, offset, total, elapsed):
+            if meter?.image != image { meter = TransferMeter(image: image, total: total) }
+            let first = meter?.heldAtStart == nil
+            meter?.started(offset: offset, at: elapsed)
+            if first, let text = ProgressFormat.resuming(image: image, held: offset, total: total) { line(text) }
         case let .progress(image, done, total, elapsed):
-            progress(image: image, done: done, total: total, elapsed: elapsed)
+            if meter?.image != image { meter = TransferMeter(image: image, total: total) }
+            guard let progress = meter?.progressed(done: done, at: elapsed) else { return }
+            draw(progress)
         case let .phase(name, change):
             switch change {
             case .entered: line("phase '\(name)'")
@@ -38,15 +57,38 @@ final class ProgressPrinter {
         case let .resuming(attempt, of, reason):
             line("\(reason); reconnecting to resume (\(attempt)/\(of))")
         case let .imageFinished(name, verified):
+            if let progress = meter?.latest, let text = ProgressFormat.resumed(progress) { line(text) }
+            closeImage()
             line("image '\(name)' \(verified ? "verified by the device" : "sent (no checksum confirmed)")")
         }
     }
 
+    /// Ends a line drawn in place (before other output, and at the end).
     func finish() {
-        if barShown {
+        if lineShown {
             console.errorInPlace("\n")
-            barShown = false
+            lineShown = false
         }
+    }
+
+    /// The last line of a flash: what this command sent (not what the device already held),
+    /// in how long, at what transfer rate.
+    func summary(_ report: FlashReport) -> String {
+        closeImage()
+        // Without progress events (a profile that reports none) the report's count is all there is.
+        return ProgressFormat.summary(sent: metered ? finishedSent : report.bytes,
+                                      held: finishedHeld, seconds: report.seconds,
+                                      transferTime: finishedTransferTime, status: report.status.rawValue, clock: clock)
+    }
+
+    private func closeImage() {
+        if let progress = meter?.latest {
+            metered = true
+            finishedSent += progress.sentThisRun
+            finishedHeld += progress.heldAtStart
+            finishedTransferTime += progress.transferTime
+        }
+        meter = nil
     }
 
     private func line(_ text: String) {
@@ -54,23 +96,15 @@ final class ProgressPrinter {
         console.error(text)
     }
 
-    private func progress(image: String, done: Int, total: Int, elapsed: Duration) {
-        guard total > 0 else { return }
-        let fraction = Double(done) / Double(total)
-        let seconds = Double(elapsed / .seconds(1))
-        let rate = seconds > 0 ? Double(done) / seconds / 1000 : 0
+    private func draw(_ progress: TransferProgress) {
         if interactive {
-            let width = 30
-            let filled = Int(fraction * Double(width))
-            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            let percent = Int(fraction * 100)
-            console.errorInPlace("\r[\(bar)] \(percent)% \(done)/\(total) bytes \(String(format1: rate)) kB/s")
-            barShown = true
+            console.errorInPlace(ProgressFormat.terminalLine(progress, clock: clock))
+            lineShown = true
         } else {
-            let decile = Int(fraction * 10)
+            let decile = ProgressFormat.decile(progress)
             guard decile != lastDecile else { return }
             lastDecile = decile
-            console.error("progress '\(image)': \(decile * 10)% (\(done)/\(total) bytes, \(String(format1: rate)) kB/s)")
+            console.error(ProgressFormat.plainLine(progress, clock: clock))
         }
     }
 }

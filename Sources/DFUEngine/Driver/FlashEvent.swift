@@ -15,6 +15,10 @@ public enum FlashEvent: Sendable {
     case connected(DeviceAddress, mtu: Int)
     case imageStarted(name: String, size: Int, index: Int, count: Int)
     case phase(name: String, PhaseChange)
+    /// A procedure run starts moving the current image's data: the device already holds
+    /// `offset` bytes of it (a resumed upload), `elapsed` since the session started. Transfer
+    /// rates count from here: connecting, discovery and earlier images are not part of them.
+    case transferStarted(image: String, offset: Int, total: Int, elapsed: Duration)
     /// `done` of `total` bytes of the current image are on the device.
     case progress(image: String, done: Int, total: Int, elapsed: Duration)
     case retrying(String)

@@ -10,11 +10,15 @@ extension FlashSession {
         let seen: [Advertisement]
         do {
             seen = try await transport.scan(timeout: .seconds(5))
+        } catch where Task.isCancelled {
+            throw Self.cancelled("while scanning", address: nil)
         } catch {
             // "transport unavailable: ..." says it all; other failures happened while scanning.
             throw FlashError(kind: .transport, message: error.kind == .transportUnavailable
                              ? error.description : "scanning failed: \(error)")
         }
+        // A scan that cancellation cut short returns what it heard so far: not a reason to pick one.
+        if Task.isCancelled { throw Self.cancelled("while scanning", address: nil) }
         guard let match = seen.first(where: { ProfileMatcher.matches($0, profile.match) }) else {
             let list = seen.map { "\($0.address) \($0.name ?? "(no name)")" }.joined(separator: ", ")
             throw FlashError(kind: .transport,
@@ -27,6 +31,7 @@ extension FlashSession {
     /// Connects, discovers, binds the characteristics and subscribes to notifications.
     func connect(to target: DeviceAddress, timeout: Duration) async throws(FlashError) {
         onEvent(.connecting(target))
+        if Task.isCancelled { throw Self.cancelled("before connecting", address: target) }
         do {
             let newLink = try await transport.connect(to: target, timeout: timeout)
             let services = try await newLink.discoverServices()
@@ -41,6 +46,8 @@ extension FlashSession {
             onEvent(.connected(target, mtu: newLink.mtu))
         } catch let error as FlashError {
             throw error
+        } catch where Task.isCancelled {
+            throw Self.cancelled("while connecting", address: target)
         } catch let error as GATTError {
             let kind: FlashError.Kind
             switch error.kind {
@@ -70,6 +77,8 @@ extension FlashSession {
         }
         do {
             try await connect(to: target, timeout: step.timeout ?? profile.resume.reconnectTimeout)
+        } catch where error.kind == .cancelled {
+            throw .cancelled
         } catch where [.disconnected, .timeout, .transport].contains(error.kind) {
             throw .linkLost(LinkLoss(kind: error.kind, detail: error.message, step: "reconnect"))
         } catch {
@@ -89,6 +98,7 @@ extension FlashSession {
             } catch {
                 dropped = true
             }
+            if Task.isCancelled { throw .cancelled }
             if !dropped {
                 onEvent(.rebooting("the device kept the link \(reboot.timing.grace.secondsText) after '\(reboot.command)'; "
                                    + "disconnecting"))
@@ -112,6 +122,8 @@ extension FlashSession {
             }
         } catch let interruption as RunInterruption {
             throw interruption
+        } catch where Task.isCancelled {
+            throw .cancelled
         } catch let error as GATTError where error.kind == .unsupported {
             // The transport cannot listen; connecting waits for the advertisement instead.
         } catch let error as GATTError {
@@ -119,5 +131,10 @@ extension FlashSession {
         } catch {
             throw .failed(FlashError(kind: .transport, message: "\(error)", address: target.description))
         }
+    }
+
+    /// The user stopped the update at a step before any image was sent (scanning, connecting).
+    static func cancelled(_ when: String, address: DeviceAddress?) -> FlashError {
+        FlashError(kind: .cancelled, message: "cancelled \(when)", address: address?.description)
     }
 }

@@ -11,6 +11,11 @@ extension FlashSession {
     func reconnectToResume(_ image: FlashImage?, first: LinkLoss, latest: LinkLoss) async throws(FlashError) {
         var latest = latest
         while true {
+            if Task.isCancelled {
+                throw FlashError(kind: .cancelled, message: "cancelled while reconnecting (\(latest.summary))",
+                                 address: address?.description, image: image?.name,
+                                 offset: image == nil ? nil : imageBytesHeld)
+            }
             guard resumes < profile.resume.attempts, let current = address else {
                 var message = first.summary
                 if profile.resume.attempts == 0 {

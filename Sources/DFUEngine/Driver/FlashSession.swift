@@ -69,8 +69,10 @@ public final class FlashSession {
             status = .failed
             failure = error
             // Said only of a device that was reached (not of a missing adapter or a bad option).
-            if failure?.deviceState == nil, address != nil, ![.transport, .usage, .profile].contains(error.kind) {
+            if failure?.deviceState == nil, address != nil || error.kind == .cancelled,
+               ![.transport, .usage, .profile].contains(error.kind) {
                 failure?.deviceState = "the update stopped before any image was sent: the device holds what it held before"
+                if error.kind == .cancelled, delivered == 0 { failure?.deviceHolds = [.unchanged] }
             }
         }
         if let link { await link.disconnect() }

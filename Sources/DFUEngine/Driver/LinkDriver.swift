@@ -3,7 +3,8 @@ import DFUGATT
 /// The one loop that runs every link-level machine (`CommandExchange`, `StreamTransfer`,
 /// `WindowedTransfer`) over a link: it performs each action, feeds back what happened, and
 /// tells its observer about writes, resends and progress. Cancellation is checked between
-/// actions.
+/// actions and after every wait: a wait that cancellation cut short is never read as a
+/// timeout or a lost link.
 struct LinkDriver {
     /// Why the loop stopped before the machine finished.
     enum Interruption: Error {
@@ -38,10 +39,15 @@ struct LinkDriver {
                     try await pacer?.wait(before: target, on: link)
                     observer.willWrite()
                     try await link.write(bytes, to: target.characteristic, type: target.type)
+                    if Task.isCancelled { throw Interruption.cancelled }
                     pacer?.wrote(to: target, at: link.now)
                     action = machine.handle(.writeAccepted(now: link.now))
                 case let .awaitNotification(deadline):
-                    if let notification = try await link.nextNotification(until: deadline) {
+                    let notification = try await link.nextNotification(until: deadline)
+                    // A wait cut short by cancellation is not a deadline that passed: feeding it
+                    // to the machine would make it resend (and report a retry) on its way out.
+                    if Task.isCancelled { throw Interruption.cancelled }
+                    if let notification {
                         action = machine.handle(.notification(valueHandle: notification.valueHandle,
                                                               value: notification.value, now: link.now))
                     } else {
@@ -52,8 +58,14 @@ struct LinkDriver {
                 case let .failed(failure):
                     return .failure(failure)
                 }
+            } catch let interruption as Interruption {
+                throw interruption
+            } catch let error as GATTError {
+                // A transport error while cancelled (a wait that gave up) is the cancellation.
+                throw Task.isCancelled ? .cancelled : .transport(error)
             } catch {
-                throw .transport(error)
+                // Nothing else is thrown above; an unknown error here can only be a cancellation's.
+                throw .cancelled
             }
             if machine.resends != resends {
                 resends = machine.resends

@@ -27,6 +27,8 @@ final class ProcedureRunner {
     /// Link time when the action being performed began.
     private var actionStartedAt: Duration = .zero
     private var phaseEventsSeen = 0
+    /// Whether this run announced that it started moving the image's data.
+    private var transferAnnounced = false
     private let pacer = WritePacer()
 
     init(session: FlashSession, image: FlashImage, index: Int, count: Int, sequence: Int, progress: ImageProgress) {
@@ -161,6 +163,7 @@ final class ProcedureRunner {
         async throws(RunInterruption) -> Swift.Result<Machine.Output, ExchangeFailure> {
         let link = try currentLink()
         let transport = session.transport
+        if reportsProgress { announceTransfer(offset: machine.transferred ?? statistics.bytesHeld) }
         let observer = LinkDriver.Observer(
             willWrite: { [self] in
                 progress.currentPhaseWrote = true
@@ -191,6 +194,8 @@ final class ProcedureRunner {
     /// A transport error as what it means for the run: a lost link resumes, unless the phase
     /// under way wrote to the device and cannot be resumed; anything else is final.
     func interruption(_ error: GATTError, step: String?, location: SourceLocation?) -> RunInterruption {
+        // A wait that cancellation cut short fails as it can (a timeout, a closed link): it is the cancellation.
+        if Task.isCancelled { return .cancelled }
         var error = error
         if case let .attError(code, handle) = error.kind, let named = namedATTError(code: code, handle: handle) {
             error.detail = named
@@ -220,10 +225,22 @@ final class ProcedureRunner {
     /// Records and announces how much of the image the device holds. The transfer phase runs
     /// from the start of the first step that moved image data to the last progress.
     func reportProgress(_ done: Int) {
+        // Progress the procedure computed itself (not a stream's): its transfer began with the action.
+        announceTransfer(offset: max(statistics.bytesHeld, session.imageBytesHeld),
+                         since: session.link.map { $0.now - actionStartedAt } ?? .zero)
         statistics.bytesHeld = done
         if statistics.transferStartedAt == nil { statistics.transferStartedAt = actionStartedAt }
         statistics.transferEndedAt = session.link?.now
         session.onEvent(.progress(image: image.name, done: done, total: image.data.count, elapsed: session.elapsed))
+    }
+
+    /// Says, once per run, that the image's data starts moving, with what the device holds
+    /// then; `since` is how long ago it started.
+    private func announceTransfer(offset: Int, since: Duration = .zero) {
+        guard !transferAnnounced else { return }
+        transferAnnounced = true
+        session.onEvent(.transferStarted(image: image.name, offset: offset, total: image.data.count,
+                                         elapsed: max(.zero, session.elapsed - since)))
     }
 
     // MARK: - Errors

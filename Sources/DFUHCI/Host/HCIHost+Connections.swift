@@ -58,7 +58,8 @@ extension HCIHost {
             event = try await waitForEvent(id, timeout: timeout,
                                            timeoutError: HCIError(.connectionTimeout(address: address),
                                                                   detail: "within \(timeout.secondsText); is it advertising "
-                                                                      + "and connectable?"))
+                                                                      + "and connectable?"),
+                                           cancellable: true)
         } catch {
             guard case .connectionTimeout = error.kind else { throw error }
             await cancelConnectionAttempt(to: address)
@@ -82,7 +83,9 @@ extension HCIHost {
             return false
         }
         _ = try? await execute(LECreateConnectionCancelCommand())
-        let late = try? await waitForEvent(id, timeout: .seconds(1),
+        // A cancelled command (Ctrl-C) has under a second to stop: a late connection is then
+        // closed by `connectionEstablished`, which sees no attempt under way.
+        let late = try? await waitForEvent(id, timeout: Task.isCancelled ? .milliseconds(200) : .seconds(1),
                                            timeoutError: HCIError(.eventTimeout(event: LEConnectionCompleteEvent.name)))
         if case let .leConnectionComplete(complete)? = late, complete.status == .success {
             try? await disconnect(complete.handle)

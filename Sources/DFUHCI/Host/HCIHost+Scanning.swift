@@ -45,13 +45,22 @@ extension HCIHost {
             found = seen
         } else {
             let id = makeIdentifier()
-            found = await withCheckedContinuation { (continuation: CheckedContinuation<HCIAdvertisement?, Never>) in
-                scanWaiters[id] = ScanWaiter(match: match, continuation: continuation)
-                scanWaiters[id]?.timeoutTask = Task { [weak self] in
-                    try? await Task.sleep(for: timeout)
-                    guard !Task.isCancelled else { return }
-                    await self?.finishScanWaiter(id, with: nil)
+            // Cancelling the calling task ends the wait as a timeout would (nil).
+            found = await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<HCIAdvertisement?, Never>) in
+                    guard !Task.isCancelled else {
+                        continuation.resume(returning: nil)
+                        return
+                    }
+                    scanWaiters[id] = ScanWaiter(match: match, continuation: continuation)
+                    scanWaiters[id]?.timeoutTask = Task { [weak self] in
+                        try? await Task.sleep(for: timeout)
+                        guard !Task.isCancelled else { return }
+                        await self?.finishScanWaiter(id, with: nil)
+                    }
                 }
+            } onCancel: {
+                Task { await self.finishScanWaiter(id, with: nil) }
             }
         }
         try await stopScan()

@@ -67,20 +67,32 @@ extension HCIHost {
         eventWaiters[id] = nil
     }
 
-    /// Waits for the event expected under `id`, at most `timeout`.
-    func waitForEvent(_ id: UInt64, timeout: Duration, timeoutError: HCIError) async throws(HCIError) -> HCIEvent {
+    /// Waits for the event expected under `id`, at most `timeout`. A `cancellable` wait (a
+    /// connection being made: seconds) also ends, with `timeoutError`, when the calling task is
+    /// cancelled; a command's answer (milliseconds) is always waited for, so that cleaning up
+    /// after a cancellation still keeps the controller's command flow in step.
+    func waitForEvent(_ id: UInt64, timeout: Duration, timeoutError: HCIError,
+                      cancellable: Bool = false) async throws(HCIError) -> HCIEvent {
         guard let waiter = eventWaiters[id] else { throw timeoutError }
         if let result = waiter.result {
             eventWaiters[id] = nil
             return try result.get()
         }
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<HCIEvent, HCIError>, Never>) in
-            eventWaiters[id]?.continuation = continuation
-            eventWaiters[id]?.timeoutTask = Task { [weak self] in
-                try? await Task.sleep(for: timeout)
-                guard !Task.isCancelled else { return }
-                await self?.failEventWaiter(id, timeoutError)
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HCIEvent, HCIError>, Never>) in
+                eventWaiters[id]?.continuation = continuation
+                if cancellable, Task.isCancelled {
+                    failEventWaiter(id, timeoutError)
+                    return
+                }
+                eventWaiters[id]?.timeoutTask = Task { [weak self] in
+                    try? await Task.sleep(for: timeout)
+                    guard !Task.isCancelled else { return }
+                    await self?.failEventWaiter(id, timeoutError)
+                }
             }
+        } onCancel: {
+            if cancellable { Task { await self.failEventWaiter(id, timeoutError) } }
         }
         return try result.get()
     }

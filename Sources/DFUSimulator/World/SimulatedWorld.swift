@@ -150,7 +150,10 @@ public final class SimulatedWorld: GATTTransport {
         listen()
         while heard.count < peripherals.count, advanceToNextTimer(notAfter: deadline) { listen() }
         let lastHeard = heard.values.map(\.at).max() ?? now
-        advanceClock(to: heard.count == peripherals.count ? min(deadline, lastHeard + Self.advertisementHeardAfter) : deadline)
+        // A free-running world ends the scan once every device was heard; a `realtime=` one
+        // listens for the whole time, as a radio does (a person may interrupt it meanwhile).
+        let heardAll = heard.count == peripherals.count && pacer == nil
+        advanceClock(to: heardAll ? min(deadline, lastHeard + Self.advertisementHeardAfter) : deadline)
         return peripherals.compactMap { heard[ObjectIdentifier($0)]?.advertisement }
     }
 
