@@ -2,7 +2,7 @@
 # Installs the Debian packages DFUKit builds against, when any is missing.
 # Runs as root, or through sudo otherwise.
 set -euo pipefail
-packages=(libzip-dev libcrypto++-dev libbluetooth-dev libyaml-dev libcbor-dev libsqlite3-dev libpq-dev zlib1g-dev pkg-config python3)
+packages=(libzip-dev libcrypto++-dev libbluetooth-dev libyaml-dev libcbor-dev libsqlite3-dev libpq-dev zlib1g-dev pkg-config python3 binutils)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

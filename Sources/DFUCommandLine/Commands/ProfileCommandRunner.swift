@@ -11,6 +11,8 @@ struct ProfileCommandRunner {
     var command: String
     var parameters: [String: ParameterValue]
     var json: Bool
+    /// How the answer is printed without --json.
+    var textFormat: AnswerTextFormat = .json
 
     func run(_ console: any Console) async -> Int32 {
         let profile: Profile
@@ -36,6 +38,10 @@ struct ProfileCommandRunner {
             return result.report.error?.exitCode ?? ExitCode.failure
         }
         let object = Value.record(fields).jsonObject
+        if !json, let text = textFormat.render(object) {
+            console.out(text)
+            return ExitCode.success
+        }
         let writing: JSONSerialization.WritingOptions = json ? [.sortedKeys] : [.sortedKeys, .prettyPrinted]
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: writing),
               let text = String(data: data, encoding: .utf8) else {

@@ -21,7 +21,7 @@ public struct DeviceSpecifier: Sendable, Equatable {
         }
         self.transport = transport
         var rest = String(text[text.index(after: colon)...])
-        if let slash = rest.lastIndex(of: "/") {
+        if let slash = rest.lastIndex(of: "/"), !Self.isInSimulatorPath(rest, slash: slash, transport: transport) {
             let candidate = String(rest[rest.index(after: slash)...])
             guard let address = DeviceAddress(string: candidate) else {
                 throw UsageError("'\(candidate)' in --device is not a device address like C0:FF:EE:00:00:01", command: command)
@@ -33,5 +33,12 @@ public struct DeviceSpecifier: Sendable, Equatable {
             throw UsageError("--device '\(text)' names no \(transport.rawValue) target", command: command)
         }
         self.target = rest
+    }
+
+    /// Whether the `/` at `slash` belongs to a file path of a `sim:` option (`state=/tmp/x.json`):
+    /// it comes after the `?` and what follows it is no device address.
+    private static func isInSimulatorPath(_ text: String, slash: String.Index, transport: Transport) -> Bool {
+        guard transport == .sim, let question = text.firstIndex(of: "?"), question < slash else { return false }
+        return DeviceAddress(string: String(text[text.index(after: slash)...])) == nil
     }
 }
