@@ -46,9 +46,15 @@ check "ldd: no Swift runtime library, nothing missing" \
              ! echo \"\$out\" | grep -E 'libswift|/opt/swift|not found'"
 check "dfukit --version says $version" \
     bash -c "[ \"\$(cd '$work/run' && env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH= '$work/bin/dfukit' --version)\" = 'dfukit $version' ]"
+# Every profile --profile NAME loads (the first of its name) comes from the tarball.
 check "the profiles found are the tarball's" \
     bash -c "cd '$work/run' && env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH= '$work/bin/dfukit' profiles --json |
-             grep -q '\"$prefix/share/dfukit/profiles/vendor-ctrlpt.yaml\"'"
+             python3 -c 'import json, sys
+rows = [row for row in json.load(sys.stdin) if not row[\"hidden\"]]
+names = {row[\"name\"] for row in rows}
+assert {\"vendor-ctrlpt\", \"mcumgr-smp\"} <= names, names
+wrong = [row[\"path\"] for row in rows if row[\"directory\"] != sys.argv[1] or row[\"origin\"] != \"installed\"]
+assert not wrong, wrong' '$prefix/share/dfukit/profiles'"
 check "profile check of a shipped profile" station profile check "$prefix/share/dfukit/profiles/vendor-ctrlpt.yaml"
 check "package create with the shipped vendor-ctrlpt profile" \
     station package create --profile vendor-ctrlpt --version 1.0.0 --output app.zip demo-app.hex
@@ -57,7 +63,7 @@ check "a simulated flash ends verified" \
              --device 'sim:vendor-ctrlpt?mtu=247' app.zip --json > flash.json && grep -q '\"verified\"' flash.json"
 check "a simulated MCUmgr SMP flash ends verified" \
     bash -c "cd '$work/run' && env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH= '$work/bin/dfukit' flash --profile mcumgr-smp \
-             --device sim:mcumgr-smp '$repo/firmware-samples/mcuboot/app-signed.bin' --json > smp.json && grep -q '\"verified\"' smp.json"
+             --device sim:mcumgr-smp '$repo/firmware-samples/mcuboot/app-ecdsa-p256.bin' --json > smp.json && grep -q '\"verified\"' smp.json"
 if [ -f "$prefix/share/man/man1/dfukit.1" ]; then
     check "the man page is roff with a NAME section" grep -q '^\.SH NAME' "$prefix/share/man/man1/dfukit.1"
 fi

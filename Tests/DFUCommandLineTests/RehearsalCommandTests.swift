@@ -121,9 +121,42 @@ final class RehearsalCommandTests: XCTestCase {
         XCTAssertEqual(try info(), after)
     }
 
+    func testTIOADDeviceKeepsTheImageItRuns() throws {
+        let directory = try TemporaryDirectory()
+        let device = "sim:ti-oad?state=\(directory.file("ti.json"))"
+        let version = { () throws -> String in
+            let result = try DFUKitBinary.run(["exec", "--profile", "ti-oad", "--device", device, "get_sw_version", "--json"])
+            XCTAssertEqual(result.status, 0, result.transcript)
+            return result.stdout
+        }
+        let before = try version()
+        let flash = try DFUKitBinary.run(["flash", "--profile", "ti-oad", "--device", device,
+                                          DFUKitBinary.repositoryRoot.appendingPathComponent("firmware-samples/ti/oad-app-9604.bin").path])
+        XCTAssertEqual(flash.status, 0, flash.transcript)
+        let after = try version()
+        XCTAssertNotEqual(before, after, "the next command meets the image the flash installed")
+    }
+
+    func testTelinkDeviceKeepsItsFirmwareRevision() throws {
+        let directory = try TemporaryDirectory()
+        let state = directory.file("telink.json")
+        let flash = try DFUKitBinary.run(["flash", "--profile", "telink-ota", "--device", "sim:telink-ota?state=\(state)",
+                                          DFUKitBinary.repositoryRoot.appendingPathComponent("firmware-samples/telink/app-v1.1.0.zip").path])
+        XCTAssertEqual(flash.status, 0, flash.transcript)
+        let saved = try jsonObject(String(contentsOfFile: state, encoding: .utf8))
+        let memory = try XCTUnwrap(saved["memory"] as? [String: Any], "\(saved)")
+        XCTAssertEqual(memory["revision"] as? String, "1.1.0")
+        XCTAssertNotNil(memory["image"] as? String)
+        // Read back by the next command: the state is written again from what was loaded.
+        let scan = try DFUKitBinary.run(["scan", "--device", "sim:telink-ota?state=\(state)"])
+        XCTAssertEqual(scan.status, 0, scan.transcript)
+        let again = try jsonObject(String(contentsOfFile: state, encoding: .utf8))
+        XCTAssertEqual((again["memory"] as? [String: Any])?["revision"] as? String, "1.1.0")
+    }
+
     func testStateIsRefusedByDevicesThatDoNotKeepIt() throws {
         let directory = try TemporaryDirectory()
-        let result = try DFUKitBinary.run(["scan", "--device", "sim:ti-oad?state=\(directory.file("x.json"))"])
+        let result = try DFUKitBinary.run(["scan", "--device", "sim:dialog-suota?state=\(directory.file("x.json"))"])
         XCTAssertEqual(result.status, 64, result.transcript)
         XCTAssertTrue(result.stderr.contains("sim:mcumgr-smp"), result.stderr)
         XCTAssertTrue(result.stderr.contains("sim:vendor-ctrlpt"), result.stderr)

@@ -20,7 +20,7 @@ public struct SimulatorStateFile: Sendable {
     }
 
     /// The devices `state=` works with.
-    public static let supportedDevices = ["mcumgr-smp", "vendor-ctrlpt"]
+    public static let supportedDevices = ["mcumgr-smp", "vendor-ctrlpt", "telink-ota", "ti-oad"]
 
     private struct Header: Codable {
         var format: String

@@ -47,7 +47,7 @@ import DFUGATT
 /// - `nordic-secure-dfu` only: `buttonless` (`0`, `1` = `unbonded`, `bonded`), `key` (path of
 ///   the PEM public key init packets must be signed with), `resume` (`ram`, `object`, `init`:
 ///   what survives a disconnect, see `SecureDFUResumePolicy`)
-/// - `state` (`mcumgr-smp`, `vendor-ctrlpt`): the path of a file keeping the device's memory
+/// - `state` (`SimulatorStateFile.supportedDevices`): the path of a file keeping the device's memory
 ///   between commands (`SimulatorStateFile`)
 /// - fleets (`dfukit batch run`): `fleet` (devices, 1...10000), `fault-rate` (0...1: the share
 ///   of devices whose first attempt fails), `seed`, `adapter-packets` (the adapter's packets per
