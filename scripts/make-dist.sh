@@ -41,7 +41,8 @@ for library in $(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p');
     fi
 done
 
-rm -rf "$stage" "$tarball"
+# Only this version's tarball: `make test-dist` checks the one it finds.
+rm -rf .build/dist
 install -d "$stage/bin" "$stage/share/dfukit/profiles"
 install -m 0755 "$binary" "$stage/bin/dfukit"
 strip "$stage/bin/dfukit"
