@@ -154,6 +154,26 @@ final class RehearsalCommandTests: XCTestCase {
         XCTAssertEqual((again["memory"] as? [String: Any])?["revision"] as? String, "1.1.0")
     }
 
+    func testSilabsDeviceKeepsItsApplicationOrItsAppLoader() throws {
+        let directory = try TemporaryDirectory()
+        let state = directory.file("silabs.json")
+        let flash = try DFUKitBinary.run(["flash", "--profile", "silabs-ota", "--device", "sim:silabs-ota?state=\(state)",
+                                          DFUKitBinary.repositoryRoot.appendingPathComponent("firmware-samples/silabs/app-plain.gbl").path])
+        XCTAssertEqual(flash.status, 0, flash.transcript)
+        let memory = try XCTUnwrap(try jsonObject(String(contentsOfFile: state, encoding: .utf8))["memory"] as? [String: Any])
+        XCTAssertEqual(memory["mode"] as? String, "application")
+        let application = try XCTUnwrap(memory["application"] as? [String: Any], "\(memory)")
+        XCTAssertNotNil(application["gbl"] as? String, "the application came from the GBL sent")
+
+        // A device whose upload erased the application boots into the AppLoader, and says so.
+        try Data(#"{"format":"dfukit-simulator-state","version":1,"device":"silabs-ota","address":"C0:FF:EE:00:00:01","memory":{"mode":"apploader"}}"#.utf8)
+            .write(to: URL(fileURLWithPath: state))
+        let scan = try DFUKitBinary.run(["scan", "--device", "sim:silabs-ota?state=\(state)"])
+        XCTAssertEqual(scan.status, 0, scan.transcript)
+        XCTAssertTrue(scan.stdout.contains("  OTA"), scan.stdout)
+        XCTAssertFalse(scan.stdout.contains("SiLabs-App"), scan.stdout)
+    }
+
     func testStateIsRefusedByDevicesThatDoNotKeepIt() throws {
         let directory = try TemporaryDirectory()
         let result = try DFUKitBinary.run(["scan", "--device", "sim:dialog-suota?state=\(directory.file("x.json"))"])

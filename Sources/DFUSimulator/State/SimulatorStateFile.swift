@@ -20,7 +20,7 @@ public struct SimulatorStateFile: Sendable {
     }
 
     /// The devices `state=` works with.
-    public static let supportedDevices = ["mcumgr-smp", "vendor-ctrlpt", "telink-ota", "ti-oad"]
+    public static let supportedDevices = ["mcumgr-smp", "vendor-ctrlpt", "telink-ota", "ti-oad", "silabs-ota"]
 
     private struct Header: Codable {
         var format: String
