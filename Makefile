@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 DFUKIT_DEBUG = .build/debug/dfukit
 DEMO_DIR = .build/demo
 
-.PHONY: deps build release demo test fault-matrix test-postgres test-chaos test-report test-bumble test-kernel bench install clean
+.PHONY: deps build release dist test-dist demo test fault-matrix test-postgres test-chaos test-report test-bumble test-kernel bench install clean
 
 deps:
 	@scripts/install-deps.sh
@@ -14,6 +14,18 @@ build: deps
 
 release: deps
 	$(SWIFT) build -c release
+
+# The tarball a station installs: .build/dist/dfukit-VERSION-linux-x86_64.tar.gz (bin/dfukit with
+# the Swift runtime linked statically, share/dfukit/profiles, the profile schema, DEPENDS: the
+# Debian packages it needs; the man page and completions when dfukit generates them). VERSION is
+# what `dfukit --version` reports. Fails when the binary links against anything else.
+dist: deps
+	@scripts/make-dist.sh
+
+# Unpacks the tarball in a fresh directory and, with the toolchain's libraries out of the search
+# path, runs dfukit --version and simulated flashes with the shipped profiles.
+test-dist: dist
+	@scripts/test-dist.sh
 
 # Builds, packages the sample firmware and flashes it to a simulated vendor device.
 demo: build

@@ -3,7 +3,7 @@
 # groff the completion and man page tests run: zsh, fish, groff-base).
 # Runs as root, or through sudo otherwise.
 set -euo pipefail
-packages=(libzip-dev libcrypto++-dev libbluetooth-dev libyaml-dev libcbor-dev libsqlite3-dev libpq-dev zlib1g-dev pkg-config python3 zsh fish groff-base)
+packages=(libzip-dev libcrypto++-dev libbluetooth-dev libyaml-dev libcbor-dev libsqlite3-dev libpq-dev zlib1g-dev pkg-config python3 zsh fish groff-base binutils)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

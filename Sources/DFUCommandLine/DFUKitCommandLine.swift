@@ -124,7 +124,11 @@ public enum DFUKitCommandLine {
             console.error(error.printed)
             return error.exitCode
         }
-        return await runner(console)
+        let status = await runner(console)
+        // sim:...?state=FILE: the devices' memory, for the next command.
+        let failures = SimulatorStateRegistry.shared.saveAll()
+        for failure in failures { console.error("error: \(failure)") }
+        return failures.isEmpty || status != ExitCode.success ? status : ExitCode.ioError
     }
 
     static var overview: String {

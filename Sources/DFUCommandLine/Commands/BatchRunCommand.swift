@@ -240,9 +240,14 @@ struct BatchRunCommand: Command {
         let specifier = try DeviceSpecifier(parsing: text, command: "dfukit batch run")
         if specifier.transport == .sim {
             do {
-                return SimulatedFleetSource(fleet: try SimulatedFleet(try SimulatorConfiguration(parsing: specifier.target)))
+                let configuration = try SimulatorConfiguration(parsing: specifier.target)
+                if configuration.stateFile != nil {
+                    throw SimulatorConfigurationError("state keeps one device's memory between single commands; "
+                                                      + "batch run does not take it")
+                }
+                return SimulatedFleetSource(fleet: try SimulatedFleet(configuration))
             } catch {
-                throw UsageError(error.description, command: "dfukit batch run")
+                throw UsageError("\(error)", command: "dfukit batch run")
             }
         }
         do {

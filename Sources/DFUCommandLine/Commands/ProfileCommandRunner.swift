@@ -16,6 +16,8 @@ struct ProfileCommandRunner {
     /// Whether a command the profile marks `changes-device` may be sent: `exec --yes`, or a
     /// shortcut whose name says what it does (`smp image erase`).
     var confirmed = false
+    /// How the answer is printed without --json.
+    var textFormat: AnswerTextFormat = .json
 
     func run(_ console: any Console) async -> Int32 {
         let profile: Profile
@@ -52,6 +54,10 @@ struct ProfileCommandRunner {
             return result.report.error?.exitCode ?? ExitCode.failure
         }
         let object = Value.record(fields).jsonObject
+        if !json, let text = textFormat.render(object) {
+            console.out(text)
+            return ExitCode.success
+        }
         let writing: JSONSerialization.WritingOptions = json ? [.sortedKeys] : [.sortedKeys, .prettyPrinted]
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: writing),
               let text = String(data: data, encoding: .utf8) else {

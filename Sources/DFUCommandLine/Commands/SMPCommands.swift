@@ -8,11 +8,15 @@ protocol SMPShortcutCommand: Command {
     static var profileCommand: String { get }
     /// The profile parameters filled by the positional arguments, in order.
     static var parameterNames: [String] { get }
+    /// How the answer is printed without --json (default: indented JSON).
+    static var textFormat: AnswerTextFormat { get }
     init(runner: ProfileCommandRunner)
     var runner: ProfileCommandRunner { get }
 }
 
 extension SMPShortcutCommand {
+    static var textFormat: AnswerTextFormat { .json }
+
     static var options: [OptionSpec] {
         [
             OptionSpec("--device", "-d", value: "DEVICE", help: "TRANSPORT[/ADDRESS], e.g. sim:mcumgr-smp"),
@@ -36,7 +40,7 @@ extension SMPShortcutCommand {
             profileName: arguments.value("--profile") ?? "mcumgr-smp",
             device: try DeviceSpecifier(parsing: try arguments.requiredValue("--device"), command: command),
             command: Self.profileCommand, settings: settings, json: arguments.flag("--json"),
-            invokedAs: command, confirmed: true))
+            invokedAs: command, confirmed: true, textFormat: Self.textFormat))
     }
 
     func run(_ console: any Console) async -> Int32 { await runner.run(console) }
@@ -64,8 +68,14 @@ struct SMPImageListCommand: SMPShortcutCommand {
     static let name = "smp image list"
     static let summary = "List the device's image slots: version, hash, active, confirmed, pending."
     static let usage = "dfukit smp image list --device DEVICE [--json]"
+    static let discussion = """
+        Prints one line per slot: slot, version, hash (the image hash TLV, what 'smp image test'
+        takes), flags (active, confirmed, pending, permanent) and whether it is bootable.
+        --json prints the device's answer as it came (body.images, body.splitStatus).
+        """
     static let profileCommand = "image_list"
     static let parameterNames: [String] = []
+    static let textFormat = AnswerTextFormat.imageTable
     let runner: ProfileCommandRunner
 }
 

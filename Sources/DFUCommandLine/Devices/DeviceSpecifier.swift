@@ -23,7 +23,7 @@ public struct DeviceSpecifier: Sendable, Equatable {
         }
         self.transport = transport
         var rest = String(text[text.index(after: colon)...])
-        if let slash = rest.lastIndex(of: "/") {
+        if let slash = rest.lastIndex(of: "/"), !Self.isInSimulatorPath(rest, slash: slash, transport: transport) {
             let candidate = String(rest[rest.index(after: slash)...])
             if let address = DeviceAddress(string: candidate) {
                 self.address = address
@@ -55,5 +55,12 @@ public struct DeviceSpecifier: Sendable, Equatable {
         guard transport == .sim else { return false }
         guard let query = rest.firstIndex(of: "?") else { return true }
         return slash < query
+    }
+
+    /// Whether the `/` at `slash` belongs to a file path of a `sim:` option (`state=/tmp/x.json`):
+    /// it comes after the `?` and what follows it is no device address.
+    private static func isInSimulatorPath(_ text: String, slash: String.Index, transport: Transport) -> Bool {
+        guard transport == .sim, let question = text.firstIndex(of: "?"), question < slash else { return false }
+        return DeviceAddress(string: String(text[text.index(after: slash)...])) == nil
     }
 }

@@ -17,11 +17,13 @@ enum TransportFactory {
         guard specifier.transport == .sim else {
             return try openRadio(specifier, traceFile: traceFile, security: security)
         }
+        let configuration: SimulatorConfiguration
         do {
-            return try SimulatedDeviceCatalog.makeWorld(try SimulatorConfiguration(parsing: specifier.target))
+            configuration = try SimulatorConfiguration(parsing: specifier.target)
         } catch {
             throw .usage(error.description)
         }
+        return try openSimulator(configuration)
     }
 
     /// `hci:...` or `bluez:hciN`: one transport that may hold several links at once (a batch

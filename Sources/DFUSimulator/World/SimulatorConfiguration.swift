@@ -47,6 +47,8 @@ import DFUGATT
 /// - `nordic-secure-dfu` only: `buttonless` (`0`, `1` = `unbonded`, `bonded`), `key` (path of
 ///   the PEM public key init packets must be signed with), `resume` (`ram`, `object`, `init`:
 ///   what survives a disconnect, see `SecureDFUResumePolicy`)
+/// - `state` (`SimulatorStateFile.supportedDevices`): the path of a file keeping the device's memory
+///   between commands (`SimulatorStateFile`)
 /// - fleets (`dfukit batch run`): `fleet` (devices, 1...10000), `fault-rate` (0...1: the share
 ///   of devices whose first attempt fails), `seed`, `adapter-packets` (the adapter's packets per
 ///   connection interval, shared by the links open at once; default 12)
@@ -106,6 +108,8 @@ public struct SimulatorConfiguration: Sendable {
     public var pacing: WallClockPacing?
     /// `journal=DIR`: where the devices write their journal; nil: they keep none.
     public var journalDirectory: String?
+    /// `state=FILE`: where the device's memory is kept between commands.
+    public var stateFile: String?
     /// Keys given that only some devices understand, for the catalog to check.
     public private(set) var deviceSpecificKeys: [String] = []
 
@@ -117,6 +121,7 @@ public struct SimulatorConfiguration: Sendable {
         "image-id": ["ti-oad"], "sw-version": ["ti-oad"], "inactivity-ms": ["ti-oad"], "corrupt-block": ["ti-oad"],
         "firmware-revision": ["telink-ota"], "firmware-check": ["telink-ota"], "min-size": ["telink-ota"],
         "ota-timeout-s": ["telink-ota"], "packet-timeout-s": ["telink-ota"],
+        "state": SimulatorStateFile.supportedDevices,
     ]
 
     public init(deviceName: String) {
@@ -238,6 +243,7 @@ public struct SimulatorConfiguration: Sendable {
         case "packet-timeout-s":
             telinkServer.packetTimeout = .seconds(try integer(value, key: key, in: 1...20))
             deviceSpecificKeys.append(key)
+        case "state": try applyStateFile(value)
         case "fleet": fleet = try integer(value, key: key, in: 1...10_000)
         case "fault-rate":
             guard let rate = Double(value), rate >= 0, rate <= 1 else {
@@ -261,8 +267,14 @@ public struct SimulatorConfiguration: Sendable {
                     + "write-ns-per-byte, reset-delay-ms, boot-ms, swap-ms-per-kib, fault, buttonless, key, resume, "
                     + "buf-size, buf-count, erase, smp-version, image-id, sw-version, inactivity-ms, corrupt-block, "
                     + "firmware-revision, firmware-check, min-size, ota-timeout-s, packet-timeout-s, "
-                    + "fleet, fault-rate, seed, adapter-packets, realtime, journal)")
+                    + "state, fleet, fault-rate, seed, adapter-packets, realtime, journal)")
         }
+    }
+
+    private mutating func applyStateFile(_ value: String) throws(SimulatorConfigurationError) {
+        guard !value.isEmpty else { throw SimulatorConfigurationError("state needs a file path, e.g. state=/tmp/smp.json") }
+        stateFile = value
+        deviceSpecificKeys.append("state")
     }
 
     private mutating func applyFault(_ value: String) throws(SimulatorConfigurationError) {

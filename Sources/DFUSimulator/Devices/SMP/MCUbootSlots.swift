@@ -23,12 +23,20 @@ public struct MCUbootSlots: Sendable, Equatable {
     public private(set) var primary: SMPSlotImage
     public private(set) var secondary: SMPSlotImage?
     /// slot 1 is marked for the next boot.
-    private var pendingSwap: SwapType = .none
+    private(set) var pendingSwap: SwapType = .none
     /// slot 0's `image_ok`: false after a trial swap until confirmed.
-    private var primaryConfirmed = true
+    private(set) var primaryConfirmed = true
 
     public init(primary: SMPSlotImage) {
         self.primary = primary
+    }
+
+    /// Slots as a state file describes them (`sim:mcumgr-smp?state=FILE`).
+    init(primary: SMPSlotImage, secondary: SMPSlotImage?, pendingSwap: SwapType, primaryConfirmed: Bool) {
+        self.primary = primary
+        self.secondary = secondary
+        self.pendingSwap = pendingSwap
+        self.primaryConfirmed = primaryConfirmed
     }
 
     public var swapType: SwapType {

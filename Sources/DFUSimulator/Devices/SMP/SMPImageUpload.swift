@@ -43,6 +43,12 @@ struct SMPSlotEraser: Sendable, Equatable {
         return eraseTime + flash.writePerByte * count
     }
 
+    /// A restored upload (`state=`): its first `bytes` are erased already.
+    mutating func assumeErased(upTo bytes: Int) {
+        erasedBytes = mode == .none ? 0 : min(slotSize, bytes)
+        blank = false
+    }
+
     /// The image erase command: the whole slot.
     mutating func eraseSlot() -> Duration {
         guard mode != .none else { return .zero }

@@ -34,7 +34,7 @@ public final class SMPServerDevice: SimulatedPeripheral {
         version: MCUbootImageVersion(major: 1, minor: 0, revision: 0, build: 0)))!
 
     public let advertisement: Advertisement
-    public private(set) var server: SMPServer
+    public internal(set) var server: SMPServer
     private var reassembler = Reassembler(format: SMPServerDevice.frameFormat)
     private var mtu = 23
     private var busyUntil: Duration = .zero

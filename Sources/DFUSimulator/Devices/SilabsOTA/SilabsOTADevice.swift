@@ -76,9 +76,9 @@ public final class SilabsOTADevice: SimulatedPeripheral {
     public let address: DeviceAddress
     public let applicationName: String
     public let timing: Timing
-    public private(set) var mode = Mode.application
+    public internal(set) var mode = Mode.application
     /// The application flash holds, if it would boot.
-    public private(set) var application: Application?
+    public internal(set) var application: Application?
     public private(set) var rebootCount = 0
     /// Every OTA Control write and its answer, for tests ("begin: success").
     public private(set) var controlLog: [String] = []

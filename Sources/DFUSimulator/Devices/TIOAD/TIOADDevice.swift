@@ -66,7 +66,7 @@ public final class TIOADDevice: SimulatedPeripheral {
 
     public let advertisement: Advertisement
     public let timing: Timing
-    private(set) var target: TIOADTarget
+    var target: TIOADTarget
     private(set) var cycle = PowerCycle()
     private var commandFaults: CommandDisconnectInjector
     /// Enabled: the image the BIM copies at the coming reset.

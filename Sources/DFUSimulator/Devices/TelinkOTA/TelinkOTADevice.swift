@@ -45,7 +45,7 @@ public final class TelinkOTADevice: SimulatedPeripheral {
     public let flash: FlashTiming
     public let bootTime: Duration
     private(set) var server: TelinkOTAServer
-    public private(set) var running: TelinkSimulatedFirmware
+    public internal(set) var running: TelinkSimulatedFirmware
     /// The image a successful OTA chose, until the device runs it.
     public private(set) var pendingImage: [UInt8]?
     /// Every OTA result, in order.

@@ -42,7 +42,7 @@ public final class VendorControlPointDevice: SimulatedPeripheral {
 
     public let advertisement: Advertisement
     public let timing: Timing
-    private(set) var firmware: VendorControlPointFirmware
+    var firmware: VendorControlPointFirmware
     private var reassembler = Reassembler(format: VendorControlPointDevice.frameFormat)
     private var mtu = 23
     private var busyUntil: Duration = .zero

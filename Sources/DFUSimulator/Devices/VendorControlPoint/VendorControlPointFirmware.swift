@@ -53,6 +53,13 @@ struct VendorControlPointFirmware: Sendable {
         self.busyCommands = busyCommands
     }
 
+    /// Flash as a state file describes it (`sim:vendor-ctrlpt?state=FILE`).
+    mutating func restore(session: UploadSession?, running: Image?, activated: Image?) {
+        self.session = session
+        self.running = running
+        self.activated = activated
+    }
+
     /// The device reset: the bootloader boots the activated image, if any.
     mutating func reboot() {
         if let activated { running = activated }
