@@ -78,6 +78,12 @@ final class RehearsalCommandTests: XCTestCase {
                                             "--set", "mode=upload-only", image])
         XCTAssertEqual(resumed.status, 0, resumed.transcript)
         XCTAssertEqual(try slots("sim:mcumgr-smp?state=\(state)").keys.sorted(), [0, 1])
+        // The second command says it resumed and counts only what it sent itself.
+        let sentThisRun = (whole.count - received.count).formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
+        let total = whole.count.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
+        XCTAssertTrue(resumed.stderr.contains("resumed at "), resumed.transcript)
+        XCTAssertTrue(resumed.stderr.contains("sent \(sentThisRun) of \(total) bytes this run"),
+                      "expected 'sent \(sentThisRun) of \(total) bytes this run'\n\(resumed.transcript)")
     }
 
     func testWithoutStateTheDeviceForgets() throws {

@@ -14,6 +14,23 @@ final class ChunkCursorTests: XCTestCase {
         XCTAssertEqual(chunks(&cursor).map { [$0.offset, $0.from, $0.end] }, [[0, 0, 4], [4, 4, 8], [8, 8, 10]])
     }
 
+    /// A first answer past the chunk it answers: the device held that much already (MCUmgr's
+    /// kept upload). A later jump, or a first answer in order, is no resume.
+    func testAFirstAnswerPastItsChunkIsWhereTheDeviceResumed() throws {
+        var resumed = ChunkCursor(count: 100, from: 0, size: 10, aligned: false)
+        let first = resumed.next()
+        try resumed.answered(first, wants: 62)
+        XCTAssertEqual(resumed.resumedAt, 62)
+        XCTAssertEqual(resumed.next().from, 62)
+
+        var inOrder = ChunkCursor(count: 100, from: 0, size: 10, aligned: false)
+        let chunk = inOrder.next()
+        try inOrder.answered(chunk, wants: 10)
+        let second = inOrder.next()
+        try inOrder.answered(second, wants: 50)
+        XCTAssertNil(inOrder.resumedAt, "only the first answer says what the device held before")
+    }
+
     func testEmptyDataAndAStartAtTheEndHaveNoChunk() {
         XCTAssertTrue(ChunkCursor(count: 0, from: 0, size: 4, aligned: false).isFinished)
         XCTAssertTrue(ChunkCursor(count: 10, from: 10, size: 4, aligned: true).isFinished)

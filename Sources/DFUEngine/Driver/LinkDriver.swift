@@ -18,7 +18,7 @@ struct LinkDriver {
         /// The machine sent again after a timeout; what it did.
         var resent: (String) -> Void = { _ in }
         /// The machine's `transferred` changed.
-        var progressed: (Int) -> Void = { _ in }
+        var progressed: (_ done: Int, _ resumedAt: Int?) -> Void = { _, _ in }
     }
 
     let link: any GATTLink
@@ -73,7 +73,7 @@ struct LinkDriver {
             }
             if let now = machine.transferred, now != transferred {
                 transferred = now
-                observer.progressed(now)
+                observer.progressed(now, machine.resumedAt)
             }
         }
     }

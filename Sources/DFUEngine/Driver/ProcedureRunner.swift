@@ -82,7 +82,7 @@ final class ProcedureRunner {
             action = machine.resume(outcome)
             if let done = machine.completedOffset, done != reported {
                 reported = done
-                reportProgress(done)
+                reportProgress(done, resumedAt: machine.resumedAt)
             }
         }
     }
@@ -163,7 +163,10 @@ final class ProcedureRunner {
         async throws(RunInterruption) -> Swift.Result<Machine.Output, ExchangeFailure> {
         let link = try currentLink()
         let transport = session.transport
-        if reportsProgress { announceTransfer(offset: machine.transferred ?? statistics.bytesHeld) }
+        // The transfer is announced at the first progress, when the device's first answer has
+        // said whether it already held part of the data (`resumedAt`).
+        let startOffset = machine.transferred ?? statistics.bytesHeld
+        let startedAt = link.now
         let observer = LinkDriver.Observer(
             willWrite: { [self] in
                 progress.currentPhaseWrote = true
@@ -176,8 +179,10 @@ final class ProcedureRunner {
                 statistics.retries += 1
                 session.onEvent(.retrying(text))
             },
-            progressed: { [self] done in
-                if reportsProgress { reportProgress(done) }
+            progressed: { [self] done, resumedAt in
+                guard reportsProgress else { return }
+                announceTransfer(offset: min(done, max(startOffset, resumedAt ?? 0)), since: link.now - startedAt)
+                reportProgress(done)
             })
         do {
             let result = try await LinkDriver(link: link, observer: observer, pacer: pacer).run(&machine)
@@ -224,9 +229,13 @@ final class ProcedureRunner {
 
     /// Records and announces how much of the image the device holds. The transfer phase runs
     /// from the start of the first step that moved image data to the last progress.
-    func reportProgress(_ done: Int) {
+    ///
+    /// `resumedAt`: where the device said it already was at its first answer (MCUmgr answers
+    /// the first chunk of an upload it kept with its own offset): those bytes were there when
+    /// the transfer began, not sent by this run.
+    func reportProgress(_ done: Int, resumedAt: Int? = nil) {
         // Progress the procedure computed itself (not a stream's): its transfer began with the action.
-        announceTransfer(offset: max(statistics.bytesHeld, session.imageBytesHeld),
+        announceTransfer(offset: min(done, max(statistics.bytesHeld, session.imageBytesHeld, resumedAt ?? 0)),
                          since: session.link.map { $0.now - actionStartedAt } ?? .zero)
         statistics.bytesHeld = done
         if statistics.transferStartedAt == nil { statistics.transferStartedAt = actionStartedAt }

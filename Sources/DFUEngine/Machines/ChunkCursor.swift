@@ -34,6 +34,11 @@ public struct ChunkCursor: Sendable, Equatable {
     public private(set) var position: Int
     private var nextIndex = 0
     private var stalls = 0
+    private var answeredOnce = false
+    /// Where the device's first answer asked to go on, when that was past the chunk it
+    /// answered: it held that much before this loop sent anything (MCUmgr answers the first
+    /// chunk of an upload it kept from an earlier connection with its own offset).
+    public private(set) var resumedAt: Int?
 
     /// A cursor over `count` bytes in chunks of `size` (at least 1), starting at `from`.
     public init(count: Int, from: Int, size: Int, aligned: Bool) {
@@ -61,6 +66,10 @@ public struct ChunkCursor: Sendable, Equatable {
     /// chunk's start stop the loop.
     public mutating func answered(_ chunk: Chunk, wants wanted: Int) throws(Stalled) {
         let wanted = min(max(0, wanted), count)
+        if !answeredOnce {
+            answeredOnce = true
+            if wanted > chunk.end { resumedAt = wanted }
+        }
         stalls = wanted > chunk.from ? 0 : stalls + 1
         guard stalls < 3 else { throw Stalled(wanted: wanted) }
         if wanted != chunk.end { position = wanted }

@@ -7,6 +7,9 @@ public protocol LinkMachine {
     mutating func handle(_ event: LinkEvent) -> LinkAction<Output>
     /// Bytes of the machine's data the device holds, when it moves image data (for progress).
     var transferred: Int? { get }
+    /// Where the device said it already was when the machine began moving image data (its first
+    /// answer asked for a later offset); nil when it did not.
+    var resumedAt: Int? { get }
     /// How many times the machine sent again after a timeout (each is reported to the user).
     var resends: Int { get }
     /// What the last resend was, for the log ("no answer to 'data' within 5 s; sending it again").
@@ -15,4 +18,5 @@ public protocol LinkMachine {
 
 extension LinkMachine {
     public var transferred: Int? { nil }
+    public var resumedAt: Int? { nil }
 }

@@ -73,6 +73,7 @@ public struct WindowedTransfer: LinkMachine {
 
     private let setup: Setup
     private var cursor: ChunkCursor
+    public var resumedAt: Int? { cursor.resumedAt }
     private var inFlight: [Request] = []
     /// Writes of queued requests not yet made.
     private var writes: [[UInt8]] = []

@@ -88,6 +88,9 @@ public struct ProcedureMachine {
     public private(set) var scope: Scope
     /// End offset of the last chunk finished by a loop that reports progress.
     public private(set) var completedOffset: Int?
+    /// Where a progress-reporting chunk loop's device said it already was at its first answer
+    /// (`ChunkCursor.resumedAt`): an upload it had partly received before this run.
+    public private(set) var resumedAt: Int?
     /// Whether an `expect`, `check` or phase `done` comparing against the image's checksums
     /// passed, or a `send` with `verifies` was answered with success.
     public private(set) var verified = false
@@ -343,7 +346,10 @@ public struct ProcedureMachine {
             throw EvaluationError(expression: next?.text ?? "next", location: next?.location ?? frame.loop.size.location,
                                   message: "the device asked for offset \(error.wanted) three times without progress")
         }
-        if frame.loop.reportsProgress { completedOffset = wanted }
+        if frame.loop.reportsProgress {
+            completedOffset = wanted
+            resumedAt = resumedAt ?? frame.cursor.resumedAt
+        }
         guard !frame.cursor.isFinished else { return counter + 1 }
         frame.chunk = frame.cursor.next()
         scope[frame.loop.alias] = ChunkCursor.record(frame.chunk, of: frame.data)
