@@ -137,7 +137,7 @@ final class SimulatorConfigurationTests: XCTestCase {
             ("", "sim: needs a device name, e.g. sim:vendor-ctrlpt"),
             ("?mtu=30", "sim: needs a device name, e.g. sim:vendor-ctrlpt"),
             ("vendor-ctrlpt?colour=blue",
-             "unknown key 'colour' (known: mtu, interval, packets-per-event, buffers, address, name, erase-ms, "
+             "unknown key 'colour' (known: mtu, interval, packets-per-event, phy, data-length, event-ms, buffers, address, name, erase-ms, "
                 + "write-ns-per-byte, reset-delay-ms, boot-ms, swap-ms-per-kib, fault, buttonless, key, resume, "
                 + "buf-size, buf-count, erase, smp-version, image-id, sw-version, inactivity-ms, corrupt-block, "
                 + "firmware-revision, firmware-check, min-size, ota-timeout-s, packet-timeout-s, fleet, fault-rate, seed, adapter-packets, realtime, journal)"),
