@@ -10,8 +10,8 @@ final class LinkAirtimeTests: XCTestCase {
         XCTAssertEqual(LinkPHY.le2M.packetAirtime(payload: 0), .microseconds(44))
         XCTAssertEqual(LinkPHY.codedS2.packetAirtime(payload: 0), .microseconds(462))
         XCTAssertEqual(LinkPHY.codedS8.packetAirtime(payload: 0), .microseconds(720))
-        XCTAssertEqual(LinkPHY.le1M.packetAirtime(payload: 251), .microseconds(2120))
-        XCTAssertEqual(LinkPHY.le2M.packetAirtime(payload: 251), .microseconds(1064))
+        XCTAssertEqual(LinkPHY.le1M.packetAirtime(payload: 251), .microseconds(2088))
+        XCTAssertEqual(LinkPHY.le2M.packetAirtime(payload: 251), .microseconds(1048))
         XCTAssertEqual(LinkPHY.codedS8.packetAirtime(payload: 251), .microseconds(376 + (253 * 8 + 27) * 8))
         XCTAssertEqual(LinkPHY.codedS2.packetAirtime(payload: 27), .microseconds(376 + (29 * 8 + 27) * 2))
         // The MIC: 4 bytes on data PDUs only.
@@ -32,13 +32,14 @@ final class LinkAirtimeTests: XCTestCase {
     /// A pair: TX + T_IFS + RX + T_IFS; the event takes pairs while they fit, the first always.
     func testEventPlanning() {
         let link = LinkAirtime(phy: .le1M, dataLength: 251, connectionInterval: .milliseconds(15))
-        XCTAssertEqual(link.pairTime(central: 251, peripheral: 0), .microseconds(2120 + 150 + 80 + 150))
+        XCTAssertEqual(link.pairTime(central: 251, peripheral: 0), .microseconds(2088 + 150 + 80 + 150))
         let full = link.planEvent(central: Array(repeating: 251, count: 10), peripheral: [])
-        XCTAssertEqual(full.centralPackets, 6)          // 6 * 2.5 ms = 15 ms exactly
-        XCTAssertEqual(full.airtime, .microseconds(15_000))
+        XCTAssertEqual(full.centralPackets, 6)          // 6 * 2468 us; a seventh pair would end at 17.3 ms
+        XCTAssertEqual(full.airtime, .microseconds(6 * 2468))
         // The peripheral's packets ride in the same pairs.
-        let both = link.planEvent(central: Array(repeating: 251, count: 10), peripheral: [5, 5])
-        XCTAssertEqual(both.centralPackets, 5)
+        let both = link.planEvent(central: Array(repeating: 251, count: 10), peripheral: [251, 251])
+        // 2 * (2088 + 150 + 2088 + 150) + 2 * 2468 = 13888 us; one more pair does not fit.
+        XCTAssertEqual(both.centralPackets, 4)
         XCTAssertEqual(both.peripheralPackets, 2)
         let short = LinkAirtime(phy: .le1M, dataLength: 251, connectionInterval: .milliseconds(15),
                                 eventLength: .microseconds(3750))
@@ -61,10 +62,10 @@ final class LinkAirtimeTests: XCTestCase {
     /// The other rows are theoretical figures computed by hand from the Core specification
     /// (v5.4 Vol 6 Part B 2.1 packet format, 4.1.1 T_IFS = 150 us, 4.5.1 connection events):
     /// k = floor(event / pair) full pairs per event, throughput = k * (ATT_MTU - 3) * 8 / interval.
-    ///   1M, DL 251, MTU 247, 7.5 ms: pair = 2120+150+80+150 = 2500 us, k = 3: 780.8 kbps
+    ///   1M, DL 251, MTU 247, 7.5 ms: pair = 2088+150+80+150 = 2468 us, k = 3: 780.8 kbps
     ///   1M, DL 251, MTU 247, 50 ms: k = 20: 780.8 kbps
     ///   1M, DL 27, MTU 23, 7.5 ms: pair = 296+150+80+150 = 676 us, k = 11: 234.7 kbps
-    ///   2M, DL 251, MTU 247, 7.5 ms: pair = 1064+150+44+150 = 1408 us, k = 5: 1301.3 kbps
+    ///   2M, DL 251, MTU 247, 7.5 ms: pair = 1048+150+44+150 = 1392 us, k = 5: 1301.3 kbps
     ///   2M, DL 251, MTU 247, 15 ms, event 3.75 ms: k = 2: 260.3 kbps
     /// Each must be within 10% of the model's streaming rate.
     func testThroughputAgainstPublishedAndTheoreticalFigures() {
