@@ -4,8 +4,8 @@ import DFUSimulator
 /// shortest time any client could take for one image, given the protocol's mandatory round
 /// trips and the bootloader's flash timing.
 ///
-/// Counting in connection events (interval I, P packets per event, S = ATT_MTU-3 bytes a
-/// packet), a client that receives what it waited for in event k writes next in event k+1:
+/// Counting in connection events (interval I, S = ATT_MTU-3 bytes a packet; packets fill
+/// events by airtime as `LinkSlots` packs them, P of them per event), a client that receives what it waited for in event k writes next in event k+1:
 /// - a control-point command written with response and answered at once takes 2 events;
 /// - streaming n bytes: s = ceil(n/S) packets. Without response and PRN 0, the packets and the
 ///   Checksum request that follows them go P per event and the answer comes one event later:
@@ -66,7 +66,7 @@ struct NordicSecureCeiling {
             for (index, size) in sizes.enumerated() { packets.append((2 * index + 1, size)) }
             return (2 * sizes.count + 2, packets)
         }
-        let perEvent = link.packetsPerEvent
+        var slots = LinkSlots(link)
         let group = prn > 0 ? prn : sizes.count + 1
         var event = 0
         var index = 0
@@ -75,9 +75,13 @@ struct NordicSecureCeiling {
             let isLast = index + count == sizes.count
             // The last group carries the Checksum request too (unless it ends on a receipt).
             let waitsForReceipt = prn > 0 && count == prn
-            let pdus = count + (isLast && !waitsForReceipt ? 1 : 0)
-            for slot in 0..<count { packets.append((event + 1 + slot / perEvent, sizes[index + slot])) }
-            event += (pdus + perEvent - 1) / perEvent + 1
+            var last = event + 1
+            for slot in 0..<count {
+                last = slots.send(attBytes: 3 + sizes[index + slot], notBefore: event + 1)
+                packets.append((last, sizes[index + slot]))
+            }
+            if isLast && !waitsForReceipt { last = slots.send(attBytes: 4, notBefore: event + 1) }
+            event = last + 1
             index += count
             if isLast && waitsForReceipt { event += 2 }  // then Checksum on its own
         }

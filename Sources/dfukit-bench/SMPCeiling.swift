@@ -5,12 +5,12 @@ import DFUSimulator
 /// model: the schedule of an ideal client that keeps `window` requests in flight, every PDU
 /// slot filled, and never waits longer than the protocol makes it.
 ///
-/// In connection events (interval I, P packets per event each way, S = ATT_MTU-3 bytes per
-/// write), with the client ready at event 0:
+/// In connection events (interval I, S = ATT_MTU-3 bytes per write; the writes' LL fragments
+/// fill events by airtime as `LinkSlots` packs them), with the client ready at event 0:
 /// - request i (its frame: 8-byte header + CBOR map with `off`, `data` and, in the first,
 ///   `len` and `sha`) is w_i = ceil(frame/S) writes, queued once its predecessors are queued
 ///   and the answer to request i - window has arrived (event r[i-window]); queued writes go
-///   out in order, P per event, from the event after they were queued;
+///   out in order, as many as fit an event, from the event after they were queued;
 /// - the device takes request i when its last write arrives (event a_i), processes requests
 ///   one at a time (flash write time per byte of data) and answers in the first event after
 ///   a_i at which it is done: r_i;
@@ -25,31 +25,20 @@ struct SMPCeiling {
     var chunkSize: Int
 
     func minimumTransferSeconds(imageSize: Int) -> Double {
-        let perEvent = link.packetsPerEvent
         let payload = link.mtu - 3
         let interval = link.connectionInterval
+        var slots = LinkSlots(link)
         var answers: [Int] = []
-        var tailEvent = 0
-        var tailCount = 0
         var deviceIdle: Duration = .zero
         var offset = 0
         var index = 0
         while offset < imageSize {
             let size = min(chunkSize, imageSize - offset)
-            let writes = (frameSize(offset: offset, size: size, imageSize: imageSize) + payload - 1) / payload
+            let frame = frameSize(offset: offset, size: size, imageSize: imageSize)
             let queued = index >= window ? answers[index - window] : 0
             var lastWrite = 0
-            for _ in 0..<writes {
-                if tailEvent <= queued {
-                    tailEvent = queued + 1
-                    tailCount = 0
-                }
-                if tailCount == perEvent {
-                    tailEvent += 1
-                    tailCount = 0
-                }
-                tailCount += 1
-                lastWrite = tailEvent
+            for start in stride(from: 0, to: frame, by: payload) {
+                lastWrite = slots.send(attBytes: 3 + min(payload, frame - start), notBefore: queued + 1)
             }
             deviceIdle = max(deviceIdle, interval * lastWrite) + flash.writePerByte * size
             let ready = Int(((deviceIdle / interval) - 1e-9).rounded(.up))

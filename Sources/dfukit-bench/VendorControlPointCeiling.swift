@@ -3,15 +3,16 @@ import DFUSimulator
 /// The protocol ceiling of profiles/vendor-ctrlpt.yaml in the simulator's link model: the
 /// shortest time any client could take, given the round trips the protocol makes mandatory.
 ///
-/// Counting in connection events (interval I, P packets per event, S = ATT_MTU-3 bytes per PDU):
+/// Counting in connection events (interval I, S = ATT_MTU-3 bytes per PDU, packets fitting
+/// events by airtime as `LinkSlots` packs them):
 /// - A client that receives what it waited for in event k writes next in event k+1.
 /// - A command whose frame takes n = ceil(F/S) writes with response: write i goes in event
 ///   k+2i-1 and is acknowledged in k+2i, because each segment must be acknowledged before the
 ///   next one (the protocol writes with response) and the device answers no earlier than the
 ///   next event.
 /// - The device processes the command once its last segment arrived (event k+2n-1), taking
-///   c seconds; its response frame (m = ceil(R/S) notifications, at most P per event) starts
-///   in the first event at least max(I, c) later and ends ceil(m/P)-1 events after that.
+///   c seconds; its response frame (m = ceil(R/S) notifications, as many per event as fit its airtime) starts
+///   in the first event at least max(I, c) later and ends in the event its last notification fits.
 ///   So one exchange takes 2n - 1 + max(1, ceil(c/I)) + ceil(m/P) - 1 events.
 /// - Before the first command: the scan (100 ms), the connection (connect delay), discovery
 ///   (8 intervals) and the notification subscription (a write with response: 2 events).
@@ -53,9 +54,12 @@ struct VendorControlPointCeiling {
     private func exchangeEvents(frame: Int, processing: Double, response: Int, interval: Double) -> Int {
         let payload = link.mtu - 3
         let writes = (frame + payload - 1) / payload
-        let notifications = (response + payload - 1) / payload
         let processingEvents = max(1, Int((processing / interval - 1e-9).rounded(.up)))
-        let responseEvents = (notifications + link.packetsPerEvent - 1) / link.packetsPerEvent
+        var slots = LinkSlots(link)
+        var responseEvents = 1
+        for start in stride(from: 0, to: response, by: payload) {
+            responseEvents = slots.send(attBytes: 3 + min(payload, response - start), notBefore: 1)
+        }
         return 2 * writes - 1 + processingEvents + responseEvents - 1
     }
 }

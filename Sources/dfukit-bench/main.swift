@@ -9,6 +9,15 @@ import Foundation
 /// link with several link settings and profiles, and reports simulated time, throughput, link
 /// efficiency, the protocol ceiling and CPU time per MiB; then checksum throughput
 /// (`checksums.json`; `--checksums`: only that). Build in release mode (`make bench`).
+///
+/// Both efficiencies come from the simulator's airtime model (`LinkAirtime`):
+/// - `physical_efficiency` (= `efficiency`) = ideal / measured seconds, ideal = bytes over the
+///   link's physical limit (`BenchScenario.idealSeconds`): the share of what this PHY, data
+///   length, MTU, interval and event length could carry that the session achieved; <= 1.
+/// - `ceiling` = ideal / the protocol's least seconds on the same link (the `...Ceiling`
+///   types, which fill events with the same airtime, `LinkSlots`): the most of the physical
+///   limit the protocol's round trips allow; `efficiency_of_ceiling` = physical_efficiency /
+///   ceiling: how close DFUKit comes to its protocol's best.
 struct BenchResult: Codable {
     var name: String
     var profile: String
@@ -31,6 +40,14 @@ struct BenchResult: Codable {
     var measured: String = "session"
     /// Set for rows over a real stack (`hci:...`): their seconds are wall-clock.
     var transport: String?
+    var phy: String?
+    var data_length: Int?
+    var event_length_ms: Double?
+    var physical_efficiency: Double?
+    /// The whole session, scan to confirmation, as a factory line pays for it.
+    var end_to_end_seconds: Double?
+    /// Seconds of each phase (`SessionPhases`): scan, connect, discovery, transfer, reboot, confirm.
+    var phases: [String: Double]?
 }
 
 func processCPUSeconds() -> Double {
@@ -73,13 +90,14 @@ func run(_ scenario: BenchScenario, profile: Profile, image: FlashImage, options
     } catch {
         fatalError("bench scenario \(scenario.name): \(error)")
     }
+    let phases = SessionPhases(world: world)
     let cpuStart = processCPUSeconds()
     let report = await FlashSession(profile: profile, images: [image], transport: world, address: nil,
-                                    options: options).run()
+                                    options: options, onEvent: phases.record).run()
     let cpu = processCPUSeconds() - cpuStart
     if let error = report.error { FileHandle.standardError.write(Data("\(scenario.name): \(error)\n".utf8)) }
     let measuredSeconds = transferOnly ? (report.transferSeconds ?? report.seconds) : report.seconds
-    let efficiency = scenario.idealSeconds / measuredSeconds
+    let efficiency = scenario.idealSeconds / measuredSeconds  // physical efficiency
     let ceiling = scenario.idealSeconds / ceilingSeconds(scenario.link, configuration.flash)
     return BenchResult(
         name: scenario.name, profile: scenario.profile, bytes: scenario.bytes, sim_seconds: report.seconds,
@@ -88,7 +106,11 @@ func run(_ scenario: BenchScenario, profile: Profile, image: FlashImage, options
         interval_ms: Double(scenario.link.connectionInterval / .microseconds(1)) / 1000,
         packets_per_event: scenario.link.packetsPerEvent,
         cpu_seconds_per_mib: cpu / (Double(scenario.bytes) / 1_048_576), status: report.status.rawValue,
-        measured: transferOnly ? "transfer" : "session")
+        measured: transferOnly ? "transfer" : "session", phy: scenario.link.phy.rawValue,
+        data_length: scenario.link.dataLength,
+        event_length_ms: Double(scenario.link.effectiveEventLength / .microseconds(1)) / 1000,
+        physical_efficiency: efficiency, end_to_end_seconds: report.seconds,
+        phases: phases.phases(end: Double(world.now / .microseconds(1)) / 1e6))
 }
 
 /// `--hci PROFILE=ADDRESS`: also upload over DFUKit's own HCI host to a device (Bumble's
@@ -123,11 +145,14 @@ func fixed(_ value: Double, _ digits: Int) -> String {
 }
 
 func printRow(_ result: BenchResult) {
-    print([result.name.padding(toLength: 50, withPad: " ", startingAt: 0),
+    let order = ["scan", "connect", "discovery", "transfer", "reboot", "confirm"]
+    let phases = order.compactMap { name in result.phases?[name].map { "\(name.prefix(4)) \(fixed($0, 2))" } }
+    print([result.name.padding(toLength: 72, withPad: " ", startingAt: 0),
            String(result.bytes).leftPadded(7), fixed(result.sim_seconds, 2).leftPadded(7),
            fixed(result.bytes_per_second / 1000, 1).leftPadded(7), fixed(result.efficiency, 4).leftPadded(10),
            fixed(result.ceiling, 4).leftPadded(8), fixed(result.efficiency_of_ceiling, 3).leftPadded(10),
-           fixed(result.cpu_seconds_per_mib, 3).leftPadded(9), result.status].joined(separator: " "))
+           fixed(result.cpu_seconds_per_mib, 3).leftPadded(9), result.status,
+           fixed(result.end_to_end_seconds ?? 0, 2).leftPadded(7), phases.joined(separator: ", ")].joined(separator: " "))
 }
 
 let (outputPath, imageBytes) = arguments()
@@ -156,21 +181,24 @@ if checksumsOnly {
     exit(0)
 }
 var results: [BenchResult] = []
-print("scenario                                             bytes   sim s    kB/s efficiency ceiling of ceiling CPU s/MiB status")
+print("scenario (PHY-data length-MTU-interval-event length-packets per event)     bytes   sim s    kB/s physical ceiling of ceiling CPU s/MiB status  e2e s  phases (s)")
 
 // The vendor control point: every segment written with response.
 let vendor = loadProfile("vendor-ctrlpt")
 let vendorImage = FlashImage(name: "application", version: "1.0.0", data: pseudoRandomBytes(imageBytes))
-let vendorSettings: [(String, LinkSettings)] = [
-    ("mtu23-15ms-6ppe", LinkSettings(connectionInterval: .milliseconds(15), packetsPerEvent: 6, mtu: 23)),
-    ("mtu247-15ms-6ppe", LinkSettings(connectionInterval: .milliseconds(15), packetsPerEvent: 6, mtu: 247)),
-    ("mtu247-7.5ms-4ppe", LinkSettings(connectionInterval: .microseconds(7500), packetsPerEvent: 4, mtu: 247)),
-    ("mtu247-30ms-6ppe", LinkSettings(connectionInterval: .milliseconds(30), packetsPerEvent: 6, mtu: 247)),
-    ("mtu185-45ms-1ppe", LinkSettings(connectionInterval: .milliseconds(45), packetsPerEvent: 1, mtu: 185)),
-    ("mtu517-15ms-6ppe", LinkSettings(connectionInterval: .milliseconds(15), packetsPerEvent: 6, mtu: 517)),
+let vendorSettings: [LinkSettings] = [
+    LinkSettings(connectionInterval: .milliseconds(15), packetsPerEvent: 6, mtu: 23, dataLength: 27),
+    LinkSettings(connectionInterval: .milliseconds(15), packetsPerEvent: 6, mtu: 247),
+    LinkSettings(connectionInterval: .microseconds(7500), packetsPerEvent: 4, mtu: 247),
+    LinkSettings(connectionInterval: .milliseconds(30), packetsPerEvent: 6, mtu: 247),
+    LinkSettings(connectionInterval: .milliseconds(45), packetsPerEvent: 1, mtu: 185),
+    LinkSettings(connectionInterval: .milliseconds(15), packetsPerEvent: 6, mtu: 517),
+    LinkSettings(connectionInterval: .milliseconds(15), packetsPerEvent: 32, mtu: 247, phy: .le2M),
+    LinkSettings(connectionInterval: .milliseconds(15), packetsPerEvent: 32, mtu: 247, phy: .le2M,
+                 eventLength: .microseconds(3750)),
 ]
-for (name, link) in vendorSettings {
-    let scenario = BenchScenario(name: "vendor-ctrlpt/\(name)", profile: "vendor-ctrlpt", device: "vendor-ctrlpt",
+for link in vendorSettings {
+    let scenario = BenchScenario(name: "vendor-ctrlpt/\(BenchScenario.label(link))", profile: "vendor-ctrlpt", device: "vendor-ctrlpt",
                                  link: link, bytes: imageBytes)
     let result = await run(scenario, profile: vendor, image: vendorImage, options: FlashOptions()) { link, flash in
         VendorControlPointCeiling(link: link, flash: flash).minimumSeconds(imageSize: imageBytes)
@@ -187,8 +215,9 @@ let initPacket = UnsignedInitPacket.make(for: nordicData)
 let nordicImage = FlashImage(name: "application", version: "1.0.0", data: nordicData, initPacket: initPacket)
 for mtu in [23, 247] {
     for (prn, write) in [(0, GATTWriteType.withoutResponse), (12, .withoutResponse), (0, .withResponse)] {
-        let link = LinkSettings(connectionInterval: .milliseconds(15), packetsPerEvent: 6, mtu: mtu)
-        let name = "nordic-secure-dfu/mtu\(mtu)-prn\(prn)-\(write.rawValue)"
+        let link = LinkSettings(connectionInterval: .milliseconds(15), packetsPerEvent: 6, mtu: mtu,
+                                dataLength: mtu == 23 ? 27 : 251)
+        let name = "nordic-secure-dfu/\(BenchScenario.label(link))-prn\(prn)-\(write.rawValue)"
         let scenario = BenchScenario(name: name, profile: "nordic-secure-dfu", device: "nordic-secure-dfu", link: link,
                                      bytes: imageBytes)
         let options = FlashOptions(parameters: ["prn": .integer(UInt64(prn))], writeTypes: ["packet": write])
@@ -210,12 +239,13 @@ let smp = loadProfile("mcumgr-smp")
 let smpBuilt = GeneratedMCUbootImage.make(payload: pseudoRandomBytes(imageBytes - 32 - 40))
 let smpImage = FlashImage(name: "image-0", version: "1.0.0", data: smpBuilt.image, imageHash: smpBuilt.hash)
 let bufferSize = 2475, bufferCount = 5
-for mtu in [247, 498] {
+for (phy, mtu) in [(LinkPHY.le1M, 247), (.le1M, 498), (.le2M, 498)] {
     for reassembly in [false, true] {
         for window in [1, 3, bufferCount - 1] {
-            let link = LinkSettings(connectionInterval: .milliseconds(15), packetsPerEvent: 6, mtu: mtu)
+            let link = LinkSettings(connectionInterval: .milliseconds(15), packetsPerEvent: phy == .le2M ? 32 : 6,
+                                    mtu: mtu, phy: phy)
             let label = window == bufferCount - 1 ? "bufcount-1" : "\(window)"
-            let name = "mcumgr-smp/mtu\(mtu)-window\(label)-\(reassembly ? "reassembly" : "single-write")"
+            let name = "mcumgr-smp/\(BenchScenario.label(link))-window\(label)-\(reassembly ? "reassembly" : "single-write")"
             let scenario = BenchScenario(name: name, profile: "mcumgr-smp", device: "mcumgr-smp", link: link, bytes: imageBytes)
             let options = FlashOptions(parameters: ["window": .integer(UInt64(window)),
                                                     "reassembly": .integer(reassembly ? 1 : 0),

@@ -20,6 +20,21 @@ final class SimulatorConfigurationTests: XCTestCase {
         XCTAssertNil(configuration.advertisedName)
     }
 
+    func testAirtimeKeys() throws {
+        let configuration = try SimulatorConfiguration(parsing: "vendor-ctrlpt?phy=2M&data-length=27&event-ms=3.75&interval=15")
+        XCTAssertEqual(configuration.link.phy, .le2M)
+        XCTAssertEqual(configuration.link.dataLength, 27)
+        XCTAssertEqual(configuration.link.eventLength, .microseconds(3750))
+        XCTAssertEqual(configuration.link.airtime.eventLength, .microseconds(3750))
+        let defaults = try SimulatorConfiguration(parsing: "vendor-ctrlpt")
+        XCTAssertEqual(defaults.link.phy, .le1M)
+        XCTAssertEqual(defaults.link.dataLength, 251)
+        XCTAssertEqual(defaults.link.effectiveEventLength, .milliseconds(15))
+        // An event length over the interval is the interval.
+        let long = try SimulatorConfiguration(parsing: "vendor-ctrlpt?event-ms=100&interval=30")
+        XCTAssertEqual(long.link.effectiveEventLength, .milliseconds(30))
+    }
+
     func testEveryKey() throws {
         let configuration = try SimulatorConfiguration(parsing:
             "vendor-ctrlpt?mtu=100&interval=7.5&packets-per-event=4&buffers=3&address=AA:BB:CC:DD:EE:0F"
@@ -137,7 +152,7 @@ final class SimulatorConfigurationTests: XCTestCase {
             ("", "sim: needs a device name, e.g. sim:vendor-ctrlpt"),
             ("?mtu=30", "sim: needs a device name, e.g. sim:vendor-ctrlpt"),
             ("vendor-ctrlpt?colour=blue",
-             "unknown key 'colour' (known: mtu, interval, packets-per-event, buffers, address, name, erase-ms, "
+             "unknown key 'colour' (known: mtu, interval, packets-per-event, phy, data-length, event-ms, buffers, address, name, erase-ms, "
                 + "write-ns-per-byte, reset-delay-ms, boot-ms, swap-ms-per-kib, fault, buttonless, key, resume, "
                 + "buf-size, buf-count, erase, smp-version, image-id, sw-version, inactivity-ms, corrupt-block, "
                 + "firmware-revision, firmware-check, min-size, ota-timeout-s, packet-timeout-s, state, fleet, fault-rate, seed, adapter-packets, realtime, journal)"),
@@ -150,6 +165,9 @@ final class SimulatorConfigurationTests: XCTestCase {
             ("vendor-ctrlpt?mtu=518", "mtu must be an integer in 23...517, not '518'"),
             ("vendor-ctrlpt?mtu=big", "mtu must be an integer in 23...517, not 'big'"),
             ("vendor-ctrlpt?packets-per-event=0", "packets-per-event must be an integer in 1...32, not '0'"),
+            ("vendor-ctrlpt?phy=3M", "phy must be one of 1M, 2M, coded-s2, coded-s8, not '3M'"),
+            ("vendor-ctrlpt?data-length=26", "data-length must be an integer in 27...251, not '26'"),
+            ("vendor-ctrlpt?event-ms=1", "event-ms must be milliseconds between 1.25 and 4000, not '1'"),
             ("vendor-ctrlpt?buffers=257", "buffers must be an integer in 1...256, not '257'"),
             ("vendor-ctrlpt?interval=7", "interval must be milliseconds between 7.5 and 4000, not '7'"),
             ("vendor-ctrlpt?interval=4000.5", "interval must be milliseconds between 7.5 and 4000, not '4000.5'"),

@@ -27,7 +27,7 @@ struct FlashCommand: Command {
     static let discussion = """
         Without /ADDRESS the first advertising device that matches the profile is used.
         Transports: sim:NAME[?key=value&...] (simulated device; keys: mtu, interval, packets-per-event,
-        buffers, address, name, erase-ms, write-ns-per-byte, fault=disconnect-after:BYTES |
+        phy (1M, 2M, coded-s2, coded-s8), data-length, event-ms, buffers, address, name, erase-ms, write-ns-per-byte, fault=disconnect-after:BYTES |
         drop-notification:N | corrupt-notification:N | busy:N | unresponsive-after:BYTES).
         Before connecting: every --set value is checked against the profile's parameter (exit 64), the
         package's checksums (and, with --key, its signatures) are verified, and a package of a kind

@@ -1,11 +1,15 @@
 /// The timing of a simulated BLE connection.
 ///
-/// Defaults: connection interval 15 ms, 6 packets per connection event in each direction,
-/// ATT_MTU 247, 12 transmit buffers on the central. They describe a good phone or a desktop
-/// controller with data length extension on a 1M PHY.
+/// Defaults: connection interval 15 ms, LE 1M PHY, LL data length 251, the whole interval as
+/// event length, at most 6 LL data PDUs per connection event in each direction, ATT_MTU 247,
+/// 12 transmit buffers on the central. They describe a good phone or a desktop controller
+/// with data length extension on a 1M PHY: six 251-byte packet pairs take 14.8 ms of airtime,
+/// so the cap and the airtime agree at the defaults. Transfers take their airtime
+/// (`LinkAirtime`): a connection event carries the packet pairs that fit in its event length.
 public struct LinkSettings: Sendable, Hashable {
     public var connectionInterval: Duration
-    /// At most this many PDUs go each way in one connection event.
+    /// At most this many LL data PDUs go each way in one connection event (a controller's
+    /// buffer limit, as phones have), whatever else fits in the event.
     public var packetsPerEvent: Int
     public var mtu: Int
     /// How many writes without response the central may have queued before `write` waits.
@@ -14,18 +18,39 @@ public struct LinkSettings: Sendable, Hashable {
     public var connectDelay: Duration
     /// How long an ATT request may stay unanswered before the link gives up (ATT's 30 s).
     public var attTimeout: Duration
+    public var phy: LinkPHY
+    /// The negotiated LL data length (largest LL payload), 27...251.
+    public var dataLength: Int
+    /// The controller's event length for this connection; nil: the whole interval.
+    public var eventLength: Duration?
+    /// Whether the link is encrypted (a 4-byte MIC in every non-empty LL PDU).
+    public var encrypted: Bool
 
     public init(connectionInterval: Duration = .milliseconds(15), packetsPerEvent: Int = 6, mtu: Int = 247,
                 transmitBuffers: Int = 12, connectDelay: Duration = .milliseconds(100),
-                attTimeout: Duration = .seconds(30)) {
+                attTimeout: Duration = .seconds(30), phy: LinkPHY = .le1M, dataLength: Int = 251,
+                eventLength: Duration? = nil, encrypted: Bool = false) {
         self.connectionInterval = connectionInterval
         self.packetsPerEvent = packetsPerEvent
         self.mtu = mtu
         self.transmitBuffers = transmitBuffers
         self.connectDelay = connectDelay
         self.attTimeout = attTimeout
+        self.phy = phy
+        self.dataLength = dataLength
+        self.eventLength = eventLength
+        self.encrypted = encrypted
     }
 
     /// Bytes of attribute value one PDU carries: ATT_MTU - 3.
     public var payloadPerPacket: Int { mtu - 3 }
+
+    /// The airtime model of this link.
+    public var airtime: LinkAirtime {
+        LinkAirtime(phy: phy, dataLength: dataLength, encrypted: encrypted, connectionInterval: connectionInterval,
+                    eventLength: eventLength, maxPacketsPerEvent: packetsPerEvent)
+    }
+
+    /// The event length in effect: the configured one, at most the interval.
+    public var effectiveEventLength: Duration { airtime.eventLength }
 }

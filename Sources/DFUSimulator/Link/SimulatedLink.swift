@@ -156,13 +156,14 @@ public final class SimulatedLink: GATTLink {
         world.advanceClock(to: time)
         guard isConnected else { return }
         statistics.connectionEvents += 1
-        for pdu in scheduler.takeCentralPackets() {
+        let (centralPDUs, peripheralOutputs) = scheduler.takeEvent(at: time)
+        for pdu in centralPDUs {
             statistics.packetsToPeripheral += 1
             statistics.valueBytesToPeripheral += pdu.valueByteCount
             deliverToPeripheral(pdu, at: time)
             if !isConnected { return }
         }
-        for output in scheduler.takePeripheralPackets(at: time) {
+        for output in peripheralOutputs {
             statistics.packetsToCentral += 1
             statistics.valueBytesToCentral += output.pdu.valueByteCount
             deliverToCentral(output.pdu, at: time)

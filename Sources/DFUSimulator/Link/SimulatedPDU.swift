@@ -1,5 +1,5 @@
-/// The ATT operations that cross a simulated link. Each takes one packet slot in a connection
-/// event, whatever its size (up to ATT_MTU).
+/// The ATT operations that cross a simulated link. Each goes out as the LL data PDUs its size
+/// takes through L2CAP (`LinkAirtime.fragments(ofATTPDU:)`).
 public enum SimulatedPDU: Sendable, Equatable {
     // central -> peripheral
     case writeRequest(handle: UInt16, value: [UInt8])
@@ -13,6 +13,26 @@ public enum SimulatedPDU: Sendable, Equatable {
     /// LL_TERMINATE_IND: the peripheral ends the connection without a last ATT PDU (a device
     /// that resets on a command it does not answer). Send it with `disconnectAfterSending`.
     case terminate
+
+    /// The ATT PDU's size in bytes (opcode, handle, value), as L2CAP carries it; nil for
+    /// `terminate`, an LL control PDU.
+    public var attSize: Int? {
+        switch self {
+        case let .writeRequest(_, value), let .writeCommand(_, value), let .notification(_, value):
+            return 3 + value.count
+        case .readRequest: return 3
+        case .writeResponse: return 1
+        case let .readResponse(value): return 1 + value.count
+        case .errorResponse: return 5
+        case .terminate: return nil
+        }
+    }
+
+    /// The LL payloads this PDU goes out as on `airtime`'s link: LL_TERMINATE_IND is one
+    /// 2-byte control PDU.
+    func linkLayerPayloads(on airtime: LinkAirtime) -> [Int] {
+        attSize.map { airtime.fragments(ofATTPDU: $0) } ?? [2]
+    }
 
     /// Attribute value bytes carried (0 for acknowledgements).
     public var valueByteCount: Int {

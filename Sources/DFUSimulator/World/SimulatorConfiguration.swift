@@ -3,7 +3,10 @@ import DFUGATT
 /// What `sim:NAME?key=value&...` asks for: which simulated device, the link settings and the
 /// faults. Keys (all optional):
 /// - `mtu` (23...517), `interval` (ms, 7.5...4000), `packets-per-event` (1...32),
-///   `buffers` (transmit buffers, 1...256)
+///   `buffers` (transmit buffers, 1...256); airtime (`LinkAirtime`): `phy` (1M, 2M, coded-s2,
+///   coded-s8; default 1M), `data-length` (LL data length, 27...251; default 251), `event-ms`
+///   (the controller's event length, 1.25...4000 ms, at most the interval; default the
+///   whole interval). `packets-per-event` caps the LL data PDUs each way per event (default 6)
 /// - `address` (AA:BB:CC:DD:EE:FF), `name` (advertised name)
 /// - `erase-ms` (page erase), `write-ns-per-byte` (flash write)
 /// - device timing (`DeviceTiming`; each device's default models its shipped firmware):
@@ -151,6 +154,17 @@ public struct SimulatorConfiguration: Sendable {
             }
             link.connectionInterval = .microseconds(Int64(milliseconds * 1000))
         case "packets-per-event": link.packetsPerEvent = try integer(value, key: key, in: 1...32)
+        case "phy":
+            guard let phy = LinkPHY(rawValue: value) else {
+                throw SimulatorConfigurationError("phy must be one of 1M, 2M, coded-s2, coded-s8, not '\(value)'")
+            }
+            link.phy = phy
+        case "data-length": link.dataLength = try integer(value, key: key, in: 27...251)
+        case "event-ms":
+            guard let milliseconds = Double(value), milliseconds >= 1.25, milliseconds <= 4000 else {
+                throw SimulatorConfigurationError("event-ms must be milliseconds between 1.25 and 4000, not '\(value)'")
+            }
+            link.eventLength = .microseconds(Int64(milliseconds * 1000))
         case "buffers": link.transmitBuffers = try integer(value, key: key, in: 1...256)
         case "address":
             guard let parsed = DeviceAddress(string: value) else {
@@ -263,7 +277,7 @@ public struct SimulatorConfiguration: Sendable {
             journalDirectory = value
         default:
             throw SimulatorConfigurationError(
-                "unknown key '\(key)' (known: mtu, interval, packets-per-event, buffers, address, name, erase-ms, "
+                "unknown key '\(key)' (known: mtu, interval, packets-per-event, phy, data-length, event-ms, buffers, address, name, erase-ms, "
                     + "write-ns-per-byte, reset-delay-ms, boot-ms, swap-ms-per-kib, fault, buttonless, key, resume, "
                     + "buf-size, buf-count, erase, smp-version, image-id, sw-version, inactivity-ms, corrupt-block, "
                     + "firmware-revision, firmware-check, min-size, ota-timeout-s, packet-timeout-s, "
