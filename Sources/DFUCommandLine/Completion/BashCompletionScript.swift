@@ -47,14 +47,7 @@ enum BashCompletionScript {
             "_dfukit_value() {",
             "    case \"$1 $2\" in",
         ]
-        for command in model.commands {
-            for option in command.options where option.takesValue {
-                var kind = CompletionModel.kind(option.valueCompletion)
-                if case let .choice(choices) = option.valueCompletion { kind += " " + choices.joined(separator: " ") }
-                let patterns = option.names.map { ShellQuoting.single("\(command.name) \($0)") }.joined(separator: "|")
-                lines.append("        \(patterns)) echo \(ShellQuoting.single(kind)) ;;")
-            }
-        }
+        lines += model.valueArms { "echo \($0)" }
         lines += [
             "        *) echo flag ;;",
             "    esac",

@@ -60,6 +60,20 @@ struct CompletionModel {
         }
     }
 
+    /// The arms of the scripts' `_dfukit_value` `case "$1 $2"`: for each option that takes a
+    /// value, `'COMMAND --opt'|'COMMAND -o')` and what its value is (`kind`, then the choices);
+    /// `answer` says how the shell returns it (`echo ...` in bash, `REPLY=...` in zsh).
+    func valueArms(answer: (String) -> String) -> [String] {
+        commands.flatMap { command in
+            command.options.filter(\.takesValue).map { option in
+                var kind = Self.kind(option.valueCompletion)
+                if case let .choice(choices) = option.valueCompletion { kind += " " + choices.joined(separator: " ") }
+                let patterns = option.names.map { ShellQuoting.single("\(command.name) \($0)") }.joined(separator: "|")
+                return "        \(patterns)) \(answer(ShellQuoting.single(kind))) ;;"
+            }
+        }
+    }
+
     /// Every option name of a command, `--help` and `-h` last.
     static func optionNames(_ command: CommandDescription) -> [String] {
         command.options.flatMap(\.names) + ["--help", "-h"]

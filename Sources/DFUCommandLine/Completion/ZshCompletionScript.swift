@@ -52,14 +52,7 @@ enum ZshCompletionScript {
             "_dfukit_value() {",
             "    case \"$1 $2\" in",
         ]
-        for command in model.commands {
-            for option in command.options where option.takesValue {
-                var kind = CompletionModel.kind(option.valueCompletion)
-                if case let .choice(choices) = option.valueCompletion { kind += " " + choices.joined(separator: " ") }
-                let patterns = option.names.map { ShellQuoting.single("\(command.name) \($0)") }.joined(separator: "|")
-                lines.append("        \(patterns)) REPLY=\(ShellQuoting.single(kind)) ;;")
-            }
-        }
+        lines += model.valueArms { "REPLY=\($0)" }
         lines += [
             "        *) REPLY=flag ;;",
             "    esac",
