@@ -97,16 +97,9 @@ final class BatchCommandTests: XCTestCase {
         let package = try PackageCommandTests.makePackage(in: directory, size: 60_000)
         let ledger = directory.file("line.sqlite")
         let journal = directory.file("journal")
-        let process = Process()
-        process.executableURL = try DFUKitBinary.located.get()
-        process.arguments = ["batch", "run", "--profile", DFUKitBinary.shippedProfile, "--package", package,
-                             "--device", "sim:vendor-ctrlpt?fleet=20&realtime=2&journal=\(journal)",
-                             "--ledger", "sqlite:\(ledger)", "--station", "line-1", "--concurrency", "2", "--json"]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
-        let output = try directory.write("out.json", text: "")
-        process.standardOutput = FileHandle(forWritingAtPath: output)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, output, _) = try startBatch(["--profile", DFUKitBinary.shippedProfile, "--package", package,
+                                                   "--device", "sim:vendor-ctrlpt?fleet=20&realtime=2&journal=\(journal)",
+                                                   "--ledger", "sqlite:\(ledger)", "--station", "line-1", "--concurrency", "2", "--json"], in: directory)
         // Until both devices of the first pair are being written to.
         let deadline = Date().addingTimeInterval(30)
         func writes() -> Int {
@@ -159,15 +152,9 @@ final class BatchCommandTests: XCTestCase {
         let directory = try TemporaryDirectory()
         let package = try PackageCommandTests.makePackage(in: directory, size: 120_000)
         let ledger = directory.file("line.sqlite")
-        let process = Process()
-        process.executableURL = try DFUKitBinary.located.get()
-        process.arguments = ["batch", "run", "--profile", DFUKitBinary.shippedProfile, "--package", package,
-                             "--device", "sim:vendor-ctrlpt?fleet=\(fleet)", "--ledger", "sqlite:\(ledger)",
-                             "--station", "line-1", "--concurrency", "2"]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
-        process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let (process, _, _) = try startBatch(["--profile", DFUKitBinary.shippedProfile, "--package", package,
+                                              "--device", "sim:vendor-ctrlpt?fleet=\(fleet)", "--ledger", "sqlite:\(ledger)",
+                                              "--station", "line-1", "--concurrency", "2"], in: directory)
         // Kill it once some devices are done but (almost surely) not all.
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline, process.isRunning,
@@ -267,6 +254,22 @@ final class BatchCommandTests: XCTestCase {
         var directory: TemporaryDirectory
     }
 
+    /// Starts `dfukit batch run ARGUMENTS` in `directory` without waiting for it; its standard
+    /// output and error go to files there (`out.json`, `err.txt`), read while it runs.
+    private func startBatch(_ arguments: [String], in directory: TemporaryDirectory) throws
+        -> (process: Process, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = try DFUKitBinary.located.get()
+        process.arguments = ["batch", "run"] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
+        let output = try directory.write("out.json", text: "")
+        let errors = try directory.write("err.txt", text: "")
+        process.standardOutput = FileHandle(forWritingAtPath: output)
+        process.standardError = FileHandle(forWritingAtPath: errors)
+        try process.run()
+        return (process, output, errors)
+    }
+
     /// Runs a batch on a simulated fleet far larger than it gets through, waits (on its own
     /// output, not on a timer) until `doneFirst` devices are done, then sends `signals` one after the other.
     private func stoppedBatch(_ signals: [Int32], packageSize: Int = 120_000, doneFirst: Int = 5) throws -> StoppedBatch {
@@ -274,17 +277,9 @@ final class BatchCommandTests: XCTestCase {
         let directory = try TemporaryDirectory()
         let package = try PackageCommandTests.makePackage(in: directory, size: packageSize)
         let ledger = directory.file("line.sqlite")
-        let process = Process()
-        process.executableURL = try DFUKitBinary.located.get()
-        process.arguments = ["batch", "run", "--profile", DFUKitBinary.shippedProfile, "--package", package,
-                             "--device", "sim:vendor-ctrlpt?fleet=\(fleet)", "--ledger", "sqlite:\(ledger)",
-                             "--station", "line-1", "--concurrency", "2", "--json"]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
-        let output = try directory.write("out.json", text: "")
-        let errors = try directory.write("err.txt", text: "")
-        process.standardOutput = FileHandle(forWritingAtPath: output)
-        process.standardError = FileHandle(forWritingAtPath: errors)
-        try process.run()
+        let (process, output, errors) = try startBatch(["--profile", DFUKitBinary.shippedProfile, "--package", package,
+                                                        "--device", "sim:vendor-ctrlpt?fleet=\(fleet)", "--ledger", "sqlite:\(ledger)",
+                                                        "--station", "line-1", "--concurrency", "2", "--json"], in: directory)
         func doneLines() -> Int {
             ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").components(separatedBy: ": done (").count - 1
         }
@@ -377,17 +372,9 @@ final class BatchCommandTests: XCTestCase {
         // 1 MB keeps each simulated attempt busy for more than half a second of real time.
         let package = try PackageCommandTests.makePackage(in: directory, size: 1_000_000)
         let ledger = directory.file("line.sqlite")
-        let process = Process()
-        process.executableURL = try DFUKitBinary.located.get()
-        process.arguments = ["batch", "run", "--profile", DFUKitBinary.shippedProfile, "--package", package,
-                             "--device", "sim:vendor-ctrlpt?fleet=2000", "--ledger", "sqlite:\(ledger)",
-                             "--station", "line-1", "--lease", "3s", "--json"]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
-        let output = try directory.write("out.json", text: "")
-        let errors = try directory.write("err.txt", text: "")
-        process.standardOutput = FileHandle(forWritingAtPath: output)
-        process.standardError = FileHandle(forWritingAtPath: errors)
-        try process.run()
+        let (process, output, errors) = try startBatch(["--profile", DFUKitBinary.shippedProfile, "--package", package,
+                                                        "--device", "sim:vendor-ctrlpt?fleet=2000", "--ledger", "sqlite:\(ledger)",
+                                                        "--station", "line-1", "--lease", "3s", "--json"], in: directory)
         func log() -> String { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
         func wait(until condition: () -> Bool) {
             let deadline = Date().addingTimeInterval(60)

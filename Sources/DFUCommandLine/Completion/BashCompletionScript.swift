@@ -42,16 +42,9 @@ enum BashCompletionScript {
             "    esac",
             "}",
             "",
-            "# What the value of option $2 of command $1 is: none, file, profile, device or",
-            "# 'choice WORD...'; 'flag' when the option takes no value.",
-            "_dfukit_value() {",
-            "    case \"$1 $2\" in",
         ]
-        lines += model.valueArms { "echo \($0)" }
+        lines += model.valueFunction { "echo \($0)" }
         lines += [
-            "        *) echo flag ;;",
-            "    esac",
-            "}",
             "",
             "# bash splits words at ':' and '=' (COMP_WORDBREAKS): offer only what follows the last one.",
             "_dfukit_trim() {",

@@ -60,18 +60,26 @@ struct CompletionModel {
         }
     }
 
-    /// The arms of the scripts' `_dfukit_value` `case "$1 $2"`: for each option that takes a
-    /// value, `'COMMAND --opt'|'COMMAND -o')` and what its value is (`kind`, then the choices);
-    /// `answer` says how the shell returns it (`echo ...` in bash, `REPLY=...` in zsh).
-    func valueArms(answer: (String) -> String) -> [String] {
-        commands.flatMap { command in
-            command.options.filter(\.takesValue).map { option in
+    /// The scripts' `_dfukit_value` function: for each option that takes a value,
+    /// `'COMMAND --opt'|'COMMAND -o')` and what its value is (`kind`, then the choices), `flag`
+    /// for any other; `answer` says how the shell returns it (`echo ...` in bash, `REPLY=...`
+    /// in zsh).
+    func valueFunction(answer: (String) -> String) -> [String] {
+        var lines = [
+            "# What the value of option $2 of command $1 is: none, file, profile, device or",
+            "# 'choice WORD...'; 'flag' when the option takes no value.",
+            "_dfukit_value() {",
+            "    case \"$1 $2\" in",
+        ]
+        for command in commands {
+            for option in command.options where option.takesValue {
                 var kind = Self.kind(option.valueCompletion)
                 if case let .choice(choices) = option.valueCompletion { kind += " " + choices.joined(separator: " ") }
                 let patterns = option.names.map { ShellQuoting.single("\(command.name) \($0)") }.joined(separator: "|")
-                return "        \(patterns)) \(answer(ShellQuoting.single(kind))) ;;"
+                lines.append("        \(patterns)) \(answer(ShellQuoting.single(kind))) ;;")
             }
         }
+        return lines + ["        *) \(answer("flag")) ;;", "    esac", "}"]
     }
 
     /// Every option name of a command, `--help` and `-h` last.

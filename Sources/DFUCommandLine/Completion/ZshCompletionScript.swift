@@ -47,16 +47,9 @@ enum ZshCompletionScript {
             "    esac",
             "}",
             "",
-            "# What the value of option $2 of command $1 is: none, file, profile, device or",
-            "# 'choice WORD...'; 'flag' when the option takes no value.",
-            "_dfukit_value() {",
-            "    case \"$1 $2\" in",
         ]
-        lines += model.valueArms { "REPLY=\($0)" }
+        lines += model.valueFunction { "REPLY=\($0)" }
         lines += [
-            "        *) REPLY=flag ;;",
-            "    esac",
-            "}",
             "",
             "_dfukit() {",
             "    local prefix=\"\" command=\"\" candidate helping=0",
