@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 DFUKIT_DEBUG = .build/debug/dfukit
 DEMO_DIR = .build/demo
 
-.PHONY: deps build release dist test-dist demo test fault-matrix test-postgres test-chaos test-report test-bumble test-kernel bench install clean
+.PHONY: deps build release dist test-dist demo test docs fault-matrix test-postgres test-chaos test-report test-bumble test-kernel bench install clean
 
 deps:
 	@scripts/install-deps.sh
@@ -46,6 +46,13 @@ test: deps
 # disagrees with what the device holds. SHORT=1: the short form CI runs.
 fault-matrix: deps
 	@scripts/run-fault-matrix.sh $(if $(SHORT),--short)
+
+# The API reference and the articles (Documentation/DFUKit.docc) as a static HTML site in
+# .build/docs/site, from the build's public symbol graphs with the toolchain's docc; fails, naming
+# FILE:LINE and the symbol, on a public symbol without a doc comment in the modules
+# scripts/check-doc-coverage.py checks (DFUHCI, DFUATT and DFUHCITransport are not checked yet).
+docs: deps
+	@scripts/build-docs.sh
 
 # The PostgreSQL ledger tests: starts a throwaway server on 127.0.0.1 (scripts/start-postgres.sh),
 # runs DFULedgerTests.PostgresLedgerTests, PostgresSchemaTests and DFUCommandLineTests.BatchPostgresTests

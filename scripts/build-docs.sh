@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# `make docs`: the API reference and the articles as a static HTML site, with the toolchain's own
+# tools only (swift-symbolgraph-extract through `swift package dump-symbol-graph`, then docc).
+#   1. builds the package and extracts the public symbol graphs of the library modules;
+#   2. fails, naming FILE:LINE and the symbol, on a public symbol without a doc comment in the
+#      modules scripts/check-doc-coverage.py checks (its CHECKED_MODULES; the modules still to cover
+#      are listed there as NOT_YET_CHECKED);
+#   3. assembles the catalog: Documentation/DFUKit.docc, with the reference parts of three articles
+#      appended from the files that already hold them (profiles/README.md, README.md's
+#      "The simulated link" and "Provisioning lines"), so the site says what the README says;
+#   4. runs `docc convert` for static hosting into .build/docs/site (open .build/docs/site/index.html
+#      through a web server, e.g. `python3 -m http.server -d .build/docs/site`, then /documentation/).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SWIFT=${SWIFT:-swift}
+DOCC=${DOCC:-$(dirname "$(readlink -f "$(command -v "$SWIFT")")")/docc}
+[ -x "$DOCC" ] || DOCC=$(command -v docc)
+OUT=.build/docs
+# The library modules the site documents (not the command line's own modules nor the C shims).
+MODULES="DFUBytes DFUPackage DFUProfile DFUGATT DFUSimulator DFUHCI DFUATT DFUHCITransport DFUEngine
+DFUTrace DFUBatch DFULedger DFUBlueZ"
+[ -d Sources/DFUKit ] && MODULES="DFUKit $MODULES"
+
+rm -rf "$OUT/symbol-graphs" "$OUT/catalog" "$OUT/site"
+mkdir -p "$OUT/symbol-graphs"
+dump=$("$SWIFT" package dump-symbol-graph --minimum-access-level public 2>&1) || { echo "$dump" >&2; exit 1; }
+graphs=$(echo "$dump" | sed -n 's/^Files written to //p' | tail -1)
+[ -d "$graphs" ] || { echo "$dump" >&2; echo "docs: no symbol graph directory in that output" >&2; exit 1; }
+for module in $MODULES; do
+    cp "$graphs/$module.symbols.json" "$OUT/symbol-graphs/"
+    cp "$graphs/$module"@*.symbols.json "$OUT/symbol-graphs/" 2>/dev/null || true
+done
+
+python3 scripts/check-doc-coverage.py "$OUT/symbol-graphs" --all --summary
+python3 scripts/check-doc-coverage.py "$OUT/symbol-graphs"
+
+# A README section, from its "## TITLE" line up to the next "## " heading, without the title.
+section() { awk -v title="## $2" '$0 == title { on = 1; next } on && /^## / { exit } on { print }' "$1"; }
+cp -R Documentation/DFUKit.docc "$OUT/catalog"
+{ echo; echo "## Reference"; echo; echo "What follows is profiles/README.md, the language reference."; echo
+  sed '1,/^# /d' profiles/README.md | sed 's/^#/##/'; } >> "$OUT/catalog/WritingAProfile.md"
+{ echo; echo "## Keys and faults"; echo; echo "From README.md, The simulated link:"; echo
+  section README.md "The simulated link" | sed 's/^###/####/'; } >> "$OUT/catalog/Simulators.md"
+{ echo; echo "## The line file and the ledger"; echo; echo "From README.md, Provisioning lines:"; echo
+  section README.md "Provisioning lines" | sed 's/^###/####/'; } >> "$OUT/catalog/ProvisioningLines.md"
+
+"$DOCC" convert "$OUT/catalog" --additional-symbol-graph-dir "$OUT/symbol-graphs" \
+    --output-path "$OUT/site" --transform-for-static-hosting \
+    --fallback-display-name DFUKit --fallback-bundle-identifier org.dfukit.DFUKit \
+    --diagnostics-file "$OUT/diagnostics.json" > "$OUT/docc.log" 2>&1 || { cat "$OUT/docc.log" >&2; exit 1; }
+for page in index.html data/documentation/dfukitguide.json; do
+    [ -s "$OUT/site/$page" ] || { echo "docs: $OUT/site/$page is missing" >&2; exit 1; }
+done
+for module in $MODULES; do
+    lower=$(echo "$module" | tr '[:upper:]' '[:lower:]')
+    [ -s "$OUT/site/data/documentation/$lower.json" ] || { echo "docs: no page for $module" >&2; exit 1; }
+done
+echo "docs: $OUT/site ($(find "$OUT/site/data/documentation" -name '*.json' | wc -l) pages;" \
+     "docc's warnings in $OUT/docc.log)"
