@@ -3,6 +3,7 @@ public struct DeviceAddress: Sendable, Hashable, CustomStringConvertible, Compar
     /// Six bytes, most significant first (the reverse of the over-the-air order).
     public let bytes: [UInt8]
 
+    /// An address from its six bytes, most significant first; nil unless there are exactly six.
     public init?(bytes: [UInt8]) {
         guard bytes.count == 6 else { return nil }
         self.bytes = bytes
@@ -23,6 +24,7 @@ public struct DeviceAddress: Sendable, Hashable, CustomStringConvertible, Compar
     /// The 48-bit value.
     public var value: UInt64 { bytes.reduce(0) { $0 << 8 | UInt64($1) } }
 
+    /// An address from its 48-bit value (bits above the low 48 are ignored).
     public init(value: UInt64) {
         self.bytes = (0..<6).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) }
     }

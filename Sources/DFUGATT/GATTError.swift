@@ -1,5 +1,6 @@
 /// A failure of the GATT layer or of the transport under it, with the device it concerns.
 public struct GATTError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, which decides what the engine does next (reconnect, retry, give up).
     public enum Kind: Sendable, Equatable {
         /// The link dropped (the peer vanished, rebooted, or the radio lost it).
         case disconnected
@@ -15,10 +16,14 @@ public struct GATTError: Error, Sendable, CustomStringConvertible {
         case unsupported
     }
 
+    /// What went wrong.
     public var kind: Kind
+    /// The device it concerns ("C0:11:22:33:44:55"), or nil for the transport as a whole.
     public var address: String?
+    /// What happened and, where it helps, what to do, in words for the user.
     public var detail: String
 
+    /// An error of `kind` about the device at `address`, explained by `detail`.
     public init(_ kind: Kind, address: String? = nil, detail: String) {
         self.kind = kind
         self.address = address

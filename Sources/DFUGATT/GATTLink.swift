@@ -6,13 +6,18 @@
 ///
 /// A link is used by one task at a time; it is not `Sendable`.
 public protocol GATTLink: AnyObject {
+    /// The peer's address.
     var address: DeviceAddress { get }
     /// The negotiated ATT_MTU.
     var mtu: Int { get }
     /// The link clock, from an arbitrary origin.
     var now: Duration { get }
 
+    /// Every primary service of the peer with its characteristics. Throws when the link drops or
+    /// the peer does not answer.
     func discoverServices() async throws(GATTError) -> [GATTService]
+    /// The characteristic's value, as long as the peer sends it (a long read where the transport
+    /// supports it). Throws on an ATT error, a timeout or a lost link.
     func read(_ characteristic: GATTCharacteristic) async throws(GATTError) -> [UInt8]
     /// With response: returns when the peer acknowledged the write. Without response: returns
     /// when the transport accepted it (it may wait for a free transmit buffer).
@@ -26,6 +31,7 @@ public protocol GATTLink: AnyObject {
     func nextNotification(until deadline: Duration) async throws(GATTError) -> GATTNotification?
     /// Lets time pass on the link clock (a `wait` step).
     func sleep(until deadline: Duration) async throws(GATTError)
+    /// Closes the link; later calls on it fail with `.disconnected`.
     func disconnect() async
 }
 
@@ -37,6 +43,8 @@ public protocol GATTTransport: AnyObject {
     var now: Duration { get }
     /// Advertisements seen within `timeout`.
     func scan(timeout: Duration) async throws(GATTError) -> [Advertisement]
+    /// A link to the device at `address`, its MTU exchanged. Throws `.connectionFailed` when the
+    /// device cannot be reached within `timeout` (on the transport clock).
     func connect(to address: DeviceAddress, timeout: Duration) async throws(GATTError) -> any GATTLink
     /// Waits for `address` to advertise, listening from now on (what was heard before this call
     /// does not count): how a device that rebooted is seen to be back. Nil once `timeout` passed
@@ -51,7 +59,9 @@ public protocol GATTTransport: AnyObject {
 /// How a characteristic's value updates arrive: notifications (unacknowledged) or indications
 /// (each confirmed by the client before the next).
 public enum GATTValueUpdates: Sendable, Hashable {
+    /// Notifications: unacknowledged, several per connection event.
     case notifications
+    /// Indications: each confirmed by the client before the peer sends the next.
     case indications
 
     /// The Client Characteristic Configuration value that enables it for a characteristic with

@@ -4,8 +4,11 @@ public actor GATTSerialGate {
     private var busy = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
+    /// A gate with nothing running.
     public init() {}
 
+    /// Runs `operation` once every operation that arrived before it has finished, and returns its
+    /// result (or rethrows its error).
     public func serialized<T: Sendable>(_ operation: () async throws(GATTError) -> T) async throws(GATTError) -> T {
         while busy {
             await withCheckedContinuation { waiters.append($0) }
