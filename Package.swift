@@ -21,6 +21,11 @@
 //   -> DFUFaultMatrix / dfukit-fault-matrix   boundary sweeps and the fault matrix over the simulators
 import PackageDescription
 
+// Access: what only this package uses is `package`; `public` is what a program outside it needs.
+// The command line, the bench and the fault matrix are built as such programs
+// (`packageAccess: false`): they see only the public API, so the compiler proves that everything
+// the CLI needs is public. Test targets keep package access.
+
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
@@ -70,17 +75,18 @@ let package = Package(
         .target(name: "DFUCommandLine",
                 dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUEngine",
                                "DFULedger", "DFUBatch", "DFUHCITransport", "DFUBlueZ", "DFUTrace"],
-                swiftSettings: swiftSettings),
+                packageAccess: false, swiftSettings: swiftSettings),
         .target(name: "DFUFaultMatrix",
                 dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUEngine"],
-                swiftSettings: swiftSettings),
-        .executableTarget(name: "dfukit", dependencies: ["DFUCommandLine"], swiftSettings: swiftSettings),
-        .executableTarget(name: "dfukit-fault-matrix", dependencies: ["DFUFaultMatrix", "DFUBytes"],
+                packageAccess: false, swiftSettings: swiftSettings),
+        .executableTarget(name: "dfukit", dependencies: ["DFUCommandLine"], packageAccess: false,
                           swiftSettings: swiftSettings),
+        .executableTarget(name: "dfukit-fault-matrix", dependencies: ["DFUFaultMatrix", "DFUBytes"],
+                          packageAccess: false, swiftSettings: swiftSettings),
         .executableTarget(name: "dfukit-bench",
                           dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUEngine",
                                          "DFULedger", "DFUBatch", "DFUHCITransport"],
-                          swiftSettings: swiftSettings),
+                          packageAccess: false, swiftSettings: swiftSettings),
 
         .testTarget(name: "DFUBytesTests", dependencies: ["DFUBytes"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUPackageTests", dependencies: ["DFUPackage", "DFUBytes"], swiftSettings: swiftSettings),

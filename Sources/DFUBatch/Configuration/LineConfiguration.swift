@@ -4,7 +4,9 @@ import DFUProfile
 /// timeouts, checks) and where to record it. Read from a line file (`LineFileLoader`) and/or
 /// the flags of `dfukit batch run` (flags win).
 public struct LineConfiguration: Sendable {
+    /// The profile's name or path, as for `dfukit flash --profile`; required before a run.
     public var profile: String?
+    /// The path of the firmware package to flash; required before a run.
     public var package: String?
     /// `TRANSPORT` as for `dfukit flash --device` (e.g. `sim:vendor-ctrlpt?fleet=64`).
     public var device: String?
@@ -14,13 +16,17 @@ public struct LineConfiguration: Sendable {
     public var count: Int?
     /// Only devices heard at least this strong (dBm): the ones in this station's fixture.
     public var minimumRSSI: Int?
+    /// How many devices are flashed at once.
     public var concurrency = 1
     /// Attempts after the first, per device.
     public var retries = 2
+    /// The delay before the second attempt at a device, doubled for each later one.
     public var backoff: Duration = .seconds(2)
+    /// The cap on the delay between attempts.
     public var maximumBackoff: Duration = .seconds(60)
     /// Per attempt (on the transport's clock: simulated time on `sim:`).
     public var deviceTimeout: Duration = .seconds(900)
+    /// What to check after each successful update, in order; a failed check fails the attempt.
     public var checks: [PostFlashCheck] = []
     /// How long the ledger keeps this station's claim on a device without a heartbeat (wall
     /// clock, even on `sim:`). The runner renews it every third of the lease while it works on
@@ -31,13 +37,17 @@ public struct LineConfiguration: Sendable {
     public var skipDone = true
     /// Read each device's firmware first and skip it when it already runs the target.
     public var skipInstalled: SkipInstalledRule?
+    /// `sqlite:PATH` or `postgresql://user:pass@host:port/db`; nil: `sqlite:dfukit-ledger.sqlite`.
     public var ledger: String?
+    /// This station's name in the ledger; nil: the host name.
     public var station: String?
+    /// Profile parameters for every device (`set:` in a line file, `--set NAME=VALUE`).
     public var parameters: [String: ParameterValue] = [:]
     /// Where each key's value was written in the line file, and each `set:` parameter's
     /// (`set.NAME`), for errors found once the profile and package are known.
-    public var locations: [String: SourceLocation] = [:]
+    package var locations: [String: SourceLocation] = [:]
 
+    /// A line with every default and nothing to flash yet: set `profile`, `package` and `device`.
     public init() {}
 
     /// Why `lease` cannot be used (too short to renew in time, or absurdly long), or nil.
@@ -48,7 +58,7 @@ public struct LineConfiguration: Sendable {
     }
 
     /// The delay before attempt `attempt` (2, 3, ...): `backoff` doubled each time, capped.
-    public func delay(beforeAttempt attempt: Int) -> Duration {
+    package func delay(beforeAttempt attempt: Int) -> Duration {
         guard attempt > 1 else { return .zero }
         var delay = backoff
         for _ in 2..<attempt where delay < maximumBackoff { delay *= 2 }
@@ -59,13 +69,16 @@ public struct LineConfiguration: Sendable {
 /// After a successful flash: send a profile command and check its answer, e.g.
 /// `{ exec: info, expect: [info.sha256 == image.sha256] }`.
 public struct PostFlashCheck: Sendable {
+    /// The profile command to send (`exec:`).
     public var command: String
+    /// Conditions on its answer that must all hold, e.g. `info.sha256 == image.sha256`.
     public var expect: [Expression]
     /// Where `exec:` was written (nil for checks made in code).
     public var location: SourceLocation?
     /// The paths each of `expect` mentions, with their places (same order as `expect`).
-    public var references: [[ExpressionPathReference]]
+    package var references: [[ExpressionPathReference]]
 
+    /// A check that sends `command` and requires every expression of `expect` to hold.
     public init(command: String, expect: [Expression], location: SourceLocation? = nil,
                 references: [[ExpressionPathReference]] = []) {
         self.command = command
@@ -81,12 +94,14 @@ public struct PostFlashCheck: Sendable {
 /// for which `installed` holds is recorded as `skipped`, with `version` (by default the values
 /// `installed` read from the device) as the version seen.
 public struct SkipInstalledRule: Sendable {
+    /// Where the installed firmware is read from.
     public enum Source: Sendable, Equatable {
         /// A profile command whose answer is visible under its name.
         case command(String)
         /// A characteristic of the profile, read; visible under its name as `value`, `text`, `size`.
         case characteristic(String)
 
+        /// The command's or characteristic's name, under which the expressions see what was read.
         public var name: String {
             switch self {
             case .command(let name), .characteristic(let name): return name
@@ -94,14 +109,19 @@ public struct SkipInstalledRule: Sendable {
         }
     }
 
+    /// The command to send or the characteristic to read.
     public var source: Source
+    /// True when the device already runs the target firmware.
     public var installed: Expression
+    /// What the ledger records as the version seen; nil: the characteristic's text, else the answer's
+    /// fields `installed` compared.
     public var version: Expression?
     /// Where `exec:` or `read:` was written.
     public var location: SourceLocation?
     /// The paths of `installed`, then of `version`, with their places.
-    public var references: [ExpressionPathReference]
+    package var references: [ExpressionPathReference]
 
+    /// A rule that reads `source` and skips the device when `installed` holds.
     public init(source: Source, installed: Expression, version: Expression? = nil, location: SourceLocation? = nil,
                 references: [ExpressionPathReference] = []) {
         self.source = source

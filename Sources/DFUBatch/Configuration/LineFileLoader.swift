@@ -6,6 +6,8 @@ public enum LineFileLoader {
     static let keys = ["profile", "package", "device", "devices", "count", "min-rssi", "concurrency", "retries",
                        "backoff", "max-backoff", "timeout", "lease", "checks", "skip-done", "skip-installed", "ledger", "station", "set"]
 
+    /// Reads the line file at `path`. Throws every mistake at once, each with its `FILE:LINE:COL`
+    /// (an unreadable file, YAML errors, unknown keys, wrong types, bad values).
     public static func load(path: String) throws(ProfileDiagnostics) -> LineConfiguration {
         let text: String
         do {
@@ -16,6 +18,7 @@ public enum LineFileLoader {
         return try load(text: text, path: path)
     }
 
+    /// Reads a line file's `text`; `path` is the name its errors give. Throws as `load(path:)`.
     public static func load(text: String, path: String) throws(ProfileDiagnostics) -> LineConfiguration {
         let root = try ProfileDocument.parse(text: text, file: path)
         var errors: [ProfileError] = []

@@ -20,8 +20,12 @@ public final class LeaseGate: Sendable {
         var revoked: String?
     }
 
+    /// The device the claim is on.
     public let device: DeviceAddress
+    /// How long the ledger keeps the claim without a heartbeat.
     public let lease: Duration
+    /// How long before the lease runs out the gate stops allowing writes, to allow for clock drift
+    /// and a heartbeat in flight.
     public let margin: Duration
     private let now: Now
     private let state: Mutex<State>
@@ -47,7 +51,7 @@ public final class LeaseGate: Sendable {
 
     /// Why the gate is shut for good (the claim was lost, or the deadline passed and a check or
     /// renewal saw it), if it is.
-    public var revokedReason: String? { state.withLock { $0.revoked } }
+    package var revokedReason: String? { state.withLock { $0.revoked } }
 
     /// A heartbeat sent at `sentAt` succeeded: the lease runs from then. A renewal confirmed
     /// only after the deadline passed does not reopen the gate: once this station could not be
@@ -70,14 +74,14 @@ public final class LeaseGate: Sendable {
     }
 
     /// Shuts the gate for good: the claim is lost, or the attempt is being abandoned.
-    public func revoke(_ reason: String) {
+    package func revoke(_ reason: String) {
         state.withLock { state in
             if state.revoked == nil { state.revoked = reason }
         }
     }
 
     /// Whether a write may start now.
-    public var isOpen: Bool { reasonShut() == nil }
+    package var isOpen: Bool { reasonShut() == nil }
 
     /// Throws when a write must not start: the gate was revoked or the local deadline passed.
     public func check() throws(GATTError) {

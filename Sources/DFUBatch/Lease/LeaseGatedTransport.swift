@@ -3,23 +3,24 @@ import DFUGATT
 /// A transport whose links refuse to write (or connect) once the station's claim on the device
 /// is no longer sure: every write, notification subscription and connection first asks the
 /// `LeaseGate`. Reads and waits go through, they change nothing on the device.
-public final class LeaseGatedTransport: GATTTransport {
+package final class LeaseGatedTransport: GATTTransport {
     private let base: any GATTTransport
     private let gate: LeaseGate
 
-    public init(_ base: any GATTTransport, gate: LeaseGate) {
+    /// Wraps `base`; every write and connection first asks `gate`.
+    package init(_ base: any GATTTransport, gate: LeaseGate) {
         self.base = base
         self.gate = gate
     }
 
-    public var name: String { base.name }
-    public var now: Duration { base.now }
+    package var name: String { base.name }
+    package var now: Duration { base.now }
 
-    public func scan(timeout: Duration) async throws(GATTError) -> [Advertisement] {
+    package func scan(timeout: Duration) async throws(GATTError) -> [Advertisement] {
         try await base.scan(timeout: timeout)
     }
 
-    public func connect(to address: DeviceAddress, timeout: Duration) async throws(GATTError) -> any GATTLink {
+    package func connect(to address: DeviceAddress, timeout: Duration) async throws(GATTError) -> any GATTLink {
         try gate.check()
         return LeaseGatedLink(try await base.connect(to: address, timeout: timeout), gate: gate)
     }
@@ -28,7 +29,7 @@ public final class LeaseGatedTransport: GATTTransport {
         try await base.waitForAdvertisement(from: address, timeout: timeout)
     }
 
-    public func sleep(until deadline: Duration) async {
+    package func sleep(until deadline: Duration) async {
         await base.sleep(until: deadline)
     }
 }

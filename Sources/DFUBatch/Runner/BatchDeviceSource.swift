@@ -31,6 +31,7 @@ public protocol BatchLedger: Sendable {
 
 /// A ledger answer the runner must not retry.
 public struct BatchLedgerError: Error, Sendable, CustomStringConvertible {
+    /// Why the ledger refused.
     public enum Kind: Sendable, Equatable {
         /// The claim is no longer this station's (its lease ran out and another station took
         /// the device, or the device was marked done or released meanwhile).
@@ -39,9 +40,12 @@ public struct BatchLedgerError: Error, Sendable, CustomStringConvertible {
         case rejected
     }
 
+    /// Why the ledger refused.
     public var kind: Kind
+    /// What happened, for the user.
     public var message: String
 
+    /// An error of `kind` that says `message`.
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
@@ -52,6 +56,7 @@ public struct BatchLedgerError: Error, Sendable, CustomStringConvertible {
 
 /// One attempt at one device, as the ledger records it.
 public struct AttemptRecord: Sendable {
+    /// How the attempt ended; the raw value is what the ledger stores.
     public enum Result: String, Sendable {
         /// `skipped`: the device already ran the target firmware (`skip-installed`); nothing was written.
         case succeeded, failed, cancelled, skipped
@@ -59,18 +64,29 @@ public struct AttemptRecord: Sendable {
 
     /// Which clock `startedAt`, `endedAt` and `seconds` were measured on.
     public enum Clock: String, Sendable {
+        /// `wall`: real seconds; `simulated`: the simulator's virtual seconds (`sim:`).
         case wall, simulated
     }
 
+    /// The device's address, "C0:11:22:33:44:55".
     public var device: String
+    /// 1 for the first attempt at the device in this run, 2 for the first retry...
     public var attempt: Int
+    /// When the attempt started, in seconds since 1970 (on `clock`).
     public var startedAt: Double
+    /// When it ended, in seconds since 1970 (on `clock`).
     public var endedAt: Double
+    /// How long it took, in seconds on `clock`.
     public var seconds: Double
+    /// Image bytes the device acknowledged during the attempt.
     public var bytes: Int
+    /// How it ended.
     public var result: Result
+    /// For a failure, the kind of `FlashError` ("transport", "device", "timeout", ...).
     public var errorKind: String?
+    /// For a failure, its message.
     public var errorMessage: String?
+    /// Which clock the times were measured on.
     public var clock: Clock = .wall
     /// The firmware version the device was found to run (`skip-installed`), when it was read.
     public var deviceVersion: String?

@@ -2,11 +2,17 @@ import DFUGATT
 
 /// What a batch reports as it goes (from several tasks at once).
 public enum BatchEvent: Sendable {
+    /// An attempt at a device starts in concurrency slot `slot` (0-based).
     case deviceStarted(DeviceAddress, attempt: Int, slot: Int)
+    /// `done` of `total` image bytes are on the device.
     case progress(DeviceAddress, done: Int, total: Int)
+    /// An attempt ended, in `seconds` (simulated on `sim:`), with the error's text if it failed.
     case deviceFinished(DeviceAddress, succeeded: Bool, attempt: Int, seconds: Double, error: String?)
+    /// A device was not flashed: already done, claimed by another station, or running the target.
     case deviceSkipped(DeviceAddress, reason: String)
+    /// Another attempt at the device starts after the backoff delay `after`.
     case retryScheduled(DeviceAddress, attempt: Int, after: Duration, reason: String)
+    /// No new device will be started (interrupted, the count reached, the ledger unreachable).
     case stopping(reason: String)
     /// The station lost its claim on the device while working on it (the attempt was stopped).
     case claimLost(DeviceAddress, reason: String)
@@ -16,13 +22,19 @@ public enum BatchEvent: Sendable {
 
 /// How a batch ended.
 public struct BatchSummary: Sendable {
+    /// Devices the batch worked on or skipped.
     public var devices: Int
+    /// Devices updated (and checked) in this run.
     public var succeeded: Int
+    /// Devices whose every attempt failed.
     public var failed: Int
+    /// Devices skipped: done with this package already, claimed elsewhere, or running the target.
     public var skipped: Int
+    /// Attempts made, retries included.
     public var attempts: Int
     /// Simulated seconds on `sim:` (the busiest concurrency slot), else wall-clock seconds.
     public var seconds: Double
+    /// True when the batch stopped before every device was done (interrupted or the ledger failed).
     public var stoppedEarly: Bool
     /// Why the ledger counts as unreachable, when it stopped the batch.
     public var ledgerFailure: String?

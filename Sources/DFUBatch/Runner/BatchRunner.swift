@@ -10,11 +10,16 @@ import Synchronization
 /// runs the post-flash checks, and records every attempt in the ledger, which also keeps two
 /// stations (or a rerun) from flashing a device twice.
 public final class BatchRunner: Sendable {
+    /// What to flash: the line, its profile (loaded) and the package's images.
     public struct Plan: Sendable {
+        /// The line: devices, concurrency, retries, checks, ledger.
         public var line: LineConfiguration
+        /// The profile every device is updated with.
         public var profile: Profile
+        /// The images flashed to each device, in order.
         public var images: [FlashImage]
 
+        /// A plan to flash `images` with `profile` as `line` says.
         public init(line: LineConfiguration, profile: Profile, images: [FlashImage]) {
             self.line = line
             self.profile = profile
@@ -45,6 +50,8 @@ public final class BatchRunner: Sendable {
         var clock = BatchClock(startedAt: Date(), simulated: false)
     }
 
+    /// A runner for `plan` that takes devices from `source`, records in `ledger` (retrying a failed
+    /// ledger call as `ledgerRetry` says) and reports to `onEvent`, from several tasks at once.
     public init(plan: Plan, source: any BatchDeviceSource, ledger: any BatchLedger,
                 ledgerRetry: LedgerRetryPolicy = LedgerRetryPolicy(),
                 onEvent: @escaping @Sendable (BatchEvent) -> Void = { _ in }) {
@@ -66,6 +73,9 @@ public final class BatchRunner: Sendable {
         onEvent(.stopping(reason: reason))
     }
 
+    /// Runs the batch to the end and says how it went. A failed device does not throw; it throws
+    /// a `FlashError` before any device is touched when a listed address is malformed (`.usage`)
+    /// or the source cannot scan for devices.
     public func run() async throws(FlashError) -> BatchSummary {
         let started = ContinuousClock.now
         let devices = try await selectDevices()

@@ -14,8 +14,10 @@ import Synchronization
 /// cooperative-pool thread); `close()` wakes it through the pipe. Every syscall goes through
 /// `BlueZSyscalls`.
 public final class BlueZL2CAPBearer: ATTBearer {
+    /// The ATT_MTU this side proposes: the option asked for, capped by what the socket can receive.
     public let mtu: Int
-    public let peer: DeviceAddress
+    package let peer: DeviceAddress
+    /// The adapter the socket is bound to ("hci0").
     public let adapter: String
 
     private let syscalls: any BlueZSyscalls
@@ -32,7 +34,7 @@ public final class BlueZL2CAPBearer: ATTBearer {
     }
 
     /// The largest ATT_MTU (Core spec Vol 3, Part F, 3.2.8).
-    public static let maximumMTU = 517
+    package static let maximumMTU = 517
 
     /// What `open` does, for logs and tests.
     public struct Options: Sendable, Hashable {
@@ -41,8 +43,10 @@ public final class BlueZL2CAPBearer: ATTBearer {
         /// The ATT_MTU to propose (capped by the socket's BT_RCVMTU when the kernel reports it).
         public var mtu: Int
         /// How long connect(2) may take (SO_SNDTIMEO, which the kernel uses for L2CAP connects).
-        public var connectTimeout: Duration
+        package var connectTimeout: Duration
 
+        /// Options with a security level (nil: the kernel's default), an MTU to propose (23...517) and
+        /// a connect timeout.
         public init(security: BlueZSecurityLevel? = nil, mtu: Int = 517, connectTimeout: Duration = .seconds(20)) {
             self.security = security
             self.mtu = mtu
@@ -184,6 +188,7 @@ public final class BlueZL2CAPBearer: ATTBearer {
         thread.start()
     }
 
+    /// Writes one ATT PDU to the socket. Throws `.disconnected` once the link is closed or dropped.
     public func send(_ pdu: [UInt8]) async throws(GATTError) {
         let failure: GATTError? = state.withLock { state in
             guard !state.closed else { return inbox.end ?? closedError }
@@ -199,10 +204,12 @@ public final class BlueZL2CAPBearer: ATTBearer {
         if let failure { throw failure }
     }
 
+    /// The next ATT PDU from the peer, in arrival order. Throws `.disconnected` once the link ends.
     public func receive() async throws(GATTError) -> [UInt8] {
         try await inbox.next()
     }
 
+    /// Closes the socket and wakes the reader thread; later sends and receives fail.
     public func close() async {
         let wake = state.withLock { state -> Bool in
             guard !state.closed else { return false }

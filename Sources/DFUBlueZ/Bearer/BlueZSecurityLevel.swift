@@ -1,7 +1,9 @@
 /// BT_SECURITY levels (<bluetooth/bluetooth.h>): what the kernel requires of the link before
 /// ATT traffic flows. `medium` and above encrypt the link (pairing if needed).
 public struct BlueZSecurityLevel: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The BT_SECURITY_* value.
     public let rawValue: UInt8
+    /// The level with this BT_SECURITY_* value.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// BT_SECURITY_LOW: no encryption (the default of an LE link).
@@ -26,7 +28,9 @@ public struct BlueZSecurityLevel: RawRepresentable, Sendable, Hashable, CustomSt
 
 /// The type of the peer's LE address, as sockaddr_l2 carries it.
 public enum BlueZPeerAddressType: UInt8, Sendable, Hashable, CustomStringConvertible {
+    /// A public device address (BDADDR_LE_PUBLIC).
     case lePublic = 1
+    /// A random device address (BDADDR_LE_RANDOM).
     case leRandom = 2
 
     public var description: String { self == .lePublic ? "public" : "random" }

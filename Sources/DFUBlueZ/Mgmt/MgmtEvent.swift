@@ -3,7 +3,7 @@ import DFUGATT
 /// An event read from the management channel: Event Code, Controller Index, Parameter Length
 /// (u16 little-endian each), then the parameters. Only the events a scan needs are decoded;
 /// the rest are `.other`.
-public enum MgmtEvent: Sendable, Hashable {
+package enum MgmtEvent: Sendable, Hashable {
     /// Command Complete (0x0001): Command Opcode, Status, Return Parameters.
     case commandComplete(index: UInt16, command: UInt16, status: MgmtStatus, returnParameters: [UInt8])
     /// Command Status (0x0002): Command Opcode, Status.
@@ -21,7 +21,7 @@ public enum MgmtEvent: Sendable, Hashable {
 
     /// Decodes one packet as read(2) returns it; nil when it is shorter than its header says
     /// (or than its event's fixed fields).
-    public init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard bytes.count >= 6 else { return nil }
         let code = readU16(bytes, 0), index = readU16(bytes, 2), length = Int(readU16(bytes, 4))
         guard bytes.count == 6 + length else { return nil }
@@ -55,7 +55,7 @@ public enum MgmtEvent: Sendable, Hashable {
     }
 
     /// The status of `command` when this event answers it (Command Complete or Status).
-    public func status(of command: UInt16, index expected: UInt16) -> MgmtStatus? {
+    package func status(of command: UInt16, index expected: UInt16) -> MgmtStatus? {
         switch self {
         case let .commandComplete(index, code, status, _) where code == command && index == expected: return status
         case let .commandStatus(index, code, status) where code == command && index == expected: return status
@@ -68,17 +68,17 @@ public enum MgmtEvent: Sendable, Hashable {
 /// 1 LE public, 2 LE random), RSSI (signed dBm, 127 unknown), Flags (u32), EIR_Data_Length,
 /// EIR_Data. For LE the kernel puts the advertising data and the scan response, when it has
 /// one, one after the other in EIR_Data.
-public struct MgmtDeviceFound: Sendable, Hashable {
-    public var address: DeviceAddress
-    public var addressType: UInt8
-    public var rssi: Int8
-    public var flags: UInt32
-    public var data: [UInt8]
+package struct MgmtDeviceFound: Sendable, Hashable {
+    package var address: DeviceAddress
+    package var addressType: UInt8
+    package var rssi: Int8
+    package var flags: UInt32
+    package var data: [UInt8]
 
     /// Flags bit 2: the device does not accept connections.
-    public static let notConnectableFlag: UInt32 = 1 << 2
+    package static let notConnectableFlag: UInt32 = 1 << 2
 
-    public init(address: DeviceAddress, addressType: UInt8, rssi: Int8, flags: UInt32, data: [UInt8]) {
+    package init(address: DeviceAddress, addressType: UInt8, rssi: Int8, flags: UInt32, data: [UInt8]) {
         self.address = address
         self.addressType = addressType
         self.rssi = rssi
@@ -86,7 +86,7 @@ public struct MgmtDeviceFound: Sendable, Hashable {
         self.data = data
     }
 
-    public var isConnectable: Bool { flags & Self.notConnectableFlag == 0 }
+    package var isConnectable: Bool { flags & Self.notConnectableFlag == 0 }
 
     init?(parameters: [UInt8]) {
         guard parameters.count >= 14, Int(readU16(parameters, 12)) == parameters.count - 14,
@@ -99,7 +99,7 @@ public struct MgmtDeviceFound: Sendable, Hashable {
     }
 
     /// As the event carries it (for tests and fakes).
-    public var parameters: [UInt8] {
+    package var parameters: [UInt8] {
         address.bytes.reversed() + [addressType, UInt8(bitPattern: rssi)] + littleEndian(flags)
             + littleEndian(UInt16(data.count)) + data
     }

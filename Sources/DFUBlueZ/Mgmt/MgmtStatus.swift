@@ -1,20 +1,26 @@
 /// A management command's status (mgmt-api.txt "Error Codes"): an open struct, so a code this
 /// build does not name still prints.
 public struct MgmtStatus: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The status byte of the Command Complete or Command Status event.
     public let rawValue: UInt8
+    /// The status with this code.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// 0x00: the command succeeded.
     public static let success = MgmtStatus(rawValue: 0x00)
-    public static let unknownCommand = MgmtStatus(rawValue: 0x01)
+    package static let unknownCommand = MgmtStatus(rawValue: 0x01)
+    /// 0x03: the command failed.
     public static let failed = MgmtStatus(rawValue: 0x03)
+    /// 0x0A: another operation is running (e.g. bluetoothd's discovery).
     public static let busy = MgmtStatus(rawValue: 0x0A)
+    /// 0x0B: the kernel refused the command.
     public static let rejected = MgmtStatus(rawValue: 0x0B)
-    public static let notSupported = MgmtStatus(rawValue: 0x0C)
-    public static let invalidParameters = MgmtStatus(rawValue: 0x0D)
-    public static let notPowered = MgmtStatus(rawValue: 0x0F)
-    public static let invalidIndex = MgmtStatus(rawValue: 0x11)
-    public static let rfKilled = MgmtStatus(rawValue: 0x12)
-    public static let permissionDenied = MgmtStatus(rawValue: 0x14)
+    package static let notSupported = MgmtStatus(rawValue: 0x0C)
+    package static let invalidParameters = MgmtStatus(rawValue: 0x0D)
+    package static let notPowered = MgmtStatus(rawValue: 0x0F)
+    package static let invalidIndex = MgmtStatus(rawValue: 0x11)
+    package static let rfKilled = MgmtStatus(rawValue: 0x12)
+    package static let permissionDenied = MgmtStatus(rawValue: 0x14)
 
     private static let names: [UInt8: String] = [
         0x00: "Success", 0x01: "Unknown Command", 0x02: "Not Connected", 0x03: "Failed", 0x04: "Connect Failed",

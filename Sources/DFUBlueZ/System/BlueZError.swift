@@ -5,13 +5,15 @@ import DFUGATT
 public struct BlueZError: Error, Sendable, CustomStringConvertible {
     /// The call that failed ("socket", "bind", "connect", "setsockopt BT_SECURITY"...).
     public var operation: String
-    public var errno: SystemErrno
+    package var errno: SystemErrno
     /// "hci0".
     public var adapter: String
+    /// The device concerned, when the call was about one.
     public var address: DeviceAddress?
     /// What happened and what to do, when the errno's usual explanation does not fit.
     public var note: String?
 
+    /// An error of `operation` on `adapter` that failed with `errno`.
     public init(_ operation: String, errno: SystemErrno, adapter: String, address: DeviceAddress? = nil,
                 note: String? = nil) {
         self.operation = operation
@@ -38,7 +40,7 @@ public struct BlueZError: Error, Sendable, CustomStringConvertible {
     }
 
     /// What the errno means here, and what to do.
-    public var explanation: String {
+    package var explanation: String {
         if let note { return note }
         switch errno {
         case .addressFamilyNotSupported:
@@ -65,7 +67,7 @@ public struct BlueZError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Whether the adapter itself cannot be used (rather than one device).
-    public var isAdapterProblem: Bool {
+    package var isAdapterProblem: Bool {
         [.addressFamilyNotSupported, .noDevice, .networkDown, .hostDown, .operationNotPermitted,
          .permissionDenied, .rfKilled].contains(errno)
     }
@@ -75,7 +77,7 @@ public struct BlueZError: Error, Sendable, CustomStringConvertible {
     }
 
     /// As the GATT layer reports it.
-    public var gattError: GATTError {
+    package var gattError: GATTError {
         if isAdapterProblem {
             return GATTError(.transportUnavailable, detail: description)
         }

@@ -36,13 +36,16 @@ public protocol BlueZSyscalls: Sendable {
 
 /// What HCIGETDEVINFO says about an adapter.
 public struct BlueZAdapterInfo: Sendable, Hashable {
+    /// The adapter's index: N of `hciN`.
     public var index: UInt16
     /// "hci0".
     public var name: String
+    /// The adapter's own address.
     public var address: DeviceAddress
     /// The HCI_UP flag.
-    public var isUp: Bool
+    package var isUp: Bool
 
+    /// Information on adapter `index`.
     public init(index: UInt16, name: String, address: DeviceAddress, isUp: Bool) {
         self.index = index
         self.name = name
@@ -54,15 +57,15 @@ public struct BlueZAdapterInfo: Sendable, Hashable {
 /// Constants of the Linux Bluetooth socket API (from <bluetooth/*.h>), spelled out so the
 /// logic and its tests need not import the C module.
 public enum BlueZConstants {
-    public static let addressFamily: Int32 = 31        // AF_BLUETOOTH
-    public static let protocolL2CAP: Int32 = 0         // BTPROTO_L2CAP
-    public static let protocolHCI: Int32 = 1           // BTPROTO_HCI
-    public static let solBluetooth: Int32 = 274        // SOL_BLUETOOTH
-    public static let btSecurity: Int32 = 4            // BT_SECURITY
-    public static let btReceiveMTU: Int32 = 13         // BT_RCVMTU
-    public static let hciChannelRaw: UInt16 = 0        // HCI_CHANNEL_RAW
-    public static let hciChannelControl: UInt16 = 3    // HCI_CHANNEL_CONTROL (management)
-    public static let attChannelID: UInt16 = 0x0004    // L2CAP CID of ATT on LE
-    public static let addressTypeLEPublic: UInt8 = 1   // BDADDR_LE_PUBLIC
-    public static let addressTypeLERandom: UInt8 = 2   // BDADDR_LE_RANDOM
+    package static let addressFamily: Int32 = 31        // AF_BLUETOOTH
+    package static let protocolL2CAP: Int32 = 0         // BTPROTO_L2CAP
+    package static let protocolHCI: Int32 = 1           // BTPROTO_HCI
+    package static let solBluetooth: Int32 = 274        // SOL_BLUETOOTH
+    package static let btSecurity: Int32 = 4            // BT_SECURITY
+    package static let btReceiveMTU: Int32 = 13         // BT_RCVMTU
+    package static let hciChannelRaw: UInt16 = 0        // HCI_CHANNEL_RAW
+    package static let hciChannelControl: UInt16 = 3    // HCI_CHANNEL_CONTROL (management)
+    package static let attChannelID: UInt16 = 0x0004    // L2CAP CID of ATT on LE
+    package static let addressTypeLEPublic: UInt8 = 1   // BDADDR_LE_PUBLIC
+    package static let addressTypeLERandom: UInt8 = 2   // BDADDR_LE_RANDOM
 }

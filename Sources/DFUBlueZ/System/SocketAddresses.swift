@@ -2,14 +2,14 @@ import DFUGATT
 
 /// `struct sockaddr_l2` (14 bytes): l2_family, l2_psm, l2_bdaddr (least significant byte
 /// first, the reverse of how addresses are written), l2_cid, l2_bdaddr_type, one byte of padding.
-public struct L2CAPSocketAddress: Sendable, Hashable {
-    public var address: DeviceAddress
-    public var psm: UInt16
-    public var channelID: UInt16
+package struct L2CAPSocketAddress: Sendable, Hashable {
+    package var address: DeviceAddress
+    package var psm: UInt16
+    package var channelID: UInt16
     /// BDADDR_LE_PUBLIC (1) or BDADDR_LE_RANDOM (2).
-    public var addressType: UInt8
+    package var addressType: UInt8
 
-    public init(address: DeviceAddress, psm: UInt16 = 0, channelID: UInt16 = BlueZConstants.attChannelID,
+    package init(address: DeviceAddress, psm: UInt16 = 0, channelID: UInt16 = BlueZConstants.attChannelID,
                 addressType: UInt8) {
         self.address = address
         self.psm = psm
@@ -17,9 +17,9 @@ public struct L2CAPSocketAddress: Sendable, Hashable {
         self.addressType = addressType
     }
 
-    public static let size = 14
+    package static let size = 14
 
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var bytes: [UInt8] = []
         bytes.append(contentsOf: littleEndian(UInt16(BlueZConstants.addressFamily)))
         bytes.append(contentsOf: littleEndian(psm))
@@ -32,16 +32,16 @@ public struct L2CAPSocketAddress: Sendable, Hashable {
 }
 
 /// `struct sockaddr_hci` (6 bytes): hci_family, hci_dev, hci_channel.
-public struct HCISocketAddress: Sendable, Hashable {
-    public var index: UInt16
-    public var channel: UInt16
+package struct HCISocketAddress: Sendable, Hashable {
+    package var index: UInt16
+    package var channel: UInt16
 
-    public init(index: UInt16, channel: UInt16 = BlueZConstants.hciChannelRaw) {
+    package init(index: UInt16, channel: UInt16 = BlueZConstants.hciChannelRaw) {
         self.index = index
         self.channel = channel
     }
 
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         littleEndian(UInt16(BlueZConstants.addressFamily)) + littleEndian(index) + littleEndian(channel)
     }
 }

@@ -6,6 +6,7 @@ import DFUGATT
 
 /// The real seam: Glibc and libbluetooth.
 public struct SystemBlueZSyscalls: BlueZSyscalls {
+    /// The real syscalls.
     public init() {}
 
     private func check(_ result: Int32) -> Result<Void, SystemErrno> {

@@ -5,37 +5,43 @@ import Glibc
 /// A C `errno` value, as swift-system models it: an open struct with the codes this module
 /// names, so an unexpected code is still printed ("errno 123"), never a crash.
 public struct SystemErrno: RawRepresentable, Error, Sendable, Hashable, CustomStringConvertible {
+    /// The C `errno` value.
     public let rawValue: Int32
+    /// The errno with this value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// The calling thread's `errno`, read right after a failed call.
     public static var current: SystemErrno { SystemErrno(rawValue: errno) }
 
-    public static let operationNotPermitted = SystemErrno(rawValue: EPERM)
+    package static let operationNotPermitted = SystemErrno(rawValue: EPERM)
+    /// EINTR: a signal interrupted the call; it is made again.
     public static let interrupted = SystemErrno(rawValue: EINTR)
+    /// EIO: an I/O error.
     public static let ioError = SystemErrno(rawValue: EIO)
-    public static let badFileDescriptor = SystemErrno(rawValue: EBADF)
-    public static let wouldBlock = SystemErrno(rawValue: EAGAIN)
-    public static let permissionDenied = SystemErrno(rawValue: EACCES)
+    package static let badFileDescriptor = SystemErrno(rawValue: EBADF)
+    package static let wouldBlock = SystemErrno(rawValue: EAGAIN)
+    package static let permissionDenied = SystemErrno(rawValue: EACCES)
+    /// EBUSY: the adapter or resource is in use.
     public static let busy = SystemErrno(rawValue: EBUSY)
-    public static let noDevice = SystemErrno(rawValue: ENODEV)
+    package static let noDevice = SystemErrno(rawValue: ENODEV)
+    /// EINVAL: an argument the kernel does not accept.
     public static let invalidArgument = SystemErrno(rawValue: EINVAL)
-    public static let brokenPipe = SystemErrno(rawValue: EPIPE)
-    public static let protocolNotAvailable = SystemErrno(rawValue: ENOPROTOOPT)
-    public static let addressFamilyNotSupported = SystemErrno(rawValue: EAFNOSUPPORT)
-    public static let networkDown = SystemErrno(rawValue: ENETDOWN)
-    public static let connectionAborted = SystemErrno(rawValue: ECONNABORTED)
-    public static let connectionReset = SystemErrno(rawValue: ECONNRESET)
-    public static let notConnected = SystemErrno(rawValue: ENOTCONN)
-    public static let timedOut = SystemErrno(rawValue: ETIMEDOUT)
-    public static let connectionRefused = SystemErrno(rawValue: ECONNREFUSED)
-    public static let hostDown = SystemErrno(rawValue: EHOSTDOWN)
-    public static let hostUnreachable = SystemErrno(rawValue: EHOSTUNREACH)
+    package static let brokenPipe = SystemErrno(rawValue: EPIPE)
+    package static let protocolNotAvailable = SystemErrno(rawValue: ENOPROTOOPT)
+    package static let addressFamilyNotSupported = SystemErrno(rawValue: EAFNOSUPPORT)
+    package static let networkDown = SystemErrno(rawValue: ENETDOWN)
+    package static let connectionAborted = SystemErrno(rawValue: ECONNABORTED)
+    package static let connectionReset = SystemErrno(rawValue: ECONNRESET)
+    package static let notConnected = SystemErrno(rawValue: ENOTCONN)
+    package static let timedOut = SystemErrno(rawValue: ETIMEDOUT)
+    package static let connectionRefused = SystemErrno(rawValue: ECONNREFUSED)
+    package static let hostDown = SystemErrno(rawValue: EHOSTDOWN)
+    package static let hostUnreachable = SystemErrno(rawValue: EHOSTUNREACH)
     /// What a blocking L2CAP connect(2) returns when SO_SNDTIMEO expires first (the kernel's
     /// bt_sock_wait_state), not only for non-blocking sockets.
-    public static let inProgress = SystemErrno(rawValue: EINPROGRESS)
-    public static let notSupported = SystemErrno(rawValue: EOPNOTSUPP)
-    public static let rfKilled = SystemErrno(rawValue: ERFKILL)
+    package static let inProgress = SystemErrno(rawValue: EINPROGRESS)
+    package static let notSupported = SystemErrno(rawValue: EOPNOTSUPP)
+    package static let rfKilled = SystemErrno(rawValue: ERFKILL)
 
     /// The C name ("EAFNOSUPPORT"), or "errno N" for codes not named here.
     public var name: String {

@@ -7,6 +7,7 @@ import DFUGATT
 public struct BlueZAdapter: Sendable {
     /// "hci0".
     public let name: String
+    /// N of `hciN`.
     public let index: UInt16
     private let syscalls: any BlueZSyscalls
 

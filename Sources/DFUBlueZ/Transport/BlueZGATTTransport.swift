@@ -11,7 +11,9 @@ import Synchronization
 /// for by a short scan first; a Nordic bootloader on the application's address + 1 gets the
 /// type of the address below it; with nothing known, both are tried, the likelier first.
 public final class BlueZGATTTransport: GATTTransport, Sendable {
+    /// `bluez:hciN`.
     public let name: String
+    /// The adapter it scans and connects through.
     public let adapter: BlueZAdapter
     private let options: BlueZL2CAPBearer.Options
     private let syscalls: any BlueZSyscalls
@@ -21,7 +23,7 @@ public final class BlueZGATTTransport: GATTTransport, Sendable {
     private let gate = GATTSerialGate()
 
     /// Which adapter names `BlueZGATTTransport` accepts: `hci0`, `hci1`...
-    public static func isValidAdapterName(_ name: String) -> Bool { BlueZAdapter(name: name) != nil }
+    package static func isValidAdapterName(_ name: String) -> Bool { BlueZAdapter(name: name) != nil }
 
     /// `adapter` is `hciN`; `security` is the BT_SECURITY level each link must reach (nil: the
     /// kernel's default, unencrypted).

@@ -4,12 +4,14 @@ import DFUHCI
 /// What a scan heard, one entry per address: advertising data merged with scan responses, and
 /// each address's type (needed to connect), from management Device Found events.
 public struct BlueZScanResults: Sendable, Hashable {
+    /// What was heard from each address: advertising data merged with scan responses.
     public private(set) var devices: [DeviceAddress: HCIAdvertisement] = [:]
     /// Addresses in the order first heard.
     public private(set) var order: [DeviceAddress] = []
     /// Event packets that were not LE Advertising Reports, or did not decode.
-    public private(set) var ignoredPacketCount = 0
+    package private(set) var ignoredPacketCount = 0
 
+    /// Nothing heard yet.
     public init() {}
 
     /// The connectable devices, in the order first heard.
@@ -19,7 +21,7 @@ public struct BlueZScanResults: Sendable, Hashable {
 
     /// One packet read from the management channel: Device Found events for adapter `index`
     /// (LE addresses only) are added; anything else is counted as ignored.
-    public mutating func add(mgmtPacket packet: [UInt8], index: UInt16) {
+    package mutating func add(mgmtPacket packet: [UInt8], index: UInt16) {
         guard case let .deviceFound(eventIndex, found)? = MgmtEvent(bytes: packet), eventIndex == index,
               found.addressType == BlueZConstants.addressTypeLEPublic
                 || found.addressType == BlueZConstants.addressTypeLERandom else {
@@ -30,7 +32,7 @@ public struct BlueZScanResults: Sendable, Hashable {
     }
 
     /// A Device Found event: its data holds the advertising data and scan response together.
-    public mutating func add(_ found: MgmtDeviceFound) {
+    package mutating func add(_ found: MgmtDeviceFound) {
         let type: HCIAddressType = found.addressType == BlueZConstants.addressTypeLEPublic ? .publicDevice : .randomDevice
         if devices[found.address] == nil { order.append(found.address) }
         var known = devices[found.address]
@@ -47,10 +49,11 @@ public struct BlueZScanResults: Sendable, Hashable {
     }
 
     /// The socket address type of a heard device.
-    public func addressType(of address: DeviceAddress) -> BlueZPeerAddressType? {
+    package func addressType(of address: DeviceAddress) -> BlueZPeerAddressType? {
         devices[address].map { BlueZPeerAddressType(hciAddressType: $0.addressType) }
     }
 
+    /// Adds what `other` heard: new addresses after the known ones, data of known ones merged.
     public mutating func merge(_ other: BlueZScanResults) {
         for address in other.order {
             if devices[address] == nil { order.append(address) }

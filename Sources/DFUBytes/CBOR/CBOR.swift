@@ -2,7 +2,7 @@
 /// runs libcbor's streaming decoder and builds `CBORValue`s.
 public enum CBOR {
     /// Arrays and maps nested deeper than this are refused by `decode`.
-    public static let maximumNestingDepth = 64
+    package static let maximumNestingDepth = 64
 
     /// Preferred serialization: definite lengths, the smallest integer and length widths,
     /// floats in the smallest width that holds the value exactly; map entries in their order.
@@ -13,7 +13,7 @@ public enum CBOR {
     /// Decodes exactly one item. Indefinite-length strings, arrays and maps are accepted
     /// (older MCUmgr servers built on tinycbor send indefinite-length maps); trailing bytes,
     /// truncated or malformed input, tags and `undefined` throw with the byte offset.
-    public static func decode(_ bytes: [UInt8]) throws(CBORError) -> CBORValue {
+    package static func decode(_ bytes: [UInt8]) throws(CBORError) -> CBORValue {
         try CBORDecoder.decode(bytes)
     }
 }

@@ -1,6 +1,6 @@
 /// Why bytes could not be decoded as exactly one CBOR item.
-public struct CBORError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Reason: Sendable, Equatable {
+package struct CBORError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Reason: Sendable, Equatable {
         /// The input is empty.
         case empty
         /// The input ends inside the item that starts at `offset`.
@@ -25,16 +25,16 @@ public struct CBORError: Error, Sendable, Equatable, CustomStringConvertible {
         case nestingTooDeep(limit: Int)
     }
 
-    public var reason: Reason
+    package var reason: Reason
     /// Byte offset in the input the reason refers to.
-    public var offset: Int
+    package var offset: Int
 
-    public init(_ reason: Reason, offset: Int) {
+    package init(_ reason: Reason, offset: Int) {
         self.reason = reason
         self.offset = offset
     }
 
-    public var description: String {
+    package var description: String {
         switch reason {
         case .empty:
             return "CBOR: the input is empty, expected one item"

@@ -10,12 +10,12 @@ extension CBORValue {
     }
 
     /// A map with text keys, in the order given.
-    public static func textMap(_ pairs: KeyValuePairs<String, CBORValue>) -> CBORValue {
+    package static func textMap(_ pairs: KeyValuePairs<String, CBORValue>) -> CBORValue {
         .map(pairs.map { CBORMapEntry(.text($0.key), $0.value) })
     }
 
     /// The integer value if this is an integer item that fits in `Int`.
-    public var integerValue: Int? {
+    package var integerValue: Int? {
         switch self {
         case let .unsigned(value):
             return value <= UInt64(Int.max) ? Int(value) : nil
@@ -27,37 +27,37 @@ extension CBORValue {
     }
 
     /// The value if this is an unsigned integer.
-    public var unsignedValue: UInt64? {
+    package var unsignedValue: UInt64? {
         if case let .unsigned(value) = self { return value }
         return nil
     }
 
     /// The bytes if this is a byte string.
-    public var bytesValue: [UInt8]? {
+    package var bytesValue: [UInt8]? {
         if case let .bytes(value) = self { return value }
         return nil
     }
 
     /// The string if this is a text string.
-    public var textValue: String? {
+    package var textValue: String? {
         if case let .text(value) = self { return value }
         return nil
     }
 
     /// The flag if this is `true` or `false`.
-    public var booleanValue: Bool? {
+    package var booleanValue: Bool? {
         if case let .boolean(value) = self { return value }
         return nil
     }
 
     /// The elements if this is an array.
-    public var arrayValue: [CBORValue]? {
+    package var arrayValue: [CBORValue]? {
         if case let .array(value) = self { return value }
         return nil
     }
 
     /// The entries, in wire order, if this is a map.
-    public var mapEntries: [CBORMapEntry]? {
+    package var mapEntries: [CBORMapEntry]? {
         if case let .map(value) = self { return value }
         return nil
     }

@@ -34,9 +34,12 @@ public indirect enum CBORValue: Sendable, Equatable, CustomStringConvertible {
 
 /// One key/value pair of a CBOR map.
 public struct CBORMapEntry: Sendable, Equatable {
+    /// The entry's key (text or an integer in the maps DFUKit meets).
     public var key: CBORValue
+    /// The entry's value.
     public var value: CBORValue
 
+    /// The entry `key: value`.
     public init(_ key: CBORValue, _ value: CBORValue) {
         self.key = key
         self.value = value

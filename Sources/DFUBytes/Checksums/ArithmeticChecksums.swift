@@ -4,7 +4,7 @@ import CZlib
 /// Fletcher's and Adler's checksums.
 public enum ArithmeticChecksums {
     /// The widths `sum(_:bits:)` accepts.
-    public static let sumWidths = [8, 16, 32, 64]
+    package static let sumWidths = [8, 16, 32, 64]
 
     /// The bytes added up as unsigned numbers, modulo 2^`bits` (`bits`: 8, 16, 32 or 64).
     public static func sum(_ bytes: [UInt8], bits: Int) -> UInt64 {
@@ -14,14 +14,14 @@ public enum ArithmeticChecksums {
     }
 
     /// Every byte XORed together (the NMEA 0183 checksum, a longitudinal parity byte).
-    public static func xor8(_ bytes: [UInt8]) -> UInt8 {
+    package static func xor8(_ bytes: [UInt8]) -> UInt8 {
         bytes.reduce(0, ^)
     }
 
     /// Fletcher-16 over 8-bit bytes: two sums modulo 255 starting at 0, `sum1 += byte`,
     /// `sum2 += sum1`; the result is `sum2 << 8 | sum1`. "abcde" -> 0xC8F0, "abcdef" -> 0x2057
     /// (the test vectors of Wikipedia's "Fletcher's checksum" article).
-    public static func fletcher16(_ bytes: [UInt8]) -> UInt16 {
+    package static func fletcher16(_ bytes: [UInt8]) -> UInt16 {
         let (sum1, sum2) = fletcherSums(bytes.lazy.map { UInt64($0) }, modulus: 255)
         return UInt16(sum2 << 8 | sum1)
     }

@@ -6,6 +6,7 @@ import CZlib
 /// CRC-32/ISO-HDLC (zlib's, ZIP's, PNG's) is computed by zlib's `crc32_z`; every other algorithm
 /// by one table-driven loop (`CRCTable`, slicing-by-8, tables shared per polynomial).
 public struct CRC: Sendable, Hashable {
+    /// The algorithm it computes.
     public let parameters: CRCParameters
     private var state: State
 
@@ -20,6 +21,7 @@ public struct CRC: Sendable, Hashable {
     static let zlibParameters = CRCParameters(width: 32, poly: 0x04C1_1DB7, initial: 0xFFFF_FFFF,
                                               reflectIn: true, reflectOut: true, xorOut: 0xFFFF_FFFF)
 
+    /// A CRC of `parameters` over no bytes yet.
     public init(_ parameters: CRCParameters) {
         self.parameters = parameters
         if parameters == Self.zlibParameters {
@@ -33,6 +35,7 @@ public struct CRC: Sendable, Hashable {
         }
     }
 
+    /// Adds the bytes of `buffer` to the computation.
     public mutating func update(_ buffer: UnsafeRawBufferPointer) {
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return }
         switch state {
@@ -43,16 +46,18 @@ public struct CRC: Sendable, Hashable {
         }
     }
 
+    /// Adds `bytes` to the computation.
     public mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 
+    /// Adds `bytes` to the computation.
     public mutating func update(_ bytes: ArraySlice<UInt8>) {
         bytes.withUnsafeBytes { update($0) }
     }
 
     /// The CRC of everything fed so far, in its low `width` bits.
-    public func finalize() -> UInt64 {
+    package func finalize() -> UInt64 {
         switch state {
         case .zlib(let value):
             return UInt64(value & 0xFFFF_FFFF)

@@ -11,22 +11,26 @@ public struct CRC16CCITTFalse: Sendable, Hashable {
     /// The CRC of everything passed to `update` so far.
     public var value: UInt16 { UInt16(truncatingIfNeeded: crc.finalize()) }
 
+    /// A CRC over no bytes yet (its value is the initial 0xFFFF).
     public init() {}
 
+    /// Adds the bytes of `buffer` to the computation.
     public mutating func update(_ buffer: UnsafeRawBufferPointer) {
         crc.update(buffer)
     }
 
+    /// Adds `bytes` to the computation.
     public mutating func update(_ bytes: [UInt8]) {
         crc.update(bytes)
     }
 
+    /// Adds `bytes` to the computation.
     public mutating func update(_ bytes: ArraySlice<UInt8>) {
         crc.update(bytes)
     }
 
     /// The CRC so far (same as `value`).
-    public func finalize() -> UInt16 { value }
+    package func finalize() -> UInt16 { value }
 
     /// The CRC-16/CCITT-FALSE of `bytes` in one call.
     public static func checksum(_ bytes: [UInt8]) -> UInt16 {

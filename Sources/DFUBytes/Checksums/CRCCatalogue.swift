@@ -4,7 +4,8 @@ public struct CRCAlgorithm: Sendable {
     /// The catalogue's name, e.g. `CRC-16/XMODEM`.
     public let name: String
     /// Other names the catalogue lists for it, e.g. `XMODEM`, `ZMODEM`.
-    public let aliases: [String]
+    package let aliases: [String]
+    /// Its parameters in the Williams model.
     public let parameters: CRCParameters
     /// The CRC of the nine ASCII bytes "123456789", as the catalogue gives it.
     public let check: UInt64
@@ -30,7 +31,7 @@ public struct CRCAlgorithm: Sendable {
 /// or alias, ignoring case (`CRCCatalogue.algorithm(named: "crc-32c")` is CRC-32/ISCSI).
 public enum CRCCatalogue {
     /// Every algorithm, in the catalogue's order.
-    public static var algorithms: [CRCAlgorithm] { entries }
+    package static var algorithms: [CRCAlgorithm] { entries }
 
     /// Every name and alias, in the catalogue's order (for suggestions and documentation).
     public static let names: [String] = entries.flatMap { [$0.name] + $0.aliases }

@@ -7,16 +7,18 @@ public struct CRCParameters: Sendable, Hashable {
     /// Bits in the CRC, 1...64.
     public var width: Int
     /// The generator polynomial, most significant bit first, without the x^width term.
-    public var poly: UInt64
+    package var poly: UInt64
     /// The register's value before the first byte.
-    public var initial: UInt64
+    package var initial: UInt64
     /// Each input byte is taken least significant bit first.
-    public var reflectIn: Bool
+    package var reflectIn: Bool
     /// The register is reflected before the final XOR.
-    public var reflectOut: Bool
+    package var reflectOut: Bool
     /// XORed into the result.
-    public var xorOut: UInt64
+    package var xorOut: UInt64
 
+    /// Parameters as the catalogue writes them. `width` must be 1...64 (a programming error
+    /// otherwise).
     public init(width: Int, poly: UInt64, initial: UInt64, reflectIn: Bool, reflectOut: Bool, xorOut: UInt64) {
         precondition((1...64).contains(width), "a CRC is 1 to 64 bits wide, not \(width)")
         self.width = width

@@ -1,7 +1,7 @@
 /// One-shot SHA-256: `SHA256.digest(bytes)`. For data that arrives in pieces use `SHA256Hasher`.
 public enum SHA256 {
     /// Digest size in bytes.
-    public static let digestSize = SHA256Hasher.digestSize
+    package static let digestSize = SHA256Hasher.digestSize
 
     /// The 32-byte SHA-256 digest of `bytes`.
     public static func digest(_ bytes: [UInt8]) -> [UInt8] {

@@ -9,6 +9,8 @@ public struct FrameChecksum: Sendable {
     public let width: Int
     private let compute: @Sendable ([UInt8]) -> UInt64
 
+    /// A checksum called `name`, `width` bytes wide in the frame, computed by `compute` over the
+    /// bytes before the trailer.
     public init(name: String, width: Int, compute: @escaping @Sendable ([UInt8]) -> UInt64) {
         self.name = name
         self.width = width

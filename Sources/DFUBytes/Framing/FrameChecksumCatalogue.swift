@@ -2,12 +2,12 @@
 /// CRC of the CRC RevEng catalogue by name or alias, any case (`CRCCatalogue`), the older
 /// `crc16` / `crc32` names, and the arithmetic checks `xor8`, `fletcher16`, `fletcher32`,
 /// `adler32` and `sum8` / `sum16` / `sum32` / `sum64`.
-public enum FrameChecksumCatalogue {
+package enum FrameChecksumCatalogue {
     /// An algorithm: its width in bytes (1...8) and its value over the bytes it covers.
-    public typealias Algorithm = (width: Int, compute: @Sendable ([UInt8]) -> UInt64)
+    package typealias Algorithm = (width: Int, compute: @Sendable ([UInt8]) -> UInt64)
 
     /// The algorithm called `name`, or nil (also for a catalogue CRC wider than 64 bits).
-    public static func lookup(_ name: String) -> Algorithm? {
+    package static func lookup(_ name: String) -> Algorithm? {
         if let arithmetic = arithmetic[name.lowercased()] { return arithmetic }
         guard let algorithm = CRCCatalogue.algorithm(named: legacyNames[name.lowercased()] ?? name),
               algorithm.parameters.width <= 64
@@ -16,7 +16,7 @@ public enum FrameChecksumCatalogue {
     }
 
     /// The names `lookup` knows, for error messages and suggestions.
-    public static let names: [String] = legacyNames.keys.sorted() + arithmetic.keys.sorted() + CRCCatalogue.names
+    package static let names: [String] = legacyNames.keys.sorted() + arithmetic.keys.sorted() + CRCCatalogue.names
 
     /// The names profiles used before the catalogue, as its names.
     private static let legacyNames = ["crc16": "CRC-16/IBM-3740", "crc32": "CRC-32/ISO-HDLC"]

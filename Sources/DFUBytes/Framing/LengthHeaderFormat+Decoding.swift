@@ -30,7 +30,7 @@ extension LengthHeaderFormat {
 
     /// The raw value of the length field in `header`, which must hold at least the first
     /// `lengthOffset + lengthWidth` bytes of a frame; nil when it is shorter.
-    public func announcedLength<Bytes: Collection>(inHeader header: Bytes) -> Int?
+    package func announcedLength<Bytes: Collection>(inHeader header: Bytes) -> Int?
     where Bytes.Element == UInt8, Bytes.Index == Int {
         guard header.count >= lengthOffset + lengthWidth else { return nil }
         let start = header.startIndex + lengthOffset

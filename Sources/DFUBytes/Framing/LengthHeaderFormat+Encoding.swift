@@ -40,7 +40,7 @@ extension LengthHeaderFormat {
     /// header, and which does not have its trailer yet; every other byte is left as it is. The
     /// value written is the payload length (`frame.count - headerSize`), or `frame.count` when
     /// the field counts the whole frame, plus the trailer's width when it counts the trailer.
-    public func seal(frame: [UInt8]) throws(FramingError) -> [UInt8] {
+    package func seal(frame: [UInt8]) throws(FramingError) -> [UInt8] {
         try validate()
         guard frame.count >= headerSize else {
             throw .frameShorterThanHeader(frameLength: frame.count, headerSize: headerSize)
@@ -57,7 +57,7 @@ extension LengthHeaderFormat {
     }
 
     /// `frame` followed by the trailer's checksum over it (`frame` unchanged without a trailer).
-    public func appendingTrailer(to frame: [UInt8]) -> [UInt8] {
+    package func appendingTrailer(to frame: [UInt8]) -> [UInt8] {
         guard let trailer else { return frame }
         let value = trailer.checksum.value(of: frame) & Self.mask(width: trailer.width)
         return frame + Self.unsignedBytes(value, width: trailer.width, endianness: endianness)

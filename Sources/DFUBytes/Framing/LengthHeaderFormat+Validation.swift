@@ -1,9 +1,9 @@
 extension LengthHeaderFormat {
     /// Length field widths a format may use, in bytes.
-    public static let supportedLengthWidths: Set<Int> = [1, 2, 4]
+    package static let supportedLengthWidths: Set<Int> = [1, 2, 4]
 
     /// Trailer widths a format may use, in bytes.
-    public static let supportedTrailerWidths = 1...8
+    package static let supportedTrailerWidths = 1...8
 
     /// Checks that the layout is usable: a width of 1, 2 or 4 bytes, a length field wholly
     /// inside the header, a non-negative payload limit and a trailer of 1 to 8 bytes.
@@ -24,12 +24,12 @@ extension LengthHeaderFormat {
     }
 
     /// Whether the header is nothing but the length field, so `frame(payload:)` can build it.
-    public var isLengthOnly: Bool { headerSize == lengthWidth && lengthOffset == 0 }
+    package var isLengthOnly: Bool { headerSize == lengthWidth && lengthOffset == 0 }
 
     /// The longest payload this format can carry: `maximumPayloadLength`, further bounded by
     /// the largest value the length field can hold (less the header when it counts the frame,
     /// and less the trailer when it counts it).
-    public var effectivePayloadLimit: Int {
+    package var effectivePayloadLimit: Int {
         let fieldMaximum = lengthWidth >= MemoryLayout<Int>.size ? Int.max : (1 << (lengthWidth * 8)) - 1
         let byField = fieldMaximum - (lengthCounts == .frame ? headerSize : 0) - countedTrailerWidth
         return Swift.max(0, Swift.min(maximumPayloadLength, byField))

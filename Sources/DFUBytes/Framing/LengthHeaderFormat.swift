@@ -28,19 +28,22 @@ public struct LengthHeaderFormat: Sendable, Hashable {
         case overlay
     }
 
-    public var headerSize: Int
-    public var lengthOffset: Int
+    package var headerSize: Int
+    package var lengthOffset: Int
     /// 1, 2 or 4 bytes.
-    public var lengthWidth: Int
+    package var lengthWidth: Int
     /// Byte order of the length field and of the trailer.
     public var endianness: Endianness
-    public var lengthCounts: LengthCounts
+    package var lengthCounts: LengthCounts
     /// The largest payload a peer may announce; a longer one is rejected as impossible.
-    public var maximumPayloadLength: Int
-    public var lengthField: LengthField
+    package var maximumPayloadLength: Int
+    package var lengthField: LengthField
     /// A checksum after the payload, if the frames carry one.
     public var trailer: FrameTrailer?
 
+    /// A framing whose `headerSize`-byte header holds a `lengthWidth`-byte length at `lengthOffset`,
+    /// in `endianness`; the other settings default to the common case (the length counts the
+    /// payload, is inserted before it, up to 65,535 bytes, no trailer).
     public init(headerSize: Int, lengthOffset: Int = 0, lengthWidth: Int, endianness: Endianness,
                 lengthCounts: LengthCounts = .payload, maximumPayloadLength: Int = 65_535,
                 lengthField: LengthField = .insert, trailer: FrameTrailer? = nil) {
@@ -55,14 +58,14 @@ public struct LengthHeaderFormat: Sendable, Hashable {
     }
 
     /// Bytes of the trailer (0 without one).
-    public var trailerWidth: Int { trailer?.width ?? 0 }
+    package var trailerWidth: Int { trailer?.width ?? 0 }
 
     /// Bytes of the trailer the length field counts.
     var countedTrailerWidth: Int { trailer?.countedInLength == true ? trailerWidth : 0 }
 
     /// Header bytes a message must hold: all of them with `.overlay`, all but the length's with
     /// `.insert`.
-    public var headerBytesInMessage: Int {
+    package var headerBytesInMessage: Int {
         lengthField == .overlay ? headerSize : headerSize - lengthWidth
     }
 }

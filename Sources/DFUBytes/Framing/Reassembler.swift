@@ -4,8 +4,8 @@
 /// Pure: no I/O, no clock. Feed each notification to `append(_:)` and handle the complete frames
 /// it returns, header and trailer included (`LengthHeaderFormat.message(ofFrame:)` checks the
 /// trailer and gives the message).
-public struct Reassembler: Sendable {
-    public let format: LengthHeaderFormat
+package struct Reassembler: Sendable {
+    package let format: LengthHeaderFormat
 
     /// Bytes of the frame in progress.
     private var buffer: [UInt8] = []
@@ -13,18 +13,18 @@ public struct Reassembler: Sendable {
     /// still buffered. Kept across `reset()` so that errors locate bytes in the whole stream.
     private var bufferStartOffset = 0
 
-    public init(format: LengthHeaderFormat) {
+    package init(format: LengthHeaderFormat) {
         self.format = format
     }
 
     /// Bytes received that do not yet form a complete frame.
-    public var bufferedByteCount: Int { buffer.count }
+    package var bufferedByteCount: Int { buffer.count }
 
     /// Total bytes passed to `append` since `init`.
-    public var streamByteCount: Int { bufferStartOffset + buffer.count }
+    package var streamByteCount: Int { bufferStartOffset + buffer.count }
 
     /// Drops any partial frame (the stream offset keeps counting).
-    public mutating func reset() {
+    package mutating func reset() {
         bufferStartOffset += buffer.count
         buffer.removeAll(keepingCapacity: true)
     }
@@ -34,7 +34,7 @@ public struct Reassembler: Sendable {
     /// Throws when a header announces an impossible length; the reassembler is then reset, and
     /// every byte buffered so far is discarded with it, including frames completed earlier in
     /// the same notification (no later byte can be trusted to start a frame).
-    public mutating func append(_ notification: [UInt8]) throws(FramingError) -> [[UInt8]] {
+    package mutating func append(_ notification: [UInt8]) throws(FramingError) -> [[UInt8]] {
         try format.validate()
         buffer.append(contentsOf: notification)
         var frames: [[UInt8]] = []

@@ -3,25 +3,25 @@
 ///
 /// A failed read consumes nothing: `offset` is unchanged and the read can be retried with a
 /// smaller count.
-public struct ByteReader: Sendable, Hashable {
+package struct ByteReader: Sendable, Hashable {
     /// The whole input.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
     /// Index of the next byte to read.
-    public private(set) var offset: Int
+    package private(set) var offset: Int
 
-    public init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         self.bytes = bytes
         self.offset = 0
     }
 
     /// Bytes not yet read.
-    public var remainingCount: Int { bytes.count - offset }
+    package var remainingCount: Int { bytes.count - offset }
 
     /// Whether every byte has been read.
-    public var isAtEnd: Bool { offset == bytes.count }
+    package var isAtEnd: Bool { offset == bytes.count }
 
     /// Reads a `width`-byte unsigned integer (1, 2, 3, 4 or 8) in `endianness`.
-    public mutating func readUnsigned(width: Int, endianness: Endianness) throws(ByteReaderError) -> UInt64 {
+    package mutating func readUnsigned(width: Int, endianness: Endianness) throws(ByteReaderError) -> UInt64 {
         guard ByteWriter.supportedWidths.contains(width) else {
             throw .unsupportedWidth(width, offset: offset)
         }
@@ -42,14 +42,14 @@ public struct ByteReader: Sendable, Hashable {
     }
 
     /// Reads one byte.
-    public mutating func readByte() throws(ByteReaderError) -> UInt8 {
+    package mutating func readByte() throws(ByteReaderError) -> UInt8 {
         try require(1)
         defer { offset += 1 }
         return bytes[offset]
     }
 
     /// Reads the next `count` bytes.
-    public mutating func readBytes(count: Int) throws(ByteReaderError) -> [UInt8] {
+    package mutating func readBytes(count: Int) throws(ByteReaderError) -> [UInt8] {
         guard count >= 0 else { throw .negativeCount(count, offset: offset) }
         try require(count)
         defer { offset += count }
@@ -57,14 +57,14 @@ public struct ByteReader: Sendable, Hashable {
     }
 
     /// Skips the next `count` bytes.
-    public mutating func skip(count: Int) throws(ByteReaderError) {
+    package mutating func skip(count: Int) throws(ByteReaderError) {
         guard count >= 0 else { throw .negativeCount(count, offset: offset) }
         try require(count)
         offset += count
     }
 
     /// Reads everything that is left (possibly nothing).
-    public mutating func readRemaining() -> [UInt8] {
+    package mutating func readRemaining() -> [UInt8] {
         defer { offset = bytes.count }
         return Array(bytes[offset...])
     }

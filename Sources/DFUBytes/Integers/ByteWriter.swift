@@ -5,11 +5,12 @@
 /// stops the program: silently truncating a length or an offset would corrupt a frame.
 public struct ByteWriter: Sendable, Hashable {
     /// Widths, in bytes, that `append(_:width:endianness:)` accepts.
-    public static let supportedWidths: Set<Int> = [1, 2, 3, 4, 8]
+    package static let supportedWidths: Set<Int> = [1, 2, 3, 4, 8]
 
     /// Everything appended so far.
     public private(set) var bytes: [UInt8]
 
+    /// An empty writer, with room reserved for `capacity` bytes.
     public init(capacity: Int = 0) {
         bytes = []
         bytes.reserveCapacity(capacity)

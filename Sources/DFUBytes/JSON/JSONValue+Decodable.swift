@@ -53,5 +53,6 @@ extension JSONValue: Decodable {
 
 /// Why a document is not JSON.
 public struct JSONSyntaxError: Error, Sendable {
+    /// Where and why the text is not JSON.
     public let message: String
 }

@@ -37,7 +37,7 @@ extension JSONValue {
         }
     }
 
-    public static func quoted(_ string: String) -> String {
+    package static func quoted(_ string: String) -> String {
         var result = "\""
         for scalar in string.unicodeScalars {
             switch scalar {

@@ -4,12 +4,19 @@
 /// can be reported with its key) and to write manifests, inspections and batch reports with a
 /// fixed key order.
 public enum JSONValue: Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number without a fraction or exponent that fits 64 bits.
     case integer(Int64)
+    /// Any other number.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array, in order.
     case array([JSONValue])
+    /// An object, its members in written order.
     case object([(key: String, value: JSONValue)])
 
     /// The member called `key` of an object, if any.
@@ -19,7 +26,7 @@ public enum JSONValue: Sendable {
     }
 
     /// A short name of the value's type, for error messages.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"

@@ -8,7 +8,7 @@ internal import Foundation
 public enum PEM {
     /// Decodes the first PEM block in `text`, ignoring anything before its BEGIN line (such as
     /// OpenSSL's human-readable dump) and after its END line.
-    public static func decode(_ text: String) throws(PEMError) -> (label: String, der: [UInt8]) {
+    package static func decode(_ text: String) throws(PEMError) -> (label: String, der: [UInt8]) {
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             .map { $0.trimmingWhitespace() }
         guard let beginIndex = lines.firstIndex(where: { label(of: $0, kind: "BEGIN") != nil }),

@@ -1,5 +1,5 @@
 /// Why PEM text could not be decoded. Line numbers are 1-based.
-public enum PEMError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum PEMError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No "-----BEGIN <label>-----" line was found.
     case missingBeginLine
     /// The block that begins on `beginLine` has no "-----END <label>-----" line.
@@ -11,7 +11,7 @@ public enum PEMError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The block between BEGIN and END holds no data.
     case emptyBody(label: String, beginLine: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .missingBeginLine:
             return "no \"-----BEGIN ...-----\" line: not PEM text"

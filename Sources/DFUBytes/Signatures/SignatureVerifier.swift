@@ -5,9 +5,9 @@ import CCryptoShim
 /// Returns true for a valid signature and false for a wrong or malformed signature; throws
 /// `SignatureError` only when the key itself is unusable, since that is a configuration
 /// problem rather than a bad image.
-public enum SignatureVerifier {
+package enum SignatureVerifier {
     /// How an ECDSA signature is encoded.
-    public enum ECDSASignatureFormat: String, Sendable, Hashable, CaseIterable {
+    package enum ECDSASignatureFormat: String, Sendable, Hashable, CaseIterable {
         /// r || s, 32 bytes each, big-endian (IEEE P1363; what MCUboot and JOSE use).
         case raw
         /// ASN.1 DER SEQUENCE { r INTEGER, s INTEGER } (what `openssl dgst -sign` writes).
@@ -17,14 +17,14 @@ public enum SignatureVerifier {
     /// Verifies an ECDSA P-256 (secp256r1) signature over SHA-256(`message`).
     /// - Parameter publicKeyDER: a DER SubjectPublicKeyInfo (the body of a PEM "PUBLIC KEY");
     ///   a key on any other curve is malformed.
-    public static func verifyECDSAP256(publicKeyDER: [UInt8], message: [UInt8], signature: [UInt8],
+    package static func verifyECDSAP256(publicKeyDER: [UInt8], message: [UInt8], signature: [UInt8],
                                        format: ECDSASignatureFormat) throws(SignatureError) -> Bool {
         try verifyECDSA(curveBits: 256, publicKeyDER: publicKeyDER, message: message, signature: signature,
                         format: format)
     }
 
     /// Verifies an ECDSA P-384 (secp384r1) signature over SHA-384(`message`), as MCUboot pairs them.
-    public static func verifyECDSAP384(publicKeyDER: [UInt8], message: [UInt8], signature: [UInt8],
+    package static func verifyECDSAP384(publicKeyDER: [UInt8], message: [UInt8], signature: [UInt8],
                                        format: ECDSASignatureFormat) throws(SignatureError) -> Bool {
         try verifyECDSA(curveBits: 384, publicKeyDER: publicKeyDER, message: message, signature: signature,
                         format: format)
@@ -46,7 +46,7 @@ public enum SignatureVerifier {
     /// Verifies an RSASSA-PSS signature over SHA-256(`message`) with MGF1(SHA-256) and a 32-byte
     /// salt (MCUboot's RSA2048 and RSA3072 TLVs).
     /// - Parameter publicKeyDER: a DER SubjectPublicKeyInfo or PKCS#1 RSAPublicKey.
-    public static func verifyRSAPSS(publicKeyDER: [UInt8], message: [UInt8],
+    package static func verifyRSAPSS(publicKeyDER: [UInt8], message: [UInt8],
                                     signature: [UInt8]) throws(SignatureError) -> Bool {
         let status = publicKeyDER.withUnsafeBufferPointer { key in
             message.withUnsafeBufferPointer { message in
@@ -61,7 +61,7 @@ public enum SignatureVerifier {
 
     /// An RSA key as PKCS#1 RSAPublicKey DER (what imgtool hashes into KEYHASH for RSA), and its
     /// modulus size in bits; nil when `publicKeyDER` is not an RSA key.
-    public static func rsaPublicKey(_ publicKeyDER: [UInt8]) -> (pkcs1: [UInt8], modulusBits: Int)? {
+    package static func rsaPublicKey(_ publicKeyDER: [UInt8]) -> (pkcs1: [UInt8], modulusBits: Int)? {
         var output = [UInt8](repeating: 0, count: 2048)
         var written = 0
         let status = publicKeyDER.withUnsafeBufferPointer { key in
@@ -76,7 +76,7 @@ public enum SignatureVerifier {
 
     /// Verifies an Ed25519 signature (64 bytes) over `message` itself (PureEdDSA).
     /// - Parameter publicKey: a raw 32-byte key or a DER SubjectPublicKeyInfo.
-    public static func verifyEd25519(publicKey: [UInt8], message: [UInt8],
+    package static func verifyEd25519(publicKey: [UInt8], message: [UInt8],
                                      signature: [UInt8]) throws(SignatureError) -> Bool {
         let status = publicKey.withUnsafeBufferPointer { key in
             message.withUnsafeBufferPointer { message in

@@ -6,10 +6,11 @@ public struct BluetoothUUID: Sendable, Hashable, CustomStringConvertible {
     public let bytes: [UInt8]
 
     /// The Bluetooth Base UUID, 00000000-0000-1000-8000-00805F9B34FB.
-    public static let baseBytes: [UInt8] = [
+    package static let baseBytes: [UInt8] = [
         0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0x80, 0x5F, 0x9B, 0x34, 0xFB,
     ]
 
+    /// A UUID from its 16 bytes, most significant first; fewer or more is a programming error.
     public init(bytes128: [UInt8]) {
         precondition(bytes128.count == 16, "a 128-bit UUID has 16 bytes")
         self.bytes = bytes128
@@ -76,22 +77,22 @@ public struct BluetoothUUID: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether it lies on the Bluetooth Base UUID (so has a 16- or 32-bit short form).
-    public var isSIGBased: Bool { Array(bytes[4...]) == Array(Self.baseBytes[4...]) }
+    package var isSIGBased: Bool { Array(bytes[4...]) == Array(Self.baseBytes[4...]) }
 
     /// The 16-bit value when this is a SIG-based UUID whose top 16 bits are zero.
-    public var uuid16: UInt16? {
+    package var uuid16: UInt16? {
         guard isSIGBased, bytes[0] == 0, bytes[1] == 0 else { return nil }
         return UInt16(bytes[2]) << 8 | UInt16(bytes[3])
     }
 
     /// The 32-bit value when this is a SIG-based UUID.
-    public var uuid32: UInt32? {
+    package var uuid32: UInt32? {
         guard isSIGBased else { return nil }
         return UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3])
     }
 
     /// The shortest little-endian wire form (2, 4 or 16 bytes), as ATT carries it.
-    public var littleEndianBytes: [UInt8] {
+    package var littleEndianBytes: [UInt8] {
         if let short = uuid16 { return [UInt8(short & 0xFF), UInt8(short >> 8)] }
         return bytes.reversed()
     }

@@ -3,7 +3,7 @@ import DFUProfile
 
 extension CommandExecution {
     /// Where a device says what firmware it runs.
-    public enum InstalledSource: Sendable, Equatable {
+    package enum InstalledSource: Sendable, Equatable {
         /// A profile command (its answer's fields under its name).
         case command(String)
         /// A readable characteristic of the profile (`value`, `text`, `size` under its name),
@@ -12,7 +12,7 @@ extension CommandExecution {
     }
 
     /// What a device was found to run.
-    public struct InstalledFirmware: Sendable, Equatable {
+    package struct InstalledFirmware: Sendable, Equatable {
         /// Whether the `installed` condition held: the device runs the target already.
         public var installed: Bool
         /// The version seen: the `version` expression's value; else a characteristic's text, or the
@@ -24,7 +24,7 @@ extension CommandExecution {
 
     /// Connects, asks `source` once, disconnects, and evaluates `installed` (and `version`)
     /// over the answer with `image` and `param` bound, as a check does. Writes nothing.
-    public static func installedFirmware(_ source: InstalledSource, installed: Expression, version: Expression?,
+    package static func installedFirmware(_ source: InstalledSource, installed: Expression, version: Expression?,
                                          image: FlashImage, profile: Profile, transport: any GATTTransport,
                                          address: DeviceAddress?, options: FlashOptions = FlashOptions())
         async -> Swift.Result<InstalledFirmware, FlashError> {

@@ -4,7 +4,9 @@ import DFUProfile
 /// Runs one command of a profile against a device and returns its answer: what `dfukit exec`
 /// (and `dfukit smp ...`) do, for bench-side operations such as listing a device's images.
 public enum CommandExecution {
+    /// The session's report and, when the command succeeded, its answer.
     public struct Result: Sendable {
+        /// How the run went: connection, the command's exchange, errors.
         public var report: FlashReport
         /// The answer's fields; nil when the command failed.
         public var fields: [String: Value]?

@@ -3,6 +3,8 @@ import DFUProfile
 /// Why a flash did not end verified: what failed, where (device, image, offset, profile
 /// location) and, where we can tell, what to do.
 public struct FlashError: Error, Sendable, CustomStringConvertible {
+    /// The class of failure, which decides the exit status; the raw value is what `--json` and the
+    /// ledger print.
     public enum Kind: String, Sendable {
         /// The device refused a command or failed a check.
         case device
@@ -22,12 +24,19 @@ public struct FlashError: Error, Sendable, CustomStringConvertible {
         case cancelled
     }
 
+    /// The class of failure.
     public var kind: Kind
+    /// What failed, in words for the user.
     public var message: String
+    /// The device's address, when the failure concerns one.
     public var address: String?
+    /// The image being sent, when there was one.
     public var image: String?
+    /// The image offset (bytes) the device had reached, when known.
     public var offset: Int?
+    /// The profile step or key (`FILE:LINE:COL`) the failure happened at, when it came from one.
     public var location: SourceLocation?
+    /// What to do about it, when we can tell.
     public var hint: String?
     /// What the device holds of the image, as far as the engine can tell: one stage, or two
     /// when a command whose answer was lost may or may not have taken effect; empty when
@@ -37,8 +46,9 @@ public struct FlashError: Error, Sendable, CustomStringConvertible {
     public var deviceState: String?
     /// The device's answer (a code the profile does not know), or its absence (a timeout, a lost
     /// link), does not tell whether it did what it was asked.
-    public var outcomeUnknown = false
+    package var outcomeUnknown = false
 
+    /// An error of `kind`; the optional parts say where it happened and what to do.
     public init(kind: Kind, message: String, address: String? = nil, image: String? = nil, offset: Int? = nil,
                 location: SourceLocation? = nil, hint: String? = nil) {
         self.kind = kind

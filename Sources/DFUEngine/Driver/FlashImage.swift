@@ -4,15 +4,21 @@ import DFUBytes
 public struct FlashImage: Sendable {
     /// The image's role in its package: `application`, `softdevice`, `bootloader`, ...
     public var name: String
+    /// The version the package declares for it, as text ("1.2.0"); may be empty.
     public var version: String
+    /// The bytes to send.
     public var data: [UInt8]
+    /// The CRC-32 (IEEE) of `data`, computed when the image is made.
     public var crc32: UInt32
+    /// The SHA-256 of `data` (32 bytes), computed when the image is made.
     public var sha256: [UInt8]
     /// The init packet (Nordic `.dat`), empty when the package has none.
     public var initPacket: [UInt8]
     /// SoftDevice, bootloader and application bytes inside `data` (Nordic packets announce them).
     public var softDeviceSize: Int
+    /// Bootloader bytes inside `data` (0 when none).
     public var bootloaderSize: Int
+    /// Application bytes inside `data`.
     public var applicationSize: Int
     /// The hash a device knows the image by (MCUboot's SHA256 TLV), empty when it has none.
     public var imageHash: [UInt8]
@@ -20,6 +26,8 @@ public struct FlashImage: Sendable {
     /// profiles as `image.info.NAME`; empty for other packages.
     public var info: [String: UInt64] = [:]
 
+    /// An image of `data`; its CRC-32 and SHA-256 are computed here. `applicationSize` defaults to
+    /// what is left of `data` after the SoftDevice and bootloader.
     public init(name: String, version: String, data: [UInt8], initPacket: [UInt8] = [],
                 softDeviceSize: Int = 0, bootloaderSize: Int = 0, applicationSize: Int? = nil,
                 imageHash: [UInt8] = []) {

@@ -4,9 +4,12 @@ import DFUProfile
 /// Per-run settings from the command line: profile parameter overrides (`--set NAME=VALUE`)
 /// and write-type overrides per characteristic role (`--write packet=with-response`).
 public struct FlashOptions: Sendable {
+    /// Profile parameter overrides by name (`--set NAME=VALUE`).
     public var parameters: [String: ParameterValue]
+    /// Write types by characteristic role (`--write ROLE=TYPE`), replacing the profile's.
     public var writeTypes: [String: GATTWriteType]
 
+    /// Options with these overrides (none by default).
     public init(parameters: [String: ParameterValue] = [:], writeTypes: [String: GATTWriteType] = [:]) {
         self.parameters = parameters
         self.writeTypes = writeTypes

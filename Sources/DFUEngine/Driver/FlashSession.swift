@@ -35,8 +35,11 @@ public final class FlashSession {
     private var transferStartedAt: Duration?
     private var transferEndedAt: Duration?
     /// The variables at the end of the last procedure run (for `dfukit exec`).
-    public private(set) var finalScope: Scope?
+    package private(set) var finalScope: Scope?
 
+    /// A session that flashes `images` in order with `profile` over `transport`, to the device at
+    /// `address` or (nil) the first advertising device that matches the profile; `onEvent` gets each
+    /// event as it happens, on the task that runs the session.
     public init(profile: Profile, images: [FlashImage], transport: any GATTTransport, address: DeviceAddress?,
                 options: FlashOptions = FlashOptions(), onEvent: @escaping (FlashEvent) -> Void = { _ in }) {
         self.profile = profile
@@ -47,6 +50,8 @@ public final class FlashSession {
         self.onEvent = onEvent
     }
 
+    /// Runs the update to its end and reports how it went; it never throws (a failure is in the
+    /// report). Cancelling the task stops it with a `.cancelled` error.
     public func run() async -> FlashReport {
         startedAt = transport.now
         var status = FlashReport.Status.verified

@@ -3,6 +3,8 @@ import DFUProfile
 
 /// Whether an advertising device is one a profile applies to.
 public enum ProfileMatcher {
+    /// True when the advertisement fits the profile's `match`: its name fits the name pattern
+    /// (a glob), when there is one, and it advertises every service the rules list.
     public static func matches(_ advertisement: Advertisement, _ rules: MatchRules) -> Bool {
         if let pattern = rules.namePattern {
             guard let name = advertisement.name, glob(pattern, matches: name) else { return false }

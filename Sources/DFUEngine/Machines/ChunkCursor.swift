@@ -4,54 +4,54 @@ import DFUProfile
 /// move the loop. One cursor serves the sequential `chunks` loop (`ProcedureMachine`) and the
 /// windowed one (`WindowedTransfer`), so every loop option (`from`, `aligned`, `next`) means
 /// the same in both.
-public struct ChunkCursor: Sendable, Equatable {
+package struct ChunkCursor: Sendable, Equatable {
     /// One chunk of the data.
-    public struct Chunk: Sendable, Equatable {
+    package struct Chunk: Sendable, Equatable {
         /// Its first byte: a multiple of the chunk size in an aligned loop.
-        public var offset: Int
+        package var offset: Int
         /// The first byte still to send: `offset`, except when a loop starts (or continues)
         /// inside an aligned chunk.
-        public var from: Int
+        package var from: Int
         /// One past its last byte.
-        public var end: Int
+        package var end: Int
         /// 0 for the first chunk the loop visits.
-        public var index: Int
-        public var isLast: Bool
+        package var index: Int
+        package var isLast: Bool
 
-        public var size: Int { end - offset }
+        package var size: Int { end - offset }
     }
 
     /// The device asked three times in a row for an offset that did not move past the chunk it
     /// answered.
-    public struct Stalled: Error, Sendable, Equatable {
-        public var wanted: Int
+    package struct Stalled: Error, Sendable, Equatable {
+        package var wanted: Int
     }
 
-    public let count: Int
-    public let size: Int
-    public let aligned: Bool
+    package let count: Int
+    package let size: Int
+    package let aligned: Bool
     /// The first byte of the next chunk to send.
-    public private(set) var position: Int
+    package private(set) var position: Int
     private var nextIndex = 0
     private var stalls = 0
     private var answeredOnce = false
     /// Where the device's first answer asked to go on, when that was past the chunk it
     /// answered: it held that much before this loop sent anything (MCUmgr answers the first
     /// chunk of an upload it kept from an earlier connection with its own offset).
-    public private(set) var resumedAt: Int?
+    package private(set) var resumedAt: Int?
 
     /// A cursor over `count` bytes in chunks of `size` (at least 1), starting at `from`.
-    public init(count: Int, from: Int, size: Int, aligned: Bool) {
+    package init(count: Int, from: Int, size: Int, aligned: Bool) {
         self.count = count
         self.size = max(1, size)
         self.aligned = aligned
         self.position = min(max(0, from), count)
     }
 
-    public var isFinished: Bool { position >= count }
+    package var isFinished: Bool { position >= count }
 
     /// The next chunk; the cursor moves past it.
-    public mutating func next() -> Chunk {
+    package mutating func next() -> Chunk {
         let start = aligned ? position / size * size : position
         let end = min(start + size, count)
         let chunk = Chunk(offset: start, from: position, end: end, index: nextIndex, isLast: end == count)
@@ -64,7 +64,7 @@ public struct ChunkCursor: Sendable, Equatable {
     /// nothing changes), or elsewhere (the cursor moves there: a device that holds more or less
     /// than the client thought). Three answers in a row that do not move past the answered
     /// chunk's start stop the loop.
-    public mutating func answered(_ chunk: Chunk, wants wanted: Int) throws(Stalled) {
+    package mutating func answered(_ chunk: Chunk, wants wanted: Int) throws(Stalled) {
         let wanted = min(max(0, wanted), count)
         if !answeredOnce {
             answeredOnce = true
@@ -76,13 +76,13 @@ public struct ChunkCursor: Sendable, Equatable {
     }
 
     /// Sends again from `offset` (after a timeout), without counting it as the device's wish.
-    public mutating func rewind(to offset: Int) {
+    package mutating func rewind(to offset: Int) {
         position = min(max(0, offset), count)
     }
 
     /// The chunk variables profiles see (`chunk.offset`, `.from`, `.end`, `.size`, `.data`,
     /// `.index`, `.first`, `.last`).
-    public static func record(_ chunk: Chunk, of data: [UInt8]) -> Value {
+    package static func record(_ chunk: Chunk, of data: [UInt8]) -> Value {
         .record([
             "offset": .integer(UInt64(chunk.offset)),
             "from": .integer(UInt64(chunk.from)),

@@ -10,23 +10,23 @@ import DFUProfile
 /// matched (constant fields and `match` conditions), then its status is checked. Messages that
 /// do not match are ignored but remembered for the timeout error. On timeout the whole request
 /// is sent again while attempts remain. An `await` step is an exchange with nothing to write.
-public struct CommandExchange: LinkMachine {
-    public struct Setup {
-        public var command: CommandSpec
-        public var writes: [[UInt8]]
+package struct CommandExchange: LinkMachine {
+    package struct Setup {
+        package var command: CommandSpec
+        package var writes: [[UInt8]]
         /// Where the request goes; nil when nothing is written (an `await` step).
-        public var target: WriteTarget?
+        package var target: WriteTarget?
         /// The value handle the response is notified from; nil when nothing answers.
-        public var responseHandle: UInt16?
+        package var responseHandle: UInt16?
         /// Framing of the response characteristic; nil when one notification is one message.
-        public var responseFraming: LengthHeaderFormat?
-        public var timeout: Duration
-        public var attempts: Int
+        package var responseFraming: LengthHeaderFormat?
+        package var timeout: Duration
+        package var attempts: Int
         /// The procedure's scope plus `request` (the request's named fields).
-        public var scope: Scope
-        public var codeTables: [String: CodeTable]
+        package var scope: Scope
+        package var codeTables: [String: CodeTable]
 
-        public init(command: CommandSpec, writes: [[UInt8]], target: WriteTarget?, responseHandle: UInt16?,
+        package init(command: CommandSpec, writes: [[UInt8]], target: WriteTarget?, responseHandle: UInt16?,
                     responseFraming: LengthHeaderFormat?, timeout: Duration, attempts: Int, scope: Scope,
                     codeTables: [String: CodeTable]) {
             self.command = command
@@ -41,7 +41,7 @@ public struct CommandExchange: LinkMachine {
         }
     }
 
-    public typealias Action = LinkAction<[String: Value]>
+    package typealias Action = LinkAction<[String: Value]>
 
     private enum State {
         case ready
@@ -55,18 +55,18 @@ public struct CommandExchange: LinkMachine {
     private var state = State.ready
     private var notifications: NotificationMessages
     private var ignored = IgnoredMessages()
-    public private(set) var resends = 0
+    package private(set) var resends = 0
 
-    public init(_ setup: Setup) {
+    package init(_ setup: Setup) {
         self.setup = setup
         self.notifications = NotificationMessages(framing: setup.responseFraming)
     }
 
-    public var resendDescription: String {
+    package var resendDescription: String {
         "no answer to '\(setup.command.name)' within \(setup.timeout.secondsText); sending it again (attempt \(resends + 1))"
     }
 
-    public mutating func handle(_ event: LinkEvent) -> Action {
+    package mutating func handle(_ event: LinkEvent) -> Action {
         switch (state, event) {
         case let (.ready, .begin(now)):
             return startAttempt(1, now: now)

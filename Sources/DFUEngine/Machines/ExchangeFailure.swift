@@ -15,7 +15,7 @@ public enum ExchangeFailure: Error, Sendable, Equatable {
     case phaseUndone(phase: String, done: String, values: String)
 
     /// Whether a `retry` block may try again.
-    public var isRetryable: Bool {
+    package var isRetryable: Bool {
         switch self {
         case .evaluation, .phaseUndone: return false
         default: return true
@@ -25,12 +25,15 @@ public enum ExchangeFailure: Error, Sendable, Equatable {
 
 /// A status code from the device, named by the profile's code table when it knows it.
 public struct DeviceStatus: Sendable, Equatable, CustomStringConvertible {
+    /// The status code the device sent.
     public var code: UInt64
+    /// The profile's name for the code, when its code table has one.
     public var name: String?
+    /// The profile's explanation of the code, when it has one.
     public var message: String?
-    public var detailCode: UInt64?
-    public var detailName: String?
-    public var detailMessage: String?
+    package var detailCode: UInt64?
+    package var detailName: String?
+    package var detailMessage: String?
 
     public var description: String {
         var text = "status 0x\(String(code, radix: 16, uppercase: true))"

@@ -2,7 +2,7 @@
 /// `StreamTransfer` (raw writes paced by receipts) and `WindowedTransfer` (pipelined chunk
 /// requests). Pure: it performs no I/O and reads no clock; `LinkDriver`, the one loop that runs
 /// them all, performs each action on a link and feeds back what happened.
-public protocol LinkMachine {
+package protocol LinkMachine {
     associatedtype Output
     mutating func handle(_ event: LinkEvent) -> LinkAction<Output>
     /// Bytes of the machine's data the device holds, when it moves image data (for progress).
@@ -17,6 +17,6 @@ public protocol LinkMachine {
 }
 
 extension LinkMachine {
-    public var transferred: Int? { nil }
-    public var resumedAt: Int? { nil }
+    package var transferred: Int? { nil }
+    package var resumedAt: Int? { nil }
 }

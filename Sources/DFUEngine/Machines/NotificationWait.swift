@@ -7,16 +7,16 @@ import DFUProfile
 /// machine (`LinkMachine`). Each candidate's characteristic reassembles its own frames; a
 /// message that decodes as a candidate (constant fields hold) is checked against that
 /// candidate's status and is the outcome. Nothing is written.
-public struct NotificationWait: LinkMachine {
+package struct NotificationWait: LinkMachine {
     /// A notification that may end the wait.
-    public struct Candidate {
-        public var name: String
-        public var message: MessageSpec
+    package struct Candidate {
+        package var name: String
+        package var message: MessageSpec
         /// The value handle it is notified from, and that characteristic's framing.
-        public var handle: UInt16
-        public var framing: LengthHeaderFormat?
+        package var handle: UInt16
+        package var framing: LengthHeaderFormat?
 
-        public init(name: String, message: MessageSpec, handle: UInt16, framing: LengthHeaderFormat?) {
+        package init(name: String, message: MessageSpec, handle: UInt16, framing: LengthHeaderFormat?) {
             self.name = name
             self.message = message
             self.handle = handle
@@ -24,13 +24,13 @@ public struct NotificationWait: LinkMachine {
         }
     }
 
-    public struct Setup {
-        public var candidates: [Candidate]
-        public var timeout: Duration
-        public var scope: Scope
-        public var codeTables: [String: CodeTable]
+    package struct Setup {
+        package var candidates: [Candidate]
+        package var timeout: Duration
+        package var scope: Scope
+        package var codeTables: [String: CodeTable]
 
-        public init(candidates: [Candidate], timeout: Duration, scope: Scope, codeTables: [String: CodeTable]) {
+        package init(candidates: [Candidate], timeout: Duration, scope: Scope, codeTables: [String: CodeTable]) {
             self.candidates = candidates
             self.timeout = timeout
             self.scope = scope
@@ -39,7 +39,7 @@ public struct NotificationWait: LinkMachine {
     }
 
     /// The candidate that arrived, and its fields.
-    public typealias Action = LinkAction<(name: String, fields: [String: Value])>
+    package typealias Action = LinkAction<(name: String, fields: [String: Value])>
 
     private enum State {
         case ready
@@ -53,17 +53,17 @@ public struct NotificationWait: LinkMachine {
     private var messages: [UInt16: NotificationMessages] = [:]
     private var ignored = IgnoredMessages()
 
-    public init(_ setup: Setup) {
+    package init(_ setup: Setup) {
         self.setup = setup
         for candidate in setup.candidates where messages[candidate.handle] == nil {
             messages[candidate.handle] = NotificationMessages(framing: candidate.framing)
         }
     }
 
-    public var resends: Int { 0 }
-    public var resendDescription: String { "" }
+    package var resends: Int { 0 }
+    package var resendDescription: String { "" }
 
-    public mutating func handle(_ event: LinkEvent) -> Action {
+    package mutating func handle(_ event: LinkEvent) -> Action {
         switch (state, event) {
         case let (.ready, .begin(now)):
             let deadline = now + setup.timeout

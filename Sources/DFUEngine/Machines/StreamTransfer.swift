@@ -10,23 +10,23 @@ import DFUProfile
 /// The final write never waits for a receipt, even when it is also the N-th: Nordic's own
 /// clients never do (the legacy SDK 11 bootloader answers "firmware received" there instead,
 /// and SDK 15-17 may or may not notify), so the step after the stream reads whatever comes.
-public struct StreamTransfer: LinkMachine {
-    public struct Setup {
-        public var data: [UInt8]
-        public var from: Int
-        public var segmentSize: Int
-        public var target: WriteTarget
+package struct StreamTransfer: LinkMachine {
+    package struct Setup {
+        package var data: [UInt8]
+        package var from: Int
+        package var segmentSize: Int
+        package var target: WriteTarget
         /// 0 turns receipts off.
-        public var receiptEvery: Int
-        public var receipt: MessageSpec?
+        package var receiptEvery: Int
+        package var receipt: MessageSpec?
         /// The value handle receipts are notified from.
-        public var receiptHandle: UInt16?
-        public var receiptAlias: String
-        public var expect: [Expression]
-        public var timeout: Duration
-        public var scope: Scope
+        package var receiptHandle: UInt16?
+        package var receiptAlias: String
+        package var expect: [Expression]
+        package var timeout: Duration
+        package var scope: Scope
 
-        public init(data: [UInt8], from: Int, segmentSize: Int, target: WriteTarget, receiptEvery: Int,
+        package init(data: [UInt8], from: Int, segmentSize: Int, target: WriteTarget, receiptEvery: Int,
                     receipt: MessageSpec?, receiptHandle: UInt16?, receiptAlias: String, expect: [Expression],
                     timeout: Duration, scope: Scope) {
             self.data = data
@@ -44,7 +44,7 @@ public struct StreamTransfer: LinkMachine {
     }
 
     /// The last receipt's fields, if any arrived.
-    public typealias Action = LinkAction<[String: Value]?>
+    package typealias Action = LinkAction<[String: Value]?>
 
     private enum State {
         case ready
@@ -57,22 +57,22 @@ public struct StreamTransfer: LinkMachine {
     private let setup: Setup
     private var state = State.ready
     /// Offset of the next byte to write.
-    public private(set) var position: Int
+    package private(set) var position: Int
     private var lastReceipt: [String: Value]?
     private var ignored = IgnoredMessages()
 
-    public init(_ setup: Setup) {
+    package init(_ setup: Setup) {
         self.setup = setup
         self.position = min(setup.from, setup.data.count)
     }
 
-    public var transferred: Int? { position }
-    public var resends: Int { 0 }
-    public var resendDescription: String { "" }
+    package var transferred: Int? { position }
+    package var resends: Int { 0 }
+    package var resendDescription: String { "" }
 
     private var receiptsOn: Bool { setup.receiptEvery > 0 && setup.receipt != nil }
 
-    public mutating func handle(_ event: LinkEvent) -> Action {
+    package mutating func handle(_ event: LinkEvent) -> Action {
         switch (state, event) {
         case (.ready, .begin):
             return writeNext(sinceReceipt: 0)

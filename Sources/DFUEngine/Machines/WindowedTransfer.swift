@@ -11,32 +11,32 @@ import DFUProfile
 /// flight starts, the requests in flight are abandoned (their answers no longer match) and
 /// the upload continues from the device's offset. A timeout resends from the oldest request
 /// in flight, up to `attempts` times in a row.
-public struct WindowedTransfer: LinkMachine {
-    public struct Setup {
-        public var data: [UInt8]
-        public var from: Int
-        public var chunkSize: Int
-        public var aligned: Bool
-        public var window: Int
+package struct WindowedTransfer: LinkMachine {
+    package struct Setup {
+        package var data: [UInt8]
+        package var from: Int
+        package var chunkSize: Int
+        package var aligned: Bool
+        package var window: Int
         /// The chunk variables' name and the send step.
-        public var chunkAlias: String
-        public var send: SendStep
-        public var command: CommandSpec
-        public var next: Expression?
+        package var chunkAlias: String
+        package var send: SendStep
+        package var command: CommandSpec
+        package var next: Expression?
         /// Encodes the request for a scope (with `<chunkAlias>` and `sequence` bound): the
         /// writes that carry it and its named fields.
-        public var encode: (Scope) throws(EvaluationError) -> (writes: [[UInt8]], fields: [String: Value])
-        public var target: WriteTarget
-        public var responseHandle: UInt16?
-        public var responseFraming: LengthHeaderFormat?
-        public var timeout: Duration
-        public var attempts: Int
-        public var scope: Scope
-        public var codeTables: [String: CodeTable]
+        package var encode: (Scope) throws(EvaluationError) -> (writes: [[UInt8]], fields: [String: Value])
+        package var target: WriteTarget
+        package var responseHandle: UInt16?
+        package var responseFraming: LengthHeaderFormat?
+        package var timeout: Duration
+        package var attempts: Int
+        package var scope: Scope
+        package var codeTables: [String: CodeTable]
         /// The first sequence number to use.
-        public var sequence: Int
+        package var sequence: Int
 
-        public init(data: [UInt8], from: Int, chunkSize: Int, aligned: Bool, window: Int, chunkAlias: String,
+        package init(data: [UInt8], from: Int, chunkSize: Int, aligned: Bool, window: Int, chunkAlias: String,
                     send: SendStep, command: CommandSpec, next: Expression?,
                     encode: @escaping (Scope) throws(EvaluationError) -> (writes: [[UInt8]], fields: [String: Value]),
                     target: WriteTarget, responseHandle: UInt16?, responseFraming: LengthHeaderFormat?,
@@ -63,7 +63,7 @@ public struct WindowedTransfer: LinkMachine {
     }
 
     /// The fields of the last answer.
-    public typealias Action = LinkAction<[String: Value]>
+    package typealias Action = LinkAction<[String: Value]>
 
     private struct Request {
         var chunk: ChunkCursor.Chunk
@@ -73,7 +73,7 @@ public struct WindowedTransfer: LinkMachine {
 
     private let setup: Setup
     private var cursor: ChunkCursor
-    public var resumedAt: Int? { cursor.resumedAt }
+    package var resumedAt: Int? { cursor.resumedAt }
     private var inFlight: [Request] = []
     /// Writes of queued requests not yet made.
     private var writes: [[UInt8]] = []
@@ -86,14 +86,14 @@ public struct WindowedTransfer: LinkMachine {
     private var ignored = IgnoredMessages()
     private var finished = false
     /// The next sequence number (the driver carries it on to later commands).
-    public private(set) var sequence: Int
+    package private(set) var sequence: Int
     /// Bytes the device has acknowledged, from the start of `data`.
-    public private(set) var acknowledged: Int
-    public private(set) var resends = 0
+    package private(set) var acknowledged: Int
+    package private(set) var resends = 0
     /// Where the requests resent after the last timeout start.
-    public private(set) var resendOffset = 0
+    package private(set) var resendOffset = 0
 
-    public init(_ setup: Setup) {
+    package init(_ setup: Setup) {
         self.setup = setup
         self.cursor = ChunkCursor(count: setup.data.count, from: setup.from, size: setup.chunkSize,
                                   aligned: setup.aligned)
@@ -102,13 +102,13 @@ public struct WindowedTransfer: LinkMachine {
         self.notifications = NotificationMessages(framing: setup.responseFraming)
     }
 
-    public var transferred: Int? { acknowledged }
+    package var transferred: Int? { acknowledged }
 
-    public var resendDescription: String {
+    package var resendDescription: String {
         "no answer to '\(setup.send.command)' within \(setup.timeout.secondsText); sending again from offset \(resendOffset)"
     }
 
-    public mutating func handle(_ event: LinkEvent) -> Action {
+    package mutating func handle(_ event: LinkEvent) -> Action {
         guard !finished else { return fail(.evaluation(internalError("\(event) after the end"))) }
         switch event {
         case let .begin(now), let .writeAccepted(now):

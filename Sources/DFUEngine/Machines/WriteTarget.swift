@@ -8,7 +8,7 @@ public struct WriteTarget: Sendable, Hashable {
     public var characteristic: GATTCharacteristic
     public var type: GATTWriteType
     /// At least this long between two writes to it (the profile's `write-interval`).
-    public var minimumInterval: Duration?
+    package var minimumInterval: Duration?
 
     public init(role: String, characteristic: GATTCharacteristic, type: GATTWriteType, minimumInterval: Duration? = nil) {
         self.role = role

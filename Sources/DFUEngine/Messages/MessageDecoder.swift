@@ -4,17 +4,19 @@ import DFUProfile
 /// Reads a message against its field specs. A field with a constant value must hold it for
 /// the message to match (that is how a response is told apart by its opcode).
 public enum MessageDecoder {
+    /// Whether the bytes are this message.
     public enum Outcome: Sendable, Equatable {
+        /// They are: the fields by name.
         case matched([String: Value])
         /// Not this message: a constant differs, or the bytes are too short or too long.
         case mismatched(reason: String)
     }
 
     /// Where a detail byte without a named field is stored (see `StatusSpec.Detail.field`).
-    public static let positionalDetailKey = "$detail"
+    package static let positionalDetailKey = "$detail"
 
     /// Decodes `bytes`; with a `status`, a message whose status is a failure may end early.
-    public static func decode(_ bytes: [UInt8], as message: MessageSpec, in scope: Scope,
+    package static func decode(_ bytes: [UInt8], as message: MessageSpec, in scope: Scope,
                               status: StatusSpec? = nil) throws(EvaluationError) -> Outcome {
         var reader = ByteReader(bytes)
         var fields: [String: Value] = [:]

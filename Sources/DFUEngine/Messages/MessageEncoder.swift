@@ -7,9 +7,9 @@ import DFUProfile
 /// is `crc('CRC-16/XMODEM', message)`); a framing's header, added later, is not part of it. A
 /// `bytes` field with a `count` and no value is that many zero bytes. A `cbor` field's map
 /// cannot use `message`: the map is encoded as a whole.
-public enum MessageEncoder {
+package enum MessageEncoder {
     /// Returns the message bytes and its named fields (visible to `match` as `request.x`).
-    public static func encode(_ message: MessageSpec, in scope: Scope) throws(EvaluationError) -> (bytes: [UInt8], fields: [String: Value]) {
+    package static func encode(_ message: MessageSpec, in scope: Scope) throws(EvaluationError) -> (bytes: [UInt8], fields: [String: Value]) {
         var writer = ByteWriter()
         var fields: [String: Value] = [:]
         for field in message.fields {

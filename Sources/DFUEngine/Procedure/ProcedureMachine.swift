@@ -2,18 +2,20 @@ import DFUProfile
 
 /// A failure inside the procedure, with the step it happened at.
 public struct ProcedureFailure: Error, Sendable {
+    /// What went wrong.
     public var failure: ExchangeFailure
     /// What was being done, e.g. "send 'data'".
     public var step: String
+    /// The step's place in the profile.
     public var location: SourceLocation
     /// The chunk being sent, when inside a chunk loop.
-    public var chunkOffset: Int?
+    package var chunkOffset: Int?
     /// What the device may hold, as the failed check's `holds` says (empty: as the phases tell).
     public var deviceHolds: [FirmwareStage] = []
 }
 
 /// What happened to a phase, in order, for the driver to report.
-public enum PhaseEvent: Sendable {
+package enum PhaseEvent: Sendable {
     /// The procedure entered the phase (the device had not completed it).
     case entered(PhaseStep)
     /// The phase's steps all ran.
@@ -25,7 +27,7 @@ public enum PhaseEvent: Sendable {
 /// Runs a profile's procedure for one image as a pure state machine: it never performs I/O;
 /// it asks the driver to send a command, stream bytes, reconnect or wait, and continues with
 /// what the driver reports back.
-public struct ProcedureMachine {
+package struct ProcedureMachine {
     public enum Action {
         case send(SendStep, SourceLocation)
         case stream(StreamStep, SourceLocation)
@@ -85,12 +87,12 @@ public struct ProcedureMachine {
     private var loops: [LoopFrame] = []
     private var serves: [ServeFrame] = []
     private var retries: [RetryFrame] = []
-    public private(set) var scope: Scope
+    package private(set) var scope: Scope
     /// End offset of the last chunk finished by a loop that reports progress.
-    public private(set) var completedOffset: Int?
+    package private(set) var completedOffset: Int?
     /// Where a progress-reporting chunk loop's device said it already was at its first answer
     /// (`ChunkCursor.resumedAt`): an upload it had partly received before this run.
-    public private(set) var resumedAt: Int?
+    package private(set) var resumedAt: Int?
     /// Whether an `expect`, `check` or phase `done` comparing against the image's checksums
     /// passed, or a `send` with `verifies` was answered with success.
     public private(set) var verified = false
@@ -98,15 +100,15 @@ public struct ProcedureMachine {
     /// a check over the image alone.
     private var confirmation = ImageConfirmation()
     /// How many times a `retry` block started again.
-    public private(set) var retryCount = 0
+    package private(set) var retryCount = 0
     /// Phases completed in this update (this run and earlier ones, as given at creation).
-    public private(set) var completedPhases: Set<String>
+    package private(set) var completedPhases: Set<String>
     /// The phase being run, if any.
-    public private(set) var currentPhase: PhaseStep?
+    package private(set) var currentPhase: PhaseStep?
     /// The stage the device reached, as far as the phases passed in this run tell.
     public private(set) var stage: FirmwareStage?
     /// Phase events in order; the driver reports the new ones after each step.
-    public private(set) var phaseEvents: [PhaseEvent] = []
+    package private(set) var phaseEvents: [PhaseEvent] = []
 
     /// `completedPhases`: the phases an earlier run of this update completed (a resume).
     public init(procedure: [Step], scope: Scope, completedPhases: Set<String> = []) {
@@ -116,7 +118,7 @@ public struct ProcedureMachine {
     }
 
     /// Replaces variables that describe the connection (`link`, `present`) after a reconnect.
-    public mutating func rebind(_ values: [String: Value]) {
+    package mutating func rebind(_ values: [String: Value]) {
         for (name, value) in values { scope[name] = value }
     }
 

@@ -3,8 +3,8 @@ import DFUBytes
 /// Converts between device CBOR and profile values: maps with text keys become records,
 /// arrays lists, integers integers (a negative one becomes its decimal text, since profile
 /// integers are unsigned), byte strings bytes, text strings text.
-public enum CBORBridge {
-    public static func value(_ cbor: CBORValue) -> Value {
+package enum CBORBridge {
+    package static func value(_ cbor: CBORValue) -> Value {
         switch cbor {
         case let .unsigned(number): return .integer(number)
         case let .negative(number): return .string(number == .max ? "-18446744073709551616" : "-\(number + 1)")
@@ -29,7 +29,7 @@ public enum CBORBridge {
         }
     }
 
-    public static func cbor(_ value: Value) -> CBORValue {
+    package static func cbor(_ value: Value) -> CBORValue {
         switch value {
         case let .integer(number): return .unsigned(number)
         case let .boolean(flag): return .boolean(flag)

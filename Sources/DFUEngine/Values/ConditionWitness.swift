@@ -3,11 +3,11 @@ import DFUProfile
 
 /// What the values in a condition were when it was evaluated, for messages such as
 /// `expected info.version == '1.2.0', saw info.version = '1.1.0'`.
-public enum ConditionWitness {
+package enum ConditionWitness {
     /// `path = value` for every distinct path `expression` mentions (in the order written),
     /// except those whose root is in `excluding`, joined with ", "; nil when none is left.
     /// Byte strings of up to 32 bytes are printed whole (a SHA-256 can then be compared by eye).
-    public static func values(of expression: Expression, in scope: Scope, excluding: Set<String> = []) -> String? {
+    package static func values(of expression: Expression, in scope: Scope, excluding: Set<String> = []) -> String? {
         var seen: [[String]] = []
         collect(expression.node, into: &seen)
         let shown = seen.filter { !excluding.contains($0[0]) }.map { path in
@@ -17,7 +17,7 @@ public enum ConditionWitness {
     }
 
     /// A value as the witness prints it.
-    public static func render(_ value: Value) -> String {
+    package static func render(_ value: Value) -> String {
         switch value {
         case .bytes(let bytes) where bytes.count <= 32: return bytes.isEmpty ? "0 bytes" : bytes.hexString
         default: return value.description

@@ -3,16 +3,19 @@ import DFUProfile
 
 /// Why an expression could not be evaluated (a profile bug or an unexpected device value).
 public struct EvaluationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The expression's text as written in the profile.
     public var expression: String
+    /// Where it was written.
     public var location: SourceLocation
+    /// Why it could not be evaluated.
     public var message: String
 
     public var description: String { "\(location): error: in '\(expression)': \(message)" }
 }
 
 /// Evaluates profile expressions against a scope. Pure.
-public enum ExpressionEvaluator {
-    public static func evaluate(_ expression: Expression, in scope: Scope) throws(EvaluationError) -> Value {
+package enum ExpressionEvaluator {
+    package static func evaluate(_ expression: Expression, in scope: Scope) throws(EvaluationError) -> Value {
         do {
             return try evaluate(expression.node, in: scope)
         } catch let failure {

@@ -3,15 +3,20 @@ import DFUBytes
 /// A value expressions compute with: integers, booleans, byte strings, text, and records
 /// (`image`, a command's response fields, a chunk).
 public enum Value: Sendable, Equatable, CustomStringConvertible {
+    /// An unsigned integer (fields, sizes, offsets, CRCs).
     case integer(UInt64)
+    /// The result of a condition.
     case boolean(Bool)
+    /// A byte string (hashes, raw fields, chunk data).
     case bytes([UInt8])
+    /// Text (names, versions).
     case string(String)
+    /// Named fields: `image`, a response, a chunk.
     case record([String: Value])
     /// A list (a CBOR array in a device's answer).
     case list([Value])
 
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .integer: return "integer"
         case .boolean: return "boolean"

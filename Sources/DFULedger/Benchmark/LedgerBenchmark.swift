@@ -6,11 +6,15 @@ public enum LedgerBenchmark {
     /// One measurement. A write is one committed call: each device costs two (`claim`, then
     /// `recordAttempt` with a success), the calls a station makes per device.
     public struct Measurement: Sendable, Equatable {
+        /// The ledger measured, as `sqlite:PATH` or a PostgreSQL URL without password.
         public var ledger: String
+        /// Committed calls made.
         public var writes: Int
+        /// Wall-clock seconds they took.
         public var seconds: Double
         /// Tasks writing at once.
         public var concurrency: Int
+        /// `writes` over `seconds` (0 when no time passed).
         public var writesPerSecond: Double { seconds > 0 ? Double(writes) / seconds : 0 }
     }
 

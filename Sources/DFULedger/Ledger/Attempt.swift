@@ -16,7 +16,7 @@ public struct Attempt: Sendable, Hashable {
         case skipped
 
         /// Whether the attempt leaves the device done with the package.
-        public var marksDone: Bool { self == .succeeded || self == .skipped }
+        package var marksDone: Bool { self == .succeeded || self == .skipped }
     }
 
     /// The clock an attempt was timed on.
@@ -29,7 +29,7 @@ public struct Attempt: Sendable, Hashable {
     }
 
     /// The `Claim.id` this attempt was made under (one claim may carry several attempts).
-    public var claimID: String
+    package var claimID: String
     /// The device's address as the transport names it, e.g. `C0:FF:EE:00:00:01`.
     public var device: String
     /// The device's serial number, if it was read.
@@ -40,10 +40,13 @@ public struct Attempt: Sendable, Hashable {
     public var profile: String
     /// The station (one `dfukit batch run` process) that made the attempt.
     public var station: String
+    /// When the attempt started (on the timeline of `clock`).
     public var startedAt: Date
+    /// When it ended.
     public var endedAt: Date
     /// Firmware bytes the device acknowledged.
     public var bytes: Int
+    /// How it ended.
     public var result: Result
     /// A short, stable name for the failure's cause (`timeout`, `disconnected`,
     /// `device-error:0x05`, ...), used to group failures in reports; nil on success.

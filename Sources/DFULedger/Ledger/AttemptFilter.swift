@@ -2,12 +2,16 @@ import Foundation
 
 /// Which attempts a query returns; every field left nil matches everything.
 public struct AttemptFilter: Sendable, Hashable {
+    /// Only this device's attempts.
     public var device: String?
+    /// Only attempts with the package of this SHA-256 (lowercase hex).
     public var packageSHA256: String?
+    /// Only this station's attempts.
     public var station: String?
     /// Attempts that started at or after this date.
-    public var since: Date?
+    package var since: Date?
 
+    /// A filter on the fields given; nil fields match everything.
     public init(device: String? = nil, packageSHA256: String? = nil, station: String? = nil, since: Date? = nil) {
         self.device = device
         self.packageSHA256 = packageSHA256

@@ -8,14 +8,18 @@ import Foundation
 public struct Claim: Sendable, Hashable {
     /// A fresh UUID for this claim; every attempt made under it carries it as `Attempt.claimID`.
     public var id: String
+    /// The device's address as the transport names it.
     public var device: String
+    /// The package's SHA-256, lowercase hex.
     public var packageSHA256: String
+    /// The station holding the claim.
     public var station: String
-    public var claimedAt: Date
+    package var claimedAt: Date
     /// Attempts recorded for this device and package before this claim (earlier runs, other
     /// stations), so attempt numbers go on counting: the next one is `previousAttempts + 1`.
-    public var previousAttempts: Int
+    package var previousAttempts: Int
 
+    /// A claim as the ledger stores it.
     public init(id: String, device: String, packageSHA256: String, station: String, claimedAt: Date,
                 previousAttempts: Int) {
         self.id = id

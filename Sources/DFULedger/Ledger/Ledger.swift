@@ -97,10 +97,12 @@ extension Ledger {
                         includingDone: includingDone)
     }
 
+    /// Counts over the attempts `filter` selects. Throws when the ledger cannot be read.
     public func summary(_ filter: AttemptFilter = .all) async throws(LedgerError) -> LedgerSummary {
         LedgerSummary(attempts: try await attempts(filter))
     }
 
+    /// Every attempt, in the order recorded. Throws when the ledger cannot be read.
     public func attempts() async throws(LedgerError) -> [Attempt] {
         try await attempts(.all)
     }

@@ -11,7 +11,7 @@ public struct LedgerClock: Sendable {
     public static let system = LedgerClock(injected: nil)
 
     /// A clock that reads `now` on every call (tests use one they can move forward).
-    public static func custom(_ now: @escaping @Sendable () -> Date) -> LedgerClock {
+    package static func custom(_ now: @escaping @Sendable () -> Date) -> LedgerClock {
         LedgerClock(injected: now)
     }
 

@@ -22,6 +22,7 @@ public struct LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidArgument = "invalid argument"
     }
 
+    /// What kind of failure this is.
     public var kind: Kind
     /// The ledger, as `sqlite:PATH` or `postgresql://user@host:port/db` (no password).
     public var ledger: String
@@ -33,6 +34,7 @@ public struct LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// SQLSTATE (`40P01`), when there is one.
     public var code: String?
 
+    /// An error of `kind` on `ledger` while doing `operation`, in the database's words `message`.
     public init(_ kind: Kind, ledger: String, operation: String, message: String, code: String? = nil) {
         self.kind = kind
         self.ledger = ledger

@@ -9,16 +9,20 @@ public struct LedgerOptions: Sendable {
         case existing
     }
 
+    /// Whether opening may create the ledger.
     public var access: Access
     /// How long a claim lasts without a heartbeat before another station may take the device:
     /// a crashed station's devices become claimable again after this. Default 10 minutes.
     public var lease: Duration
+    /// Where times come from: the wall clock, or the database server's for PostgreSQL.
     public var clock: LedgerClock
     /// How long a SQLite write waits for another process's transaction before failing.
-    public var busyTimeout: Duration
+    package var busyTimeout: Duration
     /// Who this instance's claims belong to (this process, unless a test plays another one).
     public var session: LedgerSession
 
+    /// Options with the defaults of `batch run` unless given: create when missing, a 10-minute lease,
+    /// the system clock, a 30 s SQLite busy timeout, this process's session.
     public init(access: Access = .createIfMissing, lease: Duration = .seconds(600), clock: LedgerClock = .system,
                 busyTimeout: Duration = .seconds(30), session: LedgerSession = .current()) {
         self.access = access

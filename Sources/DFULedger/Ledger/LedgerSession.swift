@@ -10,13 +10,16 @@ import Foundation
 /// host (a process on another machine cannot be looked at) and either no process with that pid
 /// or one that started at another time (the pid was reused). Anything else waits for the lease.
 public struct LedgerSession: Sendable, Hashable {
+    /// The host the process runs on.
     public var host: String
-    public var pid: Int32
+    package var pid: Int32
     /// The process's start time in clock ticks after boot (`/proc/PID/stat`, field 22): with the
     /// pid, it names one process even when pids are reused.
-    public var startTime: UInt64
+    package var startTime: UInt64
+    /// A UUID that tells apart two ledger instances in one process.
     public var id: String
 
+    /// The session of process `pid` started at `startTime` (clock ticks after boot) on `host`.
     public init(host: String, pid: Int32, startTime: UInt64, id: String = UUID().uuidString) {
         self.host = host
         self.pid = pid
@@ -31,6 +34,7 @@ public struct LedgerSession: Sendable, Hashable {
                              startTime: Self.startTime(of: pid) ?? 0)
     }
 
+    /// The form stored in the claims' `session` column.
     public var text: String { "host=\(host);pid=\(pid);start=\(startTime);id=\(id)" }
 
     /// Reads `text`; nil for anything else (a session written by an older DFUKit: a bare UUID).
@@ -46,7 +50,7 @@ public struct LedgerSession: Sendable, Hashable {
     }
 
     /// Whether the process that held this session has certainly ended, seen from this host.
-    public func isProvablyGone(localHost: String = ProcessInfo.processInfo.hostName) -> Bool {
+    package func isProvablyGone(localHost: String = ProcessInfo.processInfo.hostName) -> Bool {
         guard host == localHost, pid > 0 else { return false }
         guard let running = Self.startTime(of: pid) else { return true }
         return running != startTime

@@ -14,6 +14,7 @@ public struct LedgerSummary: Sendable, Hashable {
     /// Devices skipped as already running the target firmware (`skip-installed`).
     public var skipped: Int
 
+    /// A summary of these counts.
     public init(devices: Int, succeeded: Int, failed: Int, cancelled: Int, attempts: Int, skipped: Int = 0) {
         self.devices = devices
         self.succeeded = succeeded
@@ -41,9 +42,12 @@ public struct LedgerSummary: Sendable, Hashable {
 
 /// A device address with a package: the unit the ledger claims and marks done.
 public struct DeviceKey: Sendable, Hashable, Comparable {
+    /// The device's address.
     public var device: String
+    /// The package's SHA-256, lowercase hex.
     public var packageSHA256: String
 
+    /// The key of `device` with the package of that SHA-256.
     public init(device: String, packageSHA256: String) {
         self.device = device
         self.packageSHA256 = packageSHA256

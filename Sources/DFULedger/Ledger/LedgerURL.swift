@@ -6,17 +6,21 @@
 ///   several stations. The text goes to libpq unchanged, so every libpq URI parameter works
 ///   (`?sslmode=require`, `?connect_timeout=5`, ...).
 public enum LedgerURL: Sendable, Equatable, CustomStringConvertible {
+    /// A SQLite file (`:memory:` for an in-memory ledger).
     case sqlite(path: String)
+    /// A PostgreSQL database.
     case postgresql(PostgresLocation)
 
     /// The parts of a PostgreSQL URL this program shows; `connectionString` is what libpq gets.
     public struct PostgresLocation: Sendable, Equatable {
         /// The URL exactly as given (with the password): passed to libpq, never printed.
-        public var connectionString: String
+        package var connectionString: String
+        /// The user name, when the URL gives one.
         public var user: String?
+        /// The server's host name or address.
         public var host: String
-        public var port: Int?
-        public var database: String?
+        package var port: Int?
+        package var database: String?
     }
 
     /// Parses `text`, throwing `LedgerError.Kind.invalidURL` with what is wrong and an example.

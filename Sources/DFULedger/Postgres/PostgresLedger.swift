@@ -15,8 +15,8 @@ import Foundation
 /// running it twice does what running it once does, because a commit whose answer was lost may or
 /// may not have happened: a claim retried with its claim id finds its own row, an attempt is
 /// inserted only if no row has its claim id and attempt number yet.
-public final class PostgresLedger: Ledger, @unchecked Sendable {
-    public let location: String
+package final class PostgresLedger: Ledger, @unchecked Sendable {
+    package let location: String
     /// This instance (`LedgerSession.text`).
     var session: String { options.session.text }
     private let options: LedgerOptions
@@ -28,7 +28,7 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
 
     /// Connects and (with `.createIfMissing`) creates the tables, serialized between stations by
     /// an advisory lock.
-    public init(_ location: LedgerURL.PostgresLocation, options: LedgerOptions = LedgerOptions()) async throws(LedgerError) {
+    package init(_ location: LedgerURL.PostgresLocation, options: LedgerOptions = LedgerOptions()) async throws(LedgerError) {
         let display = LedgerURL.postgresql(location).description
         self.location = display
         self.options = options
@@ -96,7 +96,7 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
 
     // MARK: Claims
 
-    public func claim(device: String, packageSHA256: String, station: String, id: String,
+    package func claim(device: String, packageSHA256: String, station: String, id: String,
                       includingDone: Bool) async throws(LedgerError) -> Claim? {
         let operation = LedgerOperation.claim(device, packageSHA256)
         try LedgerOperation.validate(device: device, packageSHA256: packageSHA256, station: station,
@@ -127,7 +127,7 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
                      previousAttempts: row[1].flatMap { Int($0) } ?? 0)
     }
 
-    public func releaseEarlierClaims(station: String) async throws(LedgerError) -> Int {
+    package func releaseEarlierClaims(station: String) async throws(LedgerError) -> Int {
         let operation = LedgerOperation.releaseEarlier(station)
         let session = session
         return try await run { (connection) throws(LedgerError) -> Int in
@@ -148,7 +148,7 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
         }
     }
 
-    public func heartbeat(_ claim: Claim) async throws(LedgerError) {
+    package func heartbeat(_ claim: Claim) async throws(LedgerError) {
         let operation = LedgerOperation.heartbeat(claim)
         let (location, now) = (location, injectedNow)
         try await run { (connection) throws(LedgerError) -> Void in
@@ -166,7 +166,7 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
         }
     }
 
-    public func release(_ claim: Claim) async throws(LedgerError) {
+    package func release(_ claim: Claim) async throws(LedgerError) {
         let operation = LedgerOperation.release(claim)
         try await run { (connection) throws(LedgerError) -> Void in
             try connection.query("""
@@ -176,7 +176,7 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
         }
     }
 
-    public func isDone(device: String, packageSHA256: String) async throws(LedgerError) -> Bool {
+    package func isDone(device: String, packageSHA256: String) async throws(LedgerError) -> Bool {
         let operation = LedgerOperation.isDone(device, packageSHA256)
         return try await run { (connection) throws(LedgerError) -> Bool in
             try connection.query(
@@ -187,7 +187,7 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
 
     // MARK: Attempts
 
-    public func recordAttempt(_ attempt: Attempt) async throws(LedgerError) {
+    package func recordAttempt(_ attempt: Attempt) async throws(LedgerError) {
         let operation = LedgerOperation.record(attempt)
         try LedgerOperation.validate(device: attempt.device, packageSHA256: attempt.packageSHA256,
                                      station: attempt.station, ledger: location, operation: operation)
@@ -227,7 +227,7 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
         }
     }
 
-    public func attempts(_ filter: AttemptFilter) async throws(LedgerError) -> [Attempt] {
+    package func attempts(_ filter: AttemptFilter) async throws(LedgerError) -> [Attempt] {
         var conditions: [String] = []
         var parameters: [String?] = []
         func add(_ condition: String, _ value: String) {
@@ -268,7 +268,7 @@ public final class PostgresLedger: Ledger, @unchecked Sendable {
         }
     }
 
-    public func close() async {
+    package func close() async {
         let connection = connection
         _ = try? await executor.run { () throws(LedgerError) in connection.close() }
     }

@@ -6,42 +6,57 @@ import Foundation
 public struct BatchReport: Sendable, Equatable {
     /// One device with one package.
     public struct Row: Sendable, Equatable {
+        /// The device's address.
         public var device: String
         /// The last serial number read from the device, if any.
         public var serial: String?
+        /// The package's SHA-256, lowercase hex.
         public var packageSHA256: String
+        /// The profile it was flashed with.
         public var profile: String
         /// The station of the deciding attempt.
         public var station: String
         /// How the device stands (`DeviceOutcome`): `succeeded` or `skipped` when an attempt left it
         /// done (and no later claim tried it again), otherwise how the last attempt ended.
         public var result: Attempt.Result
+        /// Attempts at it, retries included.
         public var attempts: Int
         /// The deciding attempt's seconds (the success, the skip, or the last attempt); the
         /// device's time is `totalSeconds`.
         public var seconds: Double
+        /// Image bytes the device acknowledged in the deciding attempt.
         public var bytes: Int
+        /// `bytes` over `seconds`.
         public var bytesPerSecond: Double
         /// Seconds over every attempt, retries included.
-        public var totalSeconds: Double
+        package var totalSeconds: Double
+        /// When its first attempt started.
         public var startedAt: Date
+        /// When its last attempt ended.
         public var endedAt: Date
         /// The last failed attempt's error kind and message (also kept for devices that
         /// succeeded after a retry).
-        public var lastErrorKind: String?
-        public var lastErrorMessage: String?
+        package var lastErrorKind: String?
+        package var lastErrorMessage: String?
         /// The firmware version the device was found to run (`skip-installed`), the last one read.
         public var deviceVersion: String?
     }
 
     /// One attempt on the stations' timeline.
     public struct Span: Sendable, Equatable {
+        /// The station that made it.
         public var station: String
+        /// The device's address.
         public var device: String
+        /// 1 for the device's first attempt, 2 for the next...
         public var attemptNumber: Int
+        /// How it ended.
         public var result: Attempt.Result
+        /// When it started.
         public var startedAt: Date
+        /// When it ended.
         public var endedAt: Date
+        /// How long it took, on the attempts' clock.
         public var seconds: Double
     }
 
@@ -56,7 +71,7 @@ public struct BatchReport: Sendable, Equatable {
     }
 
     /// Failed attempts with one error kind.
-    public struct Cause: Sendable, Equatable {
+    package struct Cause: Sendable, Equatable {
         /// `Attempt.errorKind`, or `unknown` when none was recorded.
         public var kind: String
         public var attempts: Int
@@ -66,37 +81,46 @@ public struct BatchReport: Sendable, Equatable {
 
     /// The ledger's location (without password).
     public var ledger: String
-    public var generatedAt: Date
+    package var generatedAt: Date
     /// Ordered by each device's first attempt, then address.
     public var rows: [Row]
     /// Most frequent first, then by kind.
-    public var byCause: [Cause]
+    package var byCause: [Cause]
     /// Every attempt in the order recorded, for the stations' timeline.
     public var spans: [Span]
+    /// Which clock the attempts were timed on.
     public var clock: Clock
     /// Every attempt, retries included.
     public var attempts: Int
+    /// The stations that made attempts, sorted.
     public var stations: [String]
+    /// The packages' SHA-256s, sorted.
     public var packages: [String]
+    /// The profiles used, sorted.
     public var profiles: [String]
 
+    /// Devices (address and package) in the report.
     public var devices: Int { rows.count }
+    /// Devices updated.
     public var succeeded: Int { rows.filter { $0.result == .succeeded }.count }
+    /// Devices whose last attempt failed.
     public var failed: Int { rows.filter { $0.result == .failed }.count }
+    /// Devices whose last attempt was cancelled.
     public var cancelled: Int { rows.filter { $0.result == .cancelled }.count }
     /// Devices skipped as already running the target firmware.
     public var skipped: Int { rows.filter { $0.result == .skipped }.count }
-    public var failedAttempts: Int { byCause.reduce(0) { $0 + $1.attempts } }
+    package var failedAttempts: Int { byCause.reduce(0) { $0 + $1.attempts } }
     /// The first attempt's start, nil for an empty ledger.
     public var startedAt: Date? { rows.map(\.startedAt).min() }
+    /// The last attempt's end, nil for an empty ledger.
     public var endedAt: Date? { rows.map(\.endedAt).max() }
     /// From the first start to the last end, on the attempts' clock (simulated for `sim:` runs).
-    public var wallSeconds: Double {
+    package var wallSeconds: Double {
         guard let startedAt, let endedAt else { return 0 }
         return max(0, endedAt.timeIntervalSince(startedAt))
     }
     /// The time during which at least one attempt ran: the span without the pauses between runs.
-    public var busySeconds: Double {
+    package var busySeconds: Double {
         var total = 0.0
         var current: (start: Date, end: Date)?
         for span in spans.sorted(by: { $0.startedAt < $1.startedAt }) {
@@ -111,12 +135,12 @@ public struct BatchReport: Sendable, Equatable {
         return max(0, total)
     }
     /// Every attempt's own seconds added up (retries and skips included).
-    public var attemptSeconds: Double { spans.reduce(0) { $0 + $1.seconds } }
+    package var attemptSeconds: Double { spans.reduce(0) { $0 + $1.seconds } }
     /// Devices that succeeded per hour during which the line ran (`busySeconds`), on the
     /// attempts' clock.
-    public var devicesPerHour: Double { busySeconds > 0 ? Double(succeeded) * 3600 / busySeconds : 0 }
+    package var devicesPerHour: Double { busySeconds > 0 ? Double(succeeded) * 3600 / busySeconds : 0 }
     /// " (simulated)" when the attempts ran on a simulated clock, " (clocks mixed)" when some did.
-    public var clockNote: String {
+    package var clockNote: String {
         switch clock {
         case .wall: return ""
         case .simulated: return " simulated"
@@ -174,7 +198,7 @@ public struct BatchReport: Sendable, Equatable {
     }
 
     /// The closing sentence every rendering shares: whether every device succeeded.
-    public var verdict: String {
+    package var verdict: String {
         if devices == 0 { return "the ledger records no attempts yet" }
         if failed == 0 && cancelled == 0 {
             guard skipped > 0 else { return "every device succeeded (\(succeeded) of \(devices))" }

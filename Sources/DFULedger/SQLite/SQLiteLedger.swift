@@ -6,8 +6,8 @@ import Foundation
 /// Durability: the file is in WAL mode with `synchronous=FULL`, so every transaction is synced
 /// to disk before `COMMIT` returns: a `kill -9` or a power cut loses nothing a call reported as
 /// written (NORMAL would be faster but may lose the last commits on power loss).
-public final class SQLiteLedger: Ledger, @unchecked Sendable {
-    public let location: String
+package final class SQLiteLedger: Ledger, @unchecked Sendable {
+    package let location: String
     /// This instance (`LedgerSession.text`): claims it holds are not handed out again, even to
     /// its own station name.
     var session: String { options.session.text }
@@ -21,7 +21,7 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
 
     /// Opens (and with `.createIfMissing` creates) the ledger at `path`; `:memory:` gives a
     /// private in-memory ledger for tests.
-    public init(path: String, options: LedgerOptions = LedgerOptions()) async throws(LedgerError) {
+    package init(path: String, options: LedgerOptions = LedgerOptions()) async throws(LedgerError) {
         location = "sqlite:\(path)"
         self.options = options
         executor = BlockingExecutor(label: "dfukit.ledger.sqlite")
@@ -86,7 +86,7 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
 
     // MARK: Claims
 
-    public func claim(device: String, packageSHA256: String, station: String, id: String,
+    package func claim(device: String, packageSHA256: String, station: String, id: String,
                       includingDone: Bool) async throws(LedgerError) -> Claim? {
         let operation = LedgerOperation.claim(device, packageSHA256)
         try LedgerOperation.validate(device: device, packageSHA256: packageSHA256, station: station,
@@ -125,7 +125,7 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
         }
     }
 
-    public func releaseEarlierClaims(station: String) async throws(LedgerError) -> Int {
+    package func releaseEarlierClaims(station: String) async throws(LedgerError) -> Int {
         let operation = LedgerOperation.releaseEarlier(station)
         let (connection, session) = (connection, session)
         return try await executor.run { () throws(LedgerError) -> Int in
@@ -143,7 +143,7 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
         }
     }
 
-    public func heartbeat(_ claim: Claim) async throws(LedgerError) {
+    package func heartbeat(_ claim: Claim) async throws(LedgerError) {
         let operation = LedgerOperation.heartbeat(claim)
         let (connection, clock, location) = (connection, options.clock, location)
         try await executor.run { () throws(LedgerError) -> Void in
@@ -163,7 +163,7 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
         }
     }
 
-    public func release(_ claim: Claim) async throws(LedgerError) {
+    package func release(_ claim: Claim) async throws(LedgerError) {
         let operation = LedgerOperation.release(claim)
         let connection = connection
         try await executor.run { () throws(LedgerError) -> Void in
@@ -174,7 +174,7 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
         }
     }
 
-    public func isDone(device: String, packageSHA256: String) async throws(LedgerError) -> Bool {
+    package func isDone(device: String, packageSHA256: String) async throws(LedgerError) -> Bool {
         let operation = LedgerOperation.isDone(device, packageSHA256)
         let connection = connection
         return try await executor.run { () throws(LedgerError) -> Bool in
@@ -186,7 +186,7 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
 
     // MARK: Attempts
 
-    public func recordAttempt(_ attempt: Attempt) async throws(LedgerError) {
+    package func recordAttempt(_ attempt: Attempt) async throws(LedgerError) {
         let operation = LedgerOperation.record(attempt)
         try LedgerOperation.validate(device: attempt.device, packageSHA256: attempt.packageSHA256,
                                      station: attempt.station, ledger: location, operation: operation)
@@ -227,7 +227,7 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
         }
     }
 
-    public func attempts(_ filter: AttemptFilter) async throws(LedgerError) -> [Attempt] {
+    package func attempts(_ filter: AttemptFilter) async throws(LedgerError) -> [Attempt] {
         var conditions: [String] = []
         var parameters: [SQLiteValue] = []
         func add(_ condition: String, _ value: SQLiteValue) {
@@ -271,7 +271,7 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
     // MARK: Maintenance
 
     /// SQLite's `PRAGMA journal_mode`: `wal` for every file ledger.
-    public func journalMode() async throws(LedgerError) -> String {
+    package func journalMode() async throws(LedgerError) -> String {
         let connection = connection
         return try await executor.run { () throws(LedgerError) -> String in
             try connection.query("PRAGMA journal_mode", operation: "read the journal mode").first?.first?.text ?? ""
@@ -279,7 +279,7 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
     }
 
     /// SQLite's `PRAGMA synchronous` by name: `FULL` (every commit synced before it returns).
-    public func synchronousSetting() async throws(LedgerError) -> String {
+    package func synchronousSetting() async throws(LedgerError) -> String {
         let connection = connection
         return try await executor.run { () throws(LedgerError) -> String in
             let value = try connection.query("PRAGMA synchronous", operation: "read the sync setting").first?.first?.integer
@@ -290,14 +290,14 @@ public final class SQLiteLedger: Ledger, @unchecked Sendable {
     }
 
     /// SQLite's `PRAGMA integrity_check`: `["ok"]` for an intact file, otherwise one line per problem.
-    public func integrityCheck() async throws(LedgerError) -> [String] {
+    package func integrityCheck() async throws(LedgerError) -> [String] {
         let connection = connection
         return try await executor.run { () throws(LedgerError) -> [String] in
             try connection.query("PRAGMA integrity_check", operation: "check integrity").compactMap { $0.first?.text }
         }
     }
 
-    public func close() async {
+    package func close() async {
         let connection = connection
         _ = try? await executor.run { () throws(LedgerError) in connection.close() }
     }

@@ -3,8 +3,8 @@ import Foundation
 /// Loads firmware bytes from a build output, chosen by file extension:
 /// `.hex` / `.ihex` are Intel HEX (laid out from their lowest address, gaps `0xFF`);
 /// `.bin` is taken as is.
-public enum ImageFile {
-    public static func load(path: String) throws(PackageError) -> [UInt8] {
+package enum ImageFile {
+    package static func load(path: String) throws(PackageError) -> [UInt8] {
         switch (path as NSString).pathExtension.lowercased() {
         case "hex", "ihex":
             return try IntelHexReader.read(path: path).bytes

@@ -4,9 +4,12 @@ public enum PackageBuilder {
     public struct Image: Sendable, Equatable {
         /// The image's role, e.g. `application`; letters, digits, `-`, `_` and `.` only.
         public let name: String
+        /// The image bytes, as they will be sent.
         public let data: [UInt8]
+        /// The version the manifest declares for it ("1.2.0").
         public let version: String
 
+        /// An image `name` of `data` at `version`.
         public init(name: String, data: [UInt8], version: String) {
             self.name = name
             self.data = data

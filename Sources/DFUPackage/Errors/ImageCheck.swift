@@ -38,7 +38,7 @@ public enum ImageCheck: String, Sendable, Equatable, CaseIterable {
     case fileFormat = "file_format"
 
     /// Whether the check compares the image with `manifest.json` (rather than an init packet).
-    public var isManifestCheck: Bool {
+    package var isManifestCheck: Bool {
         switch self {
         case .size, .sha256, .crc32, .initPacketData, .version: return true
         default: return false
@@ -46,7 +46,7 @@ public enum ImageCheck: String, Sendable, Equatable, CaseIterable {
     }
 
     /// Whether the check compares an MCUboot image with its own header and TLVs.
-    public var isMCUbootCheck: Bool {
+    package var isMCUbootCheck: Bool {
         switch self {
         case .mcubootImage, .imageHash, .keyHash: return true
         default: return false

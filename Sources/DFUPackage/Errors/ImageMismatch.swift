@@ -1,5 +1,6 @@
 /// A failed `ImageCheck`: what the package declares versus what the image bytes give.
 public struct ImageMismatch: Sendable, Equatable, CustomStringConvertible {
+    /// The check that failed.
     public let check: ImageCheck
     /// The declared value (manifest or init packet), formatted as there.
     public let declared: String
@@ -9,6 +10,7 @@ public struct ImageMismatch: Sendable, Equatable, CustomStringConvertible {
     /// packet does not decode).
     public let detail: String?
 
+    /// A failed `check`: the package says `declared`, the bytes give `actual`.
     public init(check: ImageCheck, declared: String, actual: String, detail: String? = nil) {
         self.check = check
         self.declared = declared

@@ -3,8 +3,9 @@
 /// the plaintext) is `checked: false`: it does not fail the package, and every report says it
 /// was not made.
 public struct VerificationCheck: Sendable, Equatable, CustomStringConvertible {
+    /// Which check this is.
     public let check: ImageCheck
-    public let passed: Bool
+    package let passed: Bool
     /// False when the check could not be made (then `passed` is true and `detail` says why).
     public let checked: Bool
     /// What was compared and what came out, in a sentence.
@@ -14,6 +15,7 @@ public struct VerificationCheck: Sendable, Equatable, CustomStringConvertible {
     /// The value computed from the image, when the check compares two values.
     public let actual: String?
 
+    /// The outcome of `check`, described by `detail`.
     public init(check: ImageCheck, passed: Bool, detail: String, declared: String? = nil, actual: String? = nil) {
         self.check = check
         self.passed = passed
@@ -24,7 +26,7 @@ public struct VerificationCheck: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// A check this image does not allow, and why.
-    public static func notCheckable(_ check: ImageCheck, because detail: String) -> VerificationCheck {
+    package static func notCheckable(_ check: ImageCheck, because detail: String) -> VerificationCheck {
         VerificationCheck(check: check, detail: detail)
     }
 
@@ -44,7 +46,7 @@ public struct VerificationCheck: Sendable, Equatable, CustomStringConvertible {
     public var name: String { check.rawValue }
 
     /// The failed check as an `ImageMismatch`; `nil` when it passed.
-    public var mismatch: ImageMismatch? {
+    package var mismatch: ImageMismatch? {
         guard !passed else { return nil }
         if check.isManifestCheck, check != .initPacketData, let declared, let actual {
             return ImageMismatch(check: check, declared: declared, actual: actual)

@@ -4,18 +4,20 @@ import DFUBytes
 /// manifest says about the image, and the integrity checks.
 public struct MCUbootImageReport: Sendable, Equatable {
     /// The MCUboot image number (SMP's `image`).
-    public let imageIndex: Int
+    package let imageIndex: Int
     /// The parsed image; `nil` when the bytes do not parse (see `error`).
     public let image: MCUbootImage?
+    /// Why the bytes do not parse as an MCUboot image; nil when they do.
     public let error: MCUbootImageError?
     /// The nRF Connect SDK manifest entry, for images from a `dfu_application.zip`.
-    public let manifestFile: NRFConnectManifestFile?
+    package let manifestFile: NRFConnectManifestFile?
     /// Every integrity check, passed or failed (no signature: that needs a key).
     public let checks: [VerificationCheck]
 
     /// TLV values longer than this are shortened in text reports (never in JSON).
     static let textValueLimit = 96
 
+    /// The MCUboot report of `image`; nil when it is not an MCUboot image.
     public init?(_ image: FirmwareImage) {
         guard image.isMCUboot else { return nil }
         imageIndex = image.mcubootImageIndex ?? 0
@@ -26,7 +28,7 @@ public struct MCUbootImageReport: Sendable, Equatable {
     }
 
     /// Whether the check ran and passed; `nil` when it did not run or could not be made.
-    public func passed(_ check: ImageCheck) -> Bool? {
+    package func passed(_ check: ImageCheck) -> Bool? {
         checks.first { $0.check == check && $0.checked }?.passed
     }
 

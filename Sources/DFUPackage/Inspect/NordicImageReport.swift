@@ -3,15 +3,21 @@ import DFUBytes
 /// The Nordic half of an inspected image: sizes, every decoded init packet field (named as
 /// dfu-cc.proto and `nrfutil pkg display` name them) and the integrity checks.
 public struct NordicImageReport: Sendable, Equatable {
-    public let initPacketFile: String
+    package let initPacketFile: String
+    /// The init packet's size in bytes.
     public let initPacketSize: Int
+    /// SoftDevice bytes in the image (0 when none).
     public let softDeviceSize: Int
+    /// Bootloader bytes in the image (0 when none).
     public let bootloaderSize: Int
+    /// Application bytes in the image.
     public let applicationSize: Int
+    /// The init packet's fields, decoded.
     public let initPacket: DecodedInitPacket
     /// Every integrity check, passed or failed (no signature: that needs a key).
     public let checks: [VerificationCheck]
 
+    /// The Nordic report of `image`; nil when it has no init packet that decodes.
     public init?(_ image: FirmwareImage) {
         guard let decoded = image.decodedInitPacket else { return nil }
         initPacketFile = image.nordicManifestImage?.datFile ?? ""
@@ -24,7 +30,7 @@ public struct NordicImageReport: Sendable, Equatable {
     }
 
     /// Whether the check ran and passed; `nil` when it did not run.
-    public func passed(_ check: ImageCheck) -> Bool? {
+    package func passed(_ check: ImageCheck) -> Bool? {
         checks.first { $0.check == check }?.passed
     }
 

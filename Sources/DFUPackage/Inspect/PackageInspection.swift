@@ -4,16 +4,24 @@ import DFUBytes
 public struct PackageInspection: Sendable, Equatable {
     /// The report's line for one image. `size`, `sha256` and `crc32` are computed from the bytes.
     public struct Image: Sendable, Equatable {
+        /// The image's role (`application`, `softdevice`...).
         public let name: String
+        /// Its entry in the package (or the file itself, for a bare image).
         public let file: String
+        /// Its size in bytes, from the bytes.
         public let size: Int
+        /// Its SHA-256 (lowercase hex), from the bytes.
         public let sha256: String
+        /// Its CRC-32 (IEEE), from the bytes.
         public let crc32: UInt32
+        /// The version the package declares for it.
         public let version: String
+        /// The profile the package was made for; empty when it does not say.
         public let profile: String
+        /// True when every check of the bytes against what the package declares passed.
         public let matchesManifest: Bool
         /// One sentence per failed check; empty when the image matches.
-        public let problems: [String]
+        package let problems: [String]
         /// Nordic packages: the `.dat` entry, the three sizes, the decoded init packet and every
         /// integrity check; `nil` for DFUKit packages.
         public let nordic: NordicImageReport?
@@ -23,6 +31,7 @@ public struct PackageInspection: Sendable, Equatable {
         /// Standalone image files: what their format read; `nil` for other images.
         public let standalone: StandaloneImage?
 
+        /// The report's line for `image`.
         public init(_ image: FirmwareImage) {
             name = image.name
             file = image.fileName
@@ -39,11 +48,14 @@ public struct PackageInspection: Sendable, Equatable {
         }
     }
 
+    /// The package file inspected.
     public let packagePath: String
     /// E.g. `dfukit-package v1`.
     public let format: String
+    /// One line per image, in send order.
     public let images: [Image]
 
+    /// The inspection of an opened `package`.
     public init(package: FirmwarePackage) {
         packagePath = package.path
         switch package.format {
@@ -70,7 +82,7 @@ public struct PackageInspection: Sendable, Equatable {
     }
 
     /// Whether every image matches the manifest.
-    public var isIntact: Bool { images.allSatisfy(\.matchesManifest) }
+    package var isIntact: Bool { images.allSatisfy(\.matchesManifest) }
 
     /// A human-readable report, ending with a newline.
     public func renderText() -> String {

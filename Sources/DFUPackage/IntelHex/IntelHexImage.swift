@@ -9,12 +9,13 @@ public struct IntelHexImage: Sendable, Equatable {
     }
 
     /// The lowest address holding data.
-    public let baseAddress: UInt32
+    package let baseAddress: UInt32
     /// Every byte from `baseAddress` to the highest address holding data; gaps hold `0xFF`
     /// (the value of erased flash).
     public let bytes: [UInt8]
-    public let startAddress: StartAddress?
+    package let startAddress: StartAddress?
 
+    /// The image of `bytes` from `baseAddress`, with its entry point if any.
     public init(baseAddress: UInt32, bytes: [UInt8], startAddress: StartAddress?) {
         self.baseAddress = baseAddress
         self.bytes = bytes

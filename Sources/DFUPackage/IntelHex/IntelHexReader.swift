@@ -5,9 +5,9 @@ import Foundation
 /// Every record's checksum is verified. Blank lines and `\r\n` endings are accepted; anything
 /// after the end-of-file record, overlapping data, and data spanning more than
 /// `ZipReadLimit.hardLimit` bytes (which would not fit in a package) are errors.
-public enum IntelHexReader {
+package enum IntelHexReader {
     /// Reads and parses the file at `path`.
-    public static func read(path: String) throws(PackageError) -> IntelHexImage {
+    package static func read(path: String) throws(PackageError) -> IntelHexImage {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -18,12 +18,12 @@ public enum IntelHexReader {
     }
 
     /// Parses Intel HEX text; `fileName` only goes into error messages.
-    public static func parse(_ text: String, fileName: String = "<input>") throws(PackageError) -> IntelHexImage {
+    package static func parse(_ text: String, fileName: String = "<input>") throws(PackageError) -> IntelHexImage {
         try parse(Array(text.utf8), fileName: fileName)
     }
 
     /// Parses Intel HEX bytes (ASCII); `fileName` only goes into error messages.
-    public static func parse(_ bytes: [UInt8], fileName: String = "<input>") throws(PackageError) -> IntelHexImage {
+    package static func parse(_ bytes: [UInt8], fileName: String = "<input>") throws(PackageError) -> IntelHexImage {
         var chunks: [(address: UInt64, data: [UInt8], line: Int)] = []
         var base: UInt64 = 0
         var startAddress: IntelHexImage.StartAddress?

@@ -2,12 +2,12 @@
 ///
 /// `LL` is the data length, `AAAA` a big-endian 16-bit offset, `TT` the record type and `CC`
 /// the two's complement of the sum of all preceding bytes, so all bytes sum to zero.
-public struct IntelHexRecord: Sendable, Equatable {
-    public let type: IntelHexRecordType
-    public let offset: UInt16
-    public let data: [UInt8]
+package struct IntelHexRecord: Sendable, Equatable {
+    package let type: IntelHexRecordType
+    package let offset: UInt16
+    package let data: [UInt8]
 
-    public init(type: IntelHexRecordType, offset: UInt16, data: [UInt8]) {
+    package init(type: IntelHexRecordType, offset: UInt16, data: [UInt8]) {
         self.type = type
         self.offset = offset
         self.data = data
@@ -15,7 +15,7 @@ public struct IntelHexRecord: Sendable, Equatable {
 
     /// Decodes one line (without its line terminator).
     /// - Throws: a description of the problem; the caller adds the file and line.
-    public static func decode(_ line: some Collection<UInt8>) throws(IntelHexLineProblem) -> IntelHexRecord {
+    package static func decode(_ line: some Collection<UInt8>) throws(IntelHexLineProblem) -> IntelHexRecord {
         guard line.first == UInt8(ascii: ":") else {
             throw IntelHexLineProblem("line does not start with ':'")
         }
@@ -80,7 +80,7 @@ fileprivate func hex2(_ byte: UInt8) -> String {
 }
 
 /// Why one Intel HEX line is invalid; `IntelHexReader` turns it into `PackageError.badIntelHex`.
-public struct IntelHexLineProblem: Error, Sendable, Equatable {
-    public let message: String
-    public init(_ message: String) { self.message = message }
+package struct IntelHexLineProblem: Error, Sendable, Equatable {
+    package let message: String
+    package init(_ message: String) { self.message = message }
 }

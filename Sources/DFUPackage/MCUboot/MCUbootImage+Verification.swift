@@ -5,7 +5,7 @@ extension MCUbootImage {
     /// over the key's public bytes, which are the DER SubjectPublicKeyInfo for ECDSA and Ed25519
     /// keys (the body of the PEM `imgtool getpub -e pem` prints) and the PKCS#1 RSAPublicKey for
     /// RSA keys.
-    public static func keyHash(publicKeyDER: [UInt8], algorithm: SHA2Algorithm = .sha256) -> [UInt8] {
+    package static func keyHash(publicKeyDER: [UInt8], algorithm: SHA2Algorithm = .sha256) -> [UInt8] {
         algorithm.digest(keyBytes(publicKeyDER))
     }
 
@@ -16,7 +16,7 @@ extension MCUbootImage {
 
     /// Whether the image names `publicKeyDER` as its signing key: its KEYHASH TLV is the key's
     /// hash, or its PUBKEY TLV is the key itself. `nil` when the image carries neither TLV.
-    public func namesKey(publicKeyDER: [UInt8]) -> Bool? {
+    package func namesKey(publicKeyDER: [UInt8]) -> Bool? {
         if let keyHash = tlvArea.tlvs.first(where: { $0.type == .keyHash }) {
             return keyHash.value == Self.keyHash(publicKeyDER: publicKeyDER, algorithm: hashAlgorithm)
         }
@@ -30,7 +30,7 @@ extension MCUbootImage {
     /// range (header, payload, protected TLVs) with their hash themselves; Ed25519 signs the
     /// image's hash digest, or the range itself when a SIG_PURE TLV is present.
     /// An encrypted image's digest is the hash TLV itself: the plaintext it covers is not here.
-    public func signedMessage(for type: MCUbootTLVType) -> [UInt8] {
+    package func signedMessage(for type: MCUbootTLVType) -> [UInt8] {
         if type == .ed25519, tlvArea.tlvs.first(where: { $0.type == .signaturePure }) == nil {
             return header.flags.isEncrypted ? (imageHash ?? computedHash) : computedHash
         }
@@ -40,7 +40,7 @@ extension MCUbootImage {
     /// The algorithm of the signature TLV as MCUboot pairs it with the image hash: "ECDSA P-256"
     /// (SHA-256) or "ECDSA P-384" (SHA-384), "Ed25519", "RSA-2048 PSS", "RSA-3072 PSS"; nil for
     /// a pairing MCUboot does not build.
-    public func signatureAlgorithm(_ type: MCUbootTLVType) -> String? {
+    package func signatureAlgorithm(_ type: MCUbootTLVType) -> String? {
         switch (type, hashAlgorithm) {
         case (.ecdsaSignature, .sha256): return "ECDSA P-256"
         case (.ecdsaSignature, .sha384): return "ECDSA P-384"
@@ -57,7 +57,7 @@ extension MCUbootImage {
     ///   TLV or one paired with a hash MCUboot does not use.
     /// - Throws: `SignatureError` when the key cannot check this kind of signature (e.g. an
     ///   Ed25519 key given for an ECDSA signature, or an RSA key of another size).
-    public func checkSignature(publicKeyDER: [UInt8]) throws(SignatureError) -> Bool {
+    package func checkSignature(publicKeyDER: [UInt8]) throws(SignatureError) -> Bool {
         guard let signature = signatureTLV, let algorithm = signatureAlgorithm(signature.type) else { return false }
         let message = signedMessage(for: signature.type)
         switch signature.type {

@@ -7,18 +7,19 @@ import DFUBytes
 /// SHA384 / SHA512 in images built for them) is the hash MCUmgr reports in its image list and
 /// takes for test / confirm.
 public struct MCUbootImage: Sendable, Equatable {
+    /// The image header.
     public let header: MCUbootImageHeader
     /// The protected TLV area (magic 0x6908), present when `header.protectedTLVSize` is not 0.
-    public let protectedTLVArea: MCUbootTLVArea?
+    package let protectedTLVArea: MCUbootTLVArea?
     /// The TLV area (magic 0x6907).
-    public let tlvArea: MCUbootTLVArea
+    package let tlvArea: MCUbootTLVArea
     /// The whole file.
     public let bytes: [UInt8]
     /// The hash the image declares: SHA-256, or SHA-384 / SHA-512 when its hash TLV is one of
     /// those (`imgtool sign` with a P-384 key or `--sha`).
-    public let hashAlgorithm: SHA2Algorithm
+    package let hashAlgorithm: SHA2Algorithm
     /// `hashAlgorithm` over the hashed range (header, payload, protected TLV area), computed from `bytes`.
-    public let computedHash: [UInt8]
+    package let computedHash: [UInt8]
 
     /// Parses `bytes` (a whole image file).
     /// - Throws: `MCUbootImageError` with the byte offset of the first field that is wrong or of
@@ -50,7 +51,7 @@ public struct MCUbootImage: Sendable, Equatable {
     }
 
     /// The name DFUKit gives the image with MCUboot image number `index` in reports: `image-0`.
-    public static func imageName(index: Int) -> String { "image-\(index)" }
+    package static func imageName(index: Int) -> String { "image-\(index)" }
 
     /// The header's version, e.g. `1.2.3+4`.
     public var version: MCUbootImageVersion { header.version }
@@ -59,7 +60,7 @@ public struct MCUbootImage: Sendable, Equatable {
     public var tlvs: [MCUbootTLV] { (protectedTLVArea?.tlvs ?? []) + tlvArea.tlvs }
 
     /// The first TLV of `type`, protected or not.
-    public func tlv(_ type: MCUbootTLVType) -> MCUbootTLV? {
+    package func tlv(_ type: MCUbootTLVType) -> MCUbootTLV? {
         tlvs.first { $0.type == type }
     }
 
@@ -75,23 +76,23 @@ public struct MCUbootImage: Sendable, Equatable {
     }
 
     /// The image hash TLV (SHA256, SHA384 or SHA512), if any.
-    public var imageHashTLV: MCUbootTLV? { tlvArea.tlvs.first { Self.hashTypes.contains($0.type) } }
+    package var imageHashTLV: MCUbootTLV? { tlvArea.tlvs.first { Self.hashTypes.contains($0.type) } }
 
     /// The image hash TLV's value as stored: the hash MCUmgr lists and confirms.
     public var imageHash: [UInt8]? { imageHashTLV?.value }
 
     /// Bytes covered by the hash and signatures: header, payload and protected TLV area.
-    public var hashedByteCount: Int { header.payloadEndOffset + header.protectedTLVSize }
+    package var hashedByteCount: Int { header.payloadEndOffset + header.protectedTLVSize }
 
     /// The payload (after the header and its padding).
     public var payload: ArraySlice<UInt8> { bytes[header.headerSize..<header.payloadEndOffset] }
 
     /// Bytes after the TLV area (padding and trailer of `imgtool sign --pad`); usually 0.
-    public var trailingByteCount: Int { bytes.count - tlvArea.endOffset }
+    package var trailingByteCount: Int { bytes.count - tlvArea.endOffset }
 
     /// Whether the image hash TLV equals the hash of the hashed range. False without one.
-    public var imageHashMatches: Bool { imageHash == computedHash }
+    package var imageHashMatches: Bool { imageHash == computedHash }
 
     /// The signature TLV MCUboot would check (ECDSASIG, ED25519, RSA2048 or RSA3072), if any.
-    public var signatureTLV: MCUbootTLV? { tlvArea.tlvs.first { $0.type.isSignature } }
+    package var signatureTLV: MCUbootTLV? { tlvArea.tlvs.first { $0.type.isSignature } }
 }

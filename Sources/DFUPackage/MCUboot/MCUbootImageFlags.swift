@@ -1,25 +1,27 @@
 /// `ih_flags` of an MCUboot header (`IMAGE_F_*` in bootutil's `image.h`). Open: bits without a
 /// name are kept and printed as hex.
 public struct MCUbootImageFlags: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    /// The `ih_flags` word.
     public let rawValue: UInt32
 
+    /// The flags of an `ih_flags` word.
     public init(rawValue: UInt32) {
         self.rawValue = rawValue
     }
 
     /// Position-independent code (not supported by MCUboot itself).
-    public static let positionIndependent = Self(rawValue: 0x0000_0001)
-    public static let encryptedAES128 = Self(rawValue: 0x0000_0004)
-    public static let encryptedAES256 = Self(rawValue: 0x0000_0008)
+    package static let positionIndependent = Self(rawValue: 0x0000_0001)
+    package static let encryptedAES128 = Self(rawValue: 0x0000_0004)
+    package static let encryptedAES256 = Self(rawValue: 0x0000_0008)
     /// Split image application, not bootable on its own.
-    public static let nonBootable = Self(rawValue: 0x0000_0010)
+    package static let nonBootable = Self(rawValue: 0x0000_0010)
     /// Loaded into RAM before it runs (`--load-addr`).
-    public static let ramLoad = Self(rawValue: 0x0000_0020)
+    package static let ramLoad = Self(rawValue: 0x0000_0020)
     /// Built for a fixed flash address, `ih_load_addr` (`--rom-fixed`).
-    public static let romFixed = Self(rawValue: 0x0000_0100)
-    public static let compressedLZMA1 = Self(rawValue: 0x0000_0200)
-    public static let compressedLZMA2 = Self(rawValue: 0x0000_0400)
-    public static let compressedARMThumb = Self(rawValue: 0x0000_0800)
+    package static let romFixed = Self(rawValue: 0x0000_0100)
+    package static let compressedLZMA1 = Self(rawValue: 0x0000_0200)
+    package static let compressedLZMA2 = Self(rawValue: 0x0000_0400)
+    package static let compressedARMThumb = Self(rawValue: 0x0000_0800)
 
     /// Every named flag with imgtool's name, in bit order.
     public static let named: [(flag: MCUbootImageFlags, name: String)] = [
@@ -30,7 +32,7 @@ public struct MCUbootImageFlags: OptionSet, Sendable, Hashable, CustomStringConv
     ]
 
     /// Whether the payload is encrypted (then the SHA256 TLV covers the plaintext).
-    public var isEncrypted: Bool { !intersection([.encryptedAES128, .encryptedAES256]).isEmpty }
+    package var isEncrypted: Bool { !intersection([.encryptedAES128, .encryptedAES256]).isEmpty }
 
     /// The names of the set flags, unknown bits as `0x…`; empty when no flag is set.
     public var names: [String] {

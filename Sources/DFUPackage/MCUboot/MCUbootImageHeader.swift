@@ -13,23 +13,26 @@
 /// | 28     | _pad1 u32             |
 public struct MCUbootImageHeader: Sendable, Equatable {
     /// `IMAGE_MAGIC`.
-    public static let magic: UInt32 = 0x96F3_B83D
+    package static let magic: UInt32 = 0x96F3_B83D
     /// `sizeof(struct image_header)`.
     public static let size = 32
 
     /// `ih_load_addr`: the RAM or fixed flash address (with `RAM_LOAD` / `ROM_FIXED`), else 0.
-    public let loadAddress: UInt32
+    package let loadAddress: UInt32
     /// `ih_hdr_size`: bytes before the image payload (header and padding).
-    public let headerSize: Int
+    package let headerSize: Int
     /// `ih_protect_tlv_size`: size of the protected TLV area, info header included; 0 when absent.
-    public let protectedTLVSize: Int
+    package let protectedTLVSize: Int
     /// `ih_img_size`: bytes of payload after the header.
     public let imageSize: Int
+    /// `ih_flags`.
     public let flags: MCUbootImageFlags
+    /// `ih_ver`: the image version.
     public let version: MCUbootImageVersion
     /// `_pad1`, normally 0.
     public let padding: UInt32
 
+    /// A header with these fields (what `imgtool sign` would write).
     public init(loadAddress: UInt32, headerSize: Int, protectedTLVSize: Int, imageSize: Int,
                 flags: MCUbootImageFlags, version: MCUbootImageVersion, padding: UInt32 = 0) {
         self.loadAddress = loadAddress
@@ -62,5 +65,5 @@ public struct MCUbootImageHeader: Sendable, Equatable {
     }
 
     /// Offset of the first byte after the payload: where the TLV areas start.
-    public var payloadEndOffset: Int { headerSize + imageSize }
+    package var payloadEndOffset: Int { headerSize + imageSize }
 }

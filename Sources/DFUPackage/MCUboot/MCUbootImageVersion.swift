@@ -1,11 +1,16 @@
 /// `struct image_version` of an MCUboot header: major u8, minor u8, revision u16, build u32,
 /// written by `imgtool sign --version MAJOR.MINOR.REVISION+BUILD`.
 public struct MCUbootImageVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The major version.
     public var major: UInt8
+    /// The minor version.
     public var minor: UInt8
+    /// The revision.
     public var revision: UInt16
+    /// The build number.
     public var build: UInt32
 
+    /// The version `major.minor.revision+build`.
     public init(major: UInt8, minor: UInt8, revision: UInt16, build: UInt32) {
         self.major = major
         self.minor = minor

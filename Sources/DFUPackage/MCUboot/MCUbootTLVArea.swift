@@ -1,33 +1,33 @@
 /// A TLV area after the image: `struct image_tlv_info { uint16_t it_magic; uint16_t it_tlv_tot; }`
 /// followed by TLV entries. `it_tlv_tot` counts the 4-byte info header too.
-public struct MCUbootTLVArea: Sendable, Equatable {
+package struct MCUbootTLVArea: Sendable, Equatable {
     /// `IMAGE_TLV_INFO_MAGIC`: the main (unprotected) area.
-    public static let mainMagic: UInt16 = 0x6907
+    package static let mainMagic: UInt16 = 0x6907
     /// `IMAGE_TLV_PROT_INFO_MAGIC`: the protected area, hashed and signed with the image.
-    public static let protectedMagic: UInt16 = 0x6908
+    package static let protectedMagic: UInt16 = 0x6908
     /// Size of `struct image_tlv_info`.
-    public static let infoSize = 4
+    package static let infoSize = 4
     /// Size of `struct image_tlv` (type and length).
-    public static let entryHeaderSize = 4
+    package static let entryHeaderSize = 4
 
-    public let magic: UInt16
+    package let magic: UInt16
     /// Byte offset of the info header in the file.
-    public let offset: Int
+    package let offset: Int
     /// `it_tlv_tot`: the area's size in bytes, info header included.
-    public let totalSize: Int
-    public let tlvs: [MCUbootTLV]
+    package let totalSize: Int
+    package let tlvs: [MCUbootTLV]
 
-    public init(magic: UInt16, offset: Int, totalSize: Int, tlvs: [MCUbootTLV]) {
+    package init(magic: UInt16, offset: Int, totalSize: Int, tlvs: [MCUbootTLV]) {
         self.magic = magic
         self.offset = offset
         self.totalSize = totalSize
         self.tlvs = tlvs
     }
 
-    public var isProtected: Bool { magic == Self.protectedMagic }
+    package var isProtected: Bool { magic == Self.protectedMagic }
 
     /// Offset of the first byte after the area.
-    public var endOffset: Int { offset + totalSize }
+    package var endOffset: Int { offset + totalSize }
 
     /// Reads the area whose info header is at `offset` in `bytes`.
     /// - Parameters:

@@ -26,6 +26,7 @@ public struct ManifestImage: Sendable, Equatable {
     /// Name of the DFU profile that flashes this image, e.g. `vendor-ctrlpt`.
     public let profile: String
 
+    /// An entry with these fields, as `PackageBuilder` writes it.
     public init(name: String, file: String, size: Int, sha256: String, crc32: UInt32,
                 version: String, profile: String) {
         self.name = name
@@ -44,13 +45,13 @@ public struct ManifestImage: Sendable, Equatable {
     }
 
     /// `crc32` as the manifest writes it: `0x` and eight lowercase hex digits.
-    public static func formatCRC32(_ value: UInt32) -> String {
+    package static func formatCRC32(_ value: UInt32) -> String {
         let hex = String(value, radix: 16)
         return "0x" + String(repeating: "0", count: 8 - hex.count) + hex
     }
 
     /// Reads a manifest `crc32` string; `nil` when it is not `0x` and one to eight hex digits.
-    public static func parseCRC32(_ text: String) -> UInt32? {
+    package static func parseCRC32(_ text: String) -> UInt32? {
         guard text.hasPrefix("0x") || text.hasPrefix("0X") else { return nil }
         let digits = text.dropFirst(2)
         guard (1...8).contains(digits.count), digits.allSatisfy(\.isHexDigit) else { return nil }

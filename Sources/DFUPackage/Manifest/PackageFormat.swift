@@ -20,8 +20,8 @@ public enum PackageFormat: String, Sendable, Equatable {
     case standalone = "standalone-image"
 
     /// Whether the package came from nrfutil (nRF5 SDK): `.bin` + `.dat` images.
-    public var isNordic: Bool { self == .nordicSecure || self == .nordicLegacy }
+    package var isNordic: Bool { self == .nordicSecure || self == .nordicLegacy }
 
     /// Whether the images are MCUboot images (sent whole over MCUmgr SMP).
-    public var isMCUboot: Bool { self == .mcuboot || self == .nrfConnectDFU }
+    package var isMCUboot: Bool { self == .mcuboot || self == .nrfConnectDFU }
 }

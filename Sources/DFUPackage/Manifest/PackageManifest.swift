@@ -7,20 +7,23 @@ import DFUBytes
 /// `PackageManifest` is `bareMCUbootImage`, with nothing in it.
 public struct PackageManifest: Sendable, Equatable {
     /// The entry name of the manifest at the archive root.
-    public static let entryName = "manifest.json"
+    package static let entryName = "manifest.json"
     /// The `format_version` this code writes and reads.
-    public static let currentFormatVersion = 1
+    package static let currentFormatVersion = 1
     /// The most bytes a manifest may have; more is refused as a possible zip bomb.
-    public static let maximumSize = 1024 * 1024
+    package static let maximumSize = 1024 * 1024
 
+    /// Which kind of package the manifest belongs to.
     public let format: PackageFormat
-    public let formatVersion: Int
+    package let formatVersion: Int
+    /// DFUKit packages: the images in send order; empty for other formats.
     public let images: [ManifestImage]
     /// The nrfutil manifest of a Nordic package; `nil` for other packages.
     public let nordic: NordicManifest?
     /// The manifest of an nRF Connect SDK `dfu_application.zip`; `nil` for other packages.
-    public let nrfConnect: NRFConnectManifest?
+    package let nrfConnect: NRFConnectManifest?
 
+    /// The manifest of a DFUKit package with `images`.
     public init(images: [ManifestImage]) {
         self.init(format: .dfukit, formatVersion: Self.currentFormatVersion, images: images)
     }
@@ -38,10 +41,10 @@ public struct PackageManifest: Sendable, Equatable {
     }
 
     /// What a bare MCUboot image file has in place of a manifest: format `.mcuboot`, nothing else.
-    public static let bareMCUbootImage = PackageManifest(format: .mcuboot, formatVersion: 0)
+    package static let bareMCUbootImage = PackageManifest(format: .mcuboot, formatVersion: 0)
 
     /// What a standalone image file (`StandaloneImageFormat`) has in place of a manifest.
-    public static let standaloneImage = PackageManifest(format: .standalone, formatVersion: 0)
+    package static let standaloneImage = PackageManifest(format: .standalone, formatVersion: 0)
 
     private init(format: PackageFormat, formatVersion: Int, images: [ManifestImage] = [],
                  nordic: NordicManifest? = nil, nrfConnect: NRFConnectManifest? = nil) {
@@ -58,7 +61,7 @@ public struct PackageManifest: Sendable, Equatable {
     }
 
     /// The manifest as pretty-printed JSON, keys in a fixed order (DFUKit format only).
-    public func jsonText() -> String {
+    package func jsonText() -> String {
         JSONValue.object([
             ("format", .string(format.rawValue)),
             ("format_version", .integer(Int64(formatVersion))),

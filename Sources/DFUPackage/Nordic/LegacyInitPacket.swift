@@ -9,15 +9,15 @@ import DFUBytes
 public struct LegacyInitPacket: Sendable, Equatable {
     /// The whole init packet as stored (the `.dat` file).
     public let bytes: [UInt8]
-    public let deviceType: UInt16
-    public let deviceRevision: UInt16
-    public let applicationVersion: UInt32
+    package let deviceType: UInt16
+    package let deviceRevision: UInt16
+    package let applicationVersion: UInt32
     /// Accepted SoftDevice firmware IDs (0xFFFE: any / none).
-    public let softDeviceRequirements: [UInt16]
+    package let softDeviceRequirements: [UInt16]
     /// CRC-16/CCITT-FALSE of the firmware.
-    public let firmwareCRC16: UInt16
+    package let firmwareCRC16: UInt16
     /// Bytes after the CRC (extended packets of later `dfu_version`s); kept, not interpreted.
-    public let trailingBytes: [UInt8]
+    package let trailingBytes: [UInt8]
 
     /// Decodes a legacy `.dat`.
     /// - Throws: `NordicInitPacketError.legacyTooShort` when the bytes end before the CRC.
@@ -47,7 +47,7 @@ public struct LegacyInitPacket: Sendable, Equatable {
     }
 
     /// Whether `firmwareCRC16` is the CRC-16/CCITT-FALSE of `firmware`.
-    public func crcMatches(firmware: [UInt8]) -> Bool {
+    package func crcMatches(firmware: [UInt8]) -> Bool {
         firmwareCRC16 == CRC16CCITTFalse.checksum(firmware)
     }
 }

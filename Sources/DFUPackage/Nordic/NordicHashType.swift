@@ -1,7 +1,9 @@
 /// `Hash.hash_type` in dfu-cc.proto (`HashType`). Secure DFU bootloaders accept SHA-256 only.
 /// An open set: a value this code does not know is kept and printed by number.
 public struct NordicHashType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The `HashType` value.
     public let rawValue: Int32
+    /// The type with this value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// `NO_HASH`.
@@ -9,11 +11,11 @@ public struct NordicHashType: RawRepresentable, Sendable, Hashable, CustomString
     /// `CRC`.
     public static let crc = NordicHashType(rawValue: 1)
     /// `SHA128`.
-    public static let sha128 = NordicHashType(rawValue: 2)
+    package static let sha128 = NordicHashType(rawValue: 2)
     /// `SHA256`: the only type nRF5 SDK bootloaders accept.
     public static let sha256 = NordicHashType(rawValue: 3)
     /// `SHA512`.
-    public static let sha512 = NordicHashType(rawValue: 4)
+    package static let sha512 = NordicHashType(rawValue: 4)
 
     /// The name in dfu-cc.proto, or `unknown(N)`.
     public var name: String {

@@ -6,9 +6,9 @@ public struct NordicInitCommand: Sendable, Equatable {
     /// 1 `fw_version`: the new firmware's version, compared with the device's for downgrades.
     public let firmwareVersion: UInt32?
     /// 2 `hw_version`: the hardware the image is for (e.g. 52 for nRF52832).
-    public let hardwareVersion: UInt32?
+    package let hardwareVersion: UInt32?
     /// 3 `sd_req`: SoftDevice firmware IDs any one of which must be present (0xFFFE: none needed).
-    public let softDeviceRequirements: [UInt32]
+    package let softDeviceRequirements: [UInt32]
     /// 4 `type`.
     public let type: NordicFirmwareType?
     /// 5 `sd_size`.
@@ -20,10 +20,11 @@ public struct NordicInitCommand: Sendable, Equatable {
     /// 8 `hash`.
     public let hash: NordicHash?
     /// 9 `is_debug`: a debug packet skips version checks.
-    public let isDebug: Bool?
+    package let isDebug: Bool?
     /// 10 `boot_validation` (repeated).
-    public let bootValidations: [NordicBootValidation]
+    package let bootValidations: [NordicBootValidation]
 
+    /// An init command with the fields given; nil and empty fields are absent.
     public init(firmwareVersion: UInt32? = nil, hardwareVersion: UInt32? = nil,
                 softDeviceRequirements: [UInt32] = [], type: NordicFirmwareType? = nil,
                 softDeviceSize: UInt32? = nil, bootloaderSize: UInt32? = nil, applicationSize: UInt32? = nil,

@@ -13,15 +13,15 @@ public struct NordicInitPacket: Sendable, Equatable {
     /// The whole init packet as stored (the `.dat` file).
     public let bytes: [UInt8]
     /// `Command.op_code`; `nil` when absent.
-    public let opCode: NordicOpCode?
+    package let opCode: NordicOpCode?
     /// The decoded `Command.init`.
     public let initCommand: NordicInitCommand
     /// The serialized `InitCommand` exactly as stored: what the signature covers.
-    public let initCommandBytes: [UInt8]
+    package let initCommandBytes: [UInt8]
     /// Whether the packet is a `SignedCommand` (Packet field 2) rather than a bare `Command`.
-    public let isSignedCommand: Bool
+    package let isSignedCommand: Bool
     /// `SignedCommand.signature_type`; `nil` for an unsigned packet.
-    public let signatureType: NordicSignatureType?
+    package let signatureType: NordicSignatureType?
     /// `SignedCommand.signature` as stored (ECDSA: r then s, each 32 bytes little-endian);
     /// `nil` for an unsigned packet.
     public let signature: [UInt8]?
@@ -82,10 +82,10 @@ public struct NordicInitPacket: Sendable, Equatable {
     }
 
     /// Same as `init(decoding:)`.
-    public static func decode(_ bytes: [UInt8]) throws(NordicInitPacketError) -> NordicInitPacket {
+    package static func decode(_ bytes: [UInt8]) throws(NordicInitPacketError) -> NordicInitPacket {
         try NordicInitPacket(decoding: bytes)
     }
 
     /// Whether the packet carries a non-empty signature.
-    public var isSigned: Bool { !(signature ?? []).isEmpty }
+    package var isSigned: Bool { !(signature ?? []).isEmpty }
 }

@@ -9,16 +9,17 @@ public struct FirmwareImage: Sendable, Equatable {
     /// The image's role, e.g. `application`.
     public let name: String
     /// The archive entry the bytes came from.
-    public let fileName: String
+    package let fileName: String
+    /// The version the package declares for it; empty when it declares none.
     public let version: String
     /// The DFU profile that flashes this image.
     public let profile: String
     /// The size the package declares; `nil` when its format declares none.
-    public let declaredSize: Int?
+    package let declaredSize: Int?
     /// The SHA-256 (lowercase hex) the package declares; `nil` when its format declares none.
-    public let declaredSHA256: String?
+    package let declaredSHA256: String?
     /// The CRC32 the package declares; `nil` when its format declares none.
-    public let declaredCRC32: UInt32?
+    package let declaredCRC32: UInt32?
     /// The image bytes as stored in the package.
     public let data: [UInt8]
     /// SHA-256 of `data`, lowercase hex.
@@ -36,20 +37,22 @@ public struct FirmwareImage: Sendable, Equatable {
     /// package image), else 0. Nordic bootloaders take these three sizes in their Start request.
     public let applicationSize: Int
     /// `initPacket` decoded (Nordic packages only).
-    public let decodedInitPacket: DecodedInitPacket?
+    package let decodedInitPacket: DecodedInitPacket?
     /// The nrfutil manifest entry the image came from (Nordic packages only).
-    public let nordicManifestImage: NordicManifestImage?
+    package let nordicManifestImage: NordicManifestImage?
     /// `data` parsed as an MCUboot image: header, version, TLVs, the SHA256 TLV (MCUboot images
     /// and nRF Connect SDK zips only; `nil` there when the bytes do not parse, see `mcubootError`).
     public let mcubootImage: MCUbootImage?
     /// Why `data` does not parse as an MCUboot image, for an image that should be one.
-    public let mcubootError: MCUbootImageError?
+    package let mcubootError: MCUbootImageError?
     /// The `files[]` entry of an nRF Connect SDK zip the image came from.
-    public let nrfConnectManifestFile: NRFConnectManifestFile?
+    package let nrfConnectManifestFile: NRFConnectManifestFile?
     /// What a standalone format (`StandaloneImageFormat`) read from the file: its checks,
     /// version and details; nil for other images.
     public private(set) var standalone: StandaloneImage?
 
+    /// An image of `data` with what the package declares about it; the checks of the bytes against
+    /// the declared values are made here.
     public init(name: String, fileName: String, version: String, profile: String,
                 declaredSize: Int?, declaredSHA256: String?, declaredCRC32: UInt32?,
                 data: [UInt8], initPacket: [UInt8]? = nil) {
@@ -120,11 +123,11 @@ public struct FirmwareImage: Sendable, Equatable {
     }
 
     /// Whether the image is (or should be) an MCUboot image.
-    public var isMCUboot: Bool { mcubootImage != nil || mcubootError != nil }
+    package var isMCUboot: Bool { mcubootImage != nil || mcubootError != nil }
 
     /// The MCUboot image number (SMP's `image`): the manifest's `image_index`, 0 for a bare
     /// image; `nil` for other images.
-    public var mcubootImageIndex: Int? {
+    package var mcubootImageIndex: Int? {
         isMCUboot ? nrfConnectManifestFile?.imageIndex ?? 0 : nil
     }
 
@@ -160,13 +163,13 @@ public struct FirmwareImage: Sendable, Equatable {
     }
 
     /// The decoded Secure DFU init packet, if the image has one that decodes.
-    public var nordicInitPacket: NordicInitPacket? {
+    package var nordicInitPacket: NordicInitPacket? {
         if case let .secure(packet)? = decodedInitPacket { return packet }
         return nil
     }
 
     /// The decoded legacy init packet, if the image has one that decodes.
-    public var legacyInitPacket: LegacyInitPacket? {
+    package var legacyInitPacket: LegacyInitPacket? {
         if case let .legacy(packet)? = decodedInitPacket { return packet }
         return nil
     }
@@ -184,12 +187,12 @@ public struct FirmwareImage: Sendable, Equatable {
     /// Every declared value that the bytes do not match: for DFUKit packages in the order size,
     /// SHA-256, CRC32; for Nordic packages the failed `integrityChecks` (init packet, type, hash,
     /// sizes, CRC16).
-    public var mismatches: [ImageMismatch] {
+    package var mismatches: [ImageMismatch] {
         integrityChecks.compactMap(\.mismatch)
     }
 
     /// `mismatches` as sentences, for reports.
-    public var problems: [String] { mismatches.map(\.description) }
+    package var problems: [String] { mismatches.map(\.description) }
 
     /// Whether the bytes match everything the package declares about them.
     public var matchesManifest: Bool { mismatches.isEmpty }

@@ -7,11 +7,14 @@ import DFUBytes
 public struct FirmwarePackage: Sendable, Equatable {
     /// Where the package was read from; used in error messages.
     public let path: String
+    /// Which kind of package it is.
     public let format: PackageFormat
+    /// Its manifest (empty for a bare image).
     public let manifest: PackageManifest
     /// The images in send order.
     public let images: [FirmwareImage]
 
+    /// A package read from `path` with these parts.
     public init(path: String, format: PackageFormat, manifest: PackageManifest, images: [FirmwareImage]) {
         self.path = path
         self.format = format
@@ -127,7 +130,7 @@ public struct FirmwarePackage: Sendable, Equatable {
     }
 
     /// Whether every image passes its integrity checks (see `requireIntact()`).
-    public var isIntact: Bool { images.allSatisfy(\.matchesManifest) }
+    package var isIntact: Bool { images.allSatisfy(\.matchesManifest) }
 
     /// Throws unless every image passes its integrity checks: for DFUKit packages the declared
     /// size, SHA-256 and CRC32; for Nordic packages an init packet that decodes, of the right

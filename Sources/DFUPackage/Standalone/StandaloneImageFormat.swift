@@ -21,9 +21,12 @@ public protocol StandaloneImageFormat: Sendable {
 public struct StandaloneImage: Sendable, Equatable {
     /// One line `package inspect` shows ("tag 0xEB17A603 header: version 3.0").
     public struct Detail: Sendable, Equatable {
+        /// What the line is about ("header", "tag 0xEB17A603").
         public var key: String
+        /// What the file says about it.
         public var value: String
 
+        /// The line `key: value`.
         public init(_ key: String, _ value: String) {
             self.key = key
             self.value = value
@@ -32,16 +35,20 @@ public struct StandaloneImage: Sendable, Equatable {
 
     /// A signature the file carries, for `dfukit package verify --key` / `flash --key`.
     public struct Signature: Sendable, Equatable {
+        /// The signature scheme; the raw value is how reports name it.
         public enum Algorithm: String, Sendable, Equatable {
             /// ECDSA P-256 over SHA-256(`message`); `signature` is r || s (IEEE P1363).
             case ecdsaP256 = "ECDSA P-256"
         }
 
+        /// How the file is signed.
         public var algorithm: Algorithm
         /// The bytes signed, as the device hashes them.
         public var message: [UInt8]
+        /// The signature's bytes as the file holds them.
         public var signature: [UInt8]
 
+        /// A signature by `algorithm` of `message`.
         public init(algorithm: Algorithm, message: [UInt8], signature: [UInt8]) {
             self.algorithm = algorithm
             self.message = message
@@ -51,16 +58,18 @@ public struct StandaloneImage: Sendable, Equatable {
 
     /// The format's `name`.
     public var format: String
+    /// The image version, as the format writes it ("1.2.3", "0x00010002").
     public var version: String
     /// Integrity checks, passed or failed, in a fixed order.
     public var checks: [VerificationCheck]
-    public var details: [Detail]
+    package var details: [Detail]
     /// The file's signature; nil for an unsigned file.
     public var signature: Signature?
     /// Numbers read from the file that profiles may compare with what a device reports
     /// (`image.info.NAME`: a GBL's `app_version`, say).
     public var values: [String: UInt64]
 
+    /// What a format found in a file.
     public init(format: String, version: String, checks: [VerificationCheck], details: [Detail],
                 signature: Signature? = nil, values: [String: UInt64] = [:]) {
         self.format = format
@@ -74,7 +83,7 @@ public struct StandaloneImage: Sendable, Equatable {
 
 /// Every standalone format `FirmwarePackage.open` knows, tried in order. A new format is one
 /// file implementing `StandaloneImageFormat` and one line here.
-public enum StandaloneImageFormats {
+package enum StandaloneImageFormats {
     public static let all: [any StandaloneImageFormat.Type] = [
         GBLImageFormat.self,
         SUOTAImageFormat.self,
@@ -83,7 +92,7 @@ public enum StandaloneImageFormats {
     ]
 
     /// The largest standalone image read.
-    public static let maximumSize = 16 * 1024 * 1024
+    package static let maximumSize = 16 * 1024 * 1024
 
     /// The format a file with these first bytes is, if any.
     static func format(head: [UInt8], path: String) -> (any StandaloneImageFormat.Type)? {

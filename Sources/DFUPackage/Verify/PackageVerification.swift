@@ -3,16 +3,19 @@ import DFUBytes
 public struct PackageVerification: Sendable, Equatable {
     /// The checks of one image, in the order they ran.
     public struct Image: Sendable, Equatable {
+        /// The image's role.
         public let name: String
+        /// Its checks in the order they ran.
         public let checks: [VerificationCheck]
 
+        /// The checks of image `name`.
         public init(name: String, checks: [VerificationCheck]) {
             self.name = name
             self.checks = checks
         }
 
         /// Whether every check passed.
-        public var passed: Bool { checks.allSatisfy(\.passed) }
+        package var passed: Bool { checks.allSatisfy(\.passed) }
 
         /// The check called `check`, if it ran.
         public func check(_ check: ImageCheck) -> VerificationCheck? {
@@ -20,13 +23,16 @@ public struct PackageVerification: Sendable, Equatable {
         }
     }
 
+    /// The package verified.
     public let packagePath: String
+    /// Which kind of package it is.
     public let format: PackageFormat
     /// Whether a public key was given, i.e. whether signatures were checked.
-    public let keyGiven: Bool
+    package let keyGiven: Bool
     /// The images in send order.
     public let images: [Image]
 
+    /// The verification of the package at `packagePath`.
     public init(packagePath: String, format: PackageFormat, keyGiven: Bool, images: [Image]) {
         self.packagePath = packagePath
         self.format = format
@@ -35,7 +41,7 @@ public struct PackageVerification: Sendable, Equatable {
     }
 
     /// Whether every check on every image passed.
-    public var passed: Bool { images.allSatisfy(\.passed) }
+    package var passed: Bool { images.allSatisfy(\.passed) }
 
     /// Every check that could not be made, with its image, in order.
     public var unchecked: [(image: String, check: VerificationCheck)] {

@@ -9,17 +9,17 @@ import Foundation
 ///
 /// Not `Sendable`: a libzip archive must not be used from two threads at once. Read what you need,
 /// then pass the resulting values (`[UInt8]`, `FirmwarePackage`) around instead.
-public final class ZipArchive {
+package final class ZipArchive {
     /// The archive's file path, used in every error message.
-    public let path: String
+    package let path: String
     /// All entries, in central-directory order.
-    public let entries: [ZipEntry]
+    package let entries: [ZipEntry]
     private let handle: OpaquePointer
 
     /// Opens the archive at `path`.
     /// - Throws: `PackageError.io` when the file cannot be read, `.notAZip` / `.corruptArchive`
     ///   when it is not a valid zip, `.unsafeEntryName` when any entry name is unsafe.
-    public init(path: String) throws(PackageError) {
+    package init(path: String) throws(PackageError) {
         self.path = path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -74,13 +74,13 @@ public final class ZipArchive {
     }
 
     /// The entry called exactly `name`, if any.
-    public func entry(named name: String) -> ZipEntry? {
+    package func entry(named name: String) -> ZipEntry? {
         entries.first { $0.name == name }
     }
 
     /// Reads the entry called `name`, expected to hold about `expectedSize` bytes.
     /// - Returns: `nil` when there is no such entry.
-    public func read(named name: String, expectedSize: Int) throws(PackageError) -> [UInt8]? {
+    package func read(named name: String, expectedSize: Int) throws(PackageError) -> [UInt8]? {
         guard let entry = entry(named: name) else { return nil }
         return try read(entry, expectedSize: expectedSize)
     }
@@ -88,7 +88,7 @@ public final class ZipArchive {
     /// Inflates `entry`, reading at most `ZipReadLimit.limit(forExpectedSize:)` bytes.
     /// - Throws: `PackageError.entryTooLarge` as soon as the entry yields more than the limit
     ///   (or its header already claims more), `.corruptArchive` when inflating fails.
-    public func read(_ entry: ZipEntry, expectedSize: Int) throws(PackageError) -> [UInt8] {
+    package func read(_ entry: ZipEntry, expectedSize: Int) throws(PackageError) -> [UInt8] {
         let limit = ZipReadLimit.limit(forExpectedSize: expectedSize)
         if entry.size > UInt64(limit) {
             throw .entryTooLarge(path: path, entry: entry.name, limit: limit)

@@ -10,8 +10,9 @@ public struct ZipEntry: Sendable, Equatable {
     /// Uncompressed size claimed by the headers.
     public let size: UInt64
     /// Compressed size claimed by the headers.
-    public let compressedSize: UInt64
+    package let compressedSize: UInt64
 
+    /// An entry as the central directory describes it.
     public init(index: UInt64, name: String, size: UInt64, compressedSize: UInt64) {
         self.index = index
         self.name = name
@@ -20,5 +21,5 @@ public struct ZipEntry: Sendable, Equatable {
     }
 
     /// Directory entries end with `/` and hold no data.
-    public var isDirectory: Bool { name.hasSuffix("/") }
+    package var isDirectory: Bool { name.hasSuffix("/") }
 }

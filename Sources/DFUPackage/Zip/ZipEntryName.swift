@@ -4,9 +4,9 @@
 /// absolute, climbs with `..`, uses Windows separators or drive letters, or hides a NUL could
 /// then write outside the target directory ("zip slip"). Such names are refused everywhere:
 /// in the archive's directory, in the manifest's `file` keys, and in the builder.
-public enum ZipEntryName {
+package enum ZipEntryName {
     /// Returns why `name` is unsafe, or `nil` when it is a safe relative path.
-    public static func unsafeReason(_ name: String) -> String? {
+    package static func unsafeReason(_ name: String) -> String? {
         if name.isEmpty { return "empty name" }
         if name.unicodeScalars.contains("\u{0}") { return "contains a NUL character" }
         if name.contains("\\") { return "contains a backslash" }
@@ -28,7 +28,7 @@ public enum ZipEntryName {
     }
 
     /// Throws `PackageError.unsafeEntryName` when `name` is unsafe.
-    public static func validate(_ name: String, in path: String) throws(PackageError) {
+    package static func validate(_ name: String, in path: String) throws(PackageError) {
         if let reason = unsafeReason(name) {
             throw .unsafeEntryName(path: path, entry: name, reason: reason)
         }

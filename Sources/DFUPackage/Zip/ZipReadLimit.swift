@@ -4,14 +4,14 @@
 /// the manifest itself). Reading allows a little slack above that, so that a slightly wrong size
 /// is still read and then reported as a size mismatch, but stops well before a zip bomb could
 /// exhaust memory, whatever the zip headers claim.
-public enum ZipReadLimit {
+package enum ZipReadLimit {
     /// Bytes allowed beyond the expected size.
-    public static let slack = 64 * 1024
+    package static let slack = 64 * 1024
     /// No entry is ever read beyond this, whatever the caller expects.
-    public static let hardLimit = 64 * 1024 * 1024
+    package static let hardLimit = 64 * 1024 * 1024
 
     /// The most bytes that may be read from an entry expected to hold `expectedSize` bytes.
-    public static func limit(forExpectedSize expectedSize: Int) -> Int {
+    package static func limit(forExpectedSize expectedSize: Int) -> Int {
         let expected = max(0, expectedSize)
         guard expected <= hardLimit - slack else { return hardLimit }
         return expected + slack

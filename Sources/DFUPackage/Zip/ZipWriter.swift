@@ -8,16 +8,16 @@ import Foundation
 /// (`freep = 1`); a Swift array's storage would be gone by then. Dropping a writer without
 /// `close()` discards the archive (libzip writes to a temporary file and renames on close, so a
 /// half-written package never appears at `path`).
-public final class ZipWriter {
+package final class ZipWriter {
     /// How an entry's bytes are stored.
-    public enum Compression: Sendable {
+    package enum Compression: Sendable {
         /// Stored as is (Nordic's nrfutil makes such packages).
         case store
         /// Deflated.
         case deflate
     }
 
-    public let path: String
+    package let path: String
     private var handle: OpaquePointer?
 
     /// Every entry gets this modification time, so the same inputs make byte-identical packages.
@@ -25,7 +25,7 @@ public final class ZipWriter {
     static let fixedModificationTime = time_t(946_684_800)
 
     /// Creates (or truncates) the archive at `path`.
-    public init(path: String) throws(PackageError) {
+    package init(path: String) throws(PackageError) {
         self.path = path
         var errorCode: Int32 = 0
         guard let handle = zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &errorCode) else {
@@ -44,7 +44,7 @@ public final class ZipWriter {
 
     /// Adds an entry called `name` holding `bytes`.
     /// - Throws: `.unsafeEntryName` for names `ZipEntryName` refuses, `.io` when libzip fails.
-    public func add(name: String, bytes: [UInt8], compression: Compression = .deflate) throws(PackageError) {
+    package func add(name: String, bytes: [UInt8], compression: Compression = .deflate) throws(PackageError) {
         try ZipEntryName.validate(name, in: path)
         guard let handle else {
             throw .io(path: path, operation: "add '\(name)'", reason: "the archive is already closed")
@@ -73,7 +73,7 @@ public final class ZipWriter {
     }
 
     /// Writes the archive to `path`. The writer cannot be used afterwards.
-    public func close() throws(PackageError) {
+    package func close() throws(PackageError) {
         guard let handle else { return }
         guard zip_close(handle) == 0 else {
             let reason = String(cString: zip_strerror(handle))

@@ -5,9 +5,9 @@ import CYAML
 ///
 /// Rejected: YAML syntax errors (at libyaml's line and column), duplicate keys in a mapping,
 /// aliases (`*name`: write the value again instead), and files holding more than one document.
-public enum ProfileDocument {
+package enum ProfileDocument {
     /// Parses `text`; `file` names it in diagnostics.
-    public static func parse(text: String, file: String) throws(ProfileDiagnostics) -> ProfileNode {
+    package static func parse(text: String, file: String) throws(ProfileDiagnostics) -> ProfileNode {
         let result = parseCollectingErrors(text: text, file: file)
         guard result.errors.isEmpty, let root = result.root else {
             throw ProfileDiagnostics(result.errors)

@@ -6,6 +6,7 @@ public struct ProfileError: Error, CustomStringConvertible, Sendable, Hashable {
     public var location: SourceLocation?
     /// The file or profile name shown when there is no location.
     public var subject: String
+    /// What is wrong and, where it helps, what to write instead.
     public var message: String
 
     /// A problem at a place in a file.
@@ -30,6 +31,7 @@ public struct ProfileError: Error, CustomStringConvertible, Sendable, Hashable {
 /// Every problem found while loading a profile, in file order. The loader collects as many as
 /// it can instead of stopping at the first one.
 public struct ProfileDiagnostics: Error, CustomStringConvertible, Sendable {
+    /// The problems, ordered by file, line and column.
     public var errors: [ProfileError]
 
     /// Keeps `errors` ordered by file, line and column (stable for equal places).
@@ -43,6 +45,7 @@ public struct ProfileDiagnostics: Error, CustomStringConvertible, Sendable {
         }.map(\.element)
     }
 
+    /// Diagnostics holding one problem.
     public init(_ error: ProfileError) {
         self.errors = [error]
     }

@@ -3,37 +3,57 @@
 /// `start.max_chunk`), calls (`min(a, b)`, `crc32(image.data)`), unary `!` `-`, and binary
 /// `* / % + - << >> & | < <= > >= == != && ||` with the usual precedence and parentheses.
 public struct Expression: Sendable, CustomStringConvertible {
+    /// The parsed form of an expression.
     public indirect enum Node: Sendable, Equatable {
+        /// An integer literal, decimal or `0x` hex.
         case integer(UInt64)
+        /// `true` or `false`.
         case boolean(Bool)
+        /// A quoted string, without its quotes.
         case string(String)
         /// `a.b.c` as ["a", "b", "c"].
         case path([String])
+        /// A call of a built-in function with its arguments.
         case call(ExpressionFunction, [Node])
+        /// A unary operator applied to its operand.
         case unary(UnaryOperator, Node)
+        /// A binary operator and its left and right operands.
         case binary(BinaryOperator, Node, Node)
     }
 
+    /// The unary operators; the raw value is how each is written.
     public enum UnaryOperator: String, Sendable {
+        /// Logical not of a condition.
         case not = "!"
+        /// Two's-complement negation (64-bit, wrapping).
         case negate = "-"
     }
 
+    /// The binary operators, by precedence from tightest; the raw value is how each is written.
     public enum BinaryOperator: String, Sendable, CaseIterable {
+        /// Arithmetic on unsigned 64-bit integers (division by zero is an evaluation error).
         case multiply = "*", divide = "/", remainder = "%"
+        /// Addition and subtraction (64-bit, wrapping).
         case add = "+", subtract = "-"
+        /// Bit shifts.
         case shiftLeft = "<<", shiftRight = ">>"
+        /// Bitwise and, or.
         case bitAnd = "&", bitOr = "|"
+        /// Integer comparisons.
         case less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+        /// Equality of two values of the same kind (integers, booleans, bytes, text).
         case equal = "==", notEqual = "!="
+        /// Logical and, or of conditions.
         case and = "&&", or = "||"
     }
 
-    public var node: Node
+    package var node: Node
     /// The text as written (for diagnostics).
     public var text: String
+    /// Where the expression was written.
     public var location: SourceLocation
 
+    /// An expression parsed to `node` from `text`, written at `location`.
     public init(node: Node, text: String, location: SourceLocation) {
         self.node = node
         self.text = text
@@ -46,6 +66,7 @@ public struct Expression: Sendable, CustomStringConvertible {
 /// The functions an expression may call. `ExpressionFunction+Arguments.swift` says what each
 /// argument must be.
 public enum ExpressionFunction: String, Sendable, CaseIterable {
+    /// The smaller or larger of integers.
     case min, max
     /// Length of a byte string.
     case len
@@ -92,7 +113,7 @@ public enum ExpressionFunction: String, Sendable, CaseIterable {
     /// `unhex('0a1b')`: the bytes written in hex (for command arguments).
     case unhex
 
-    public var arity: ClosedRange<Int> {
+    package var arity: ClosedRange<Int> {
         switch self {
         case .min, .max, .concat: return 2...8
         case .len, .crc32, .crc16, .sha256, .reverse, .le, .be, .unhex, .xor8, .fletcher16, .fletcher32, .adler32,
@@ -107,13 +128,13 @@ public enum ExpressionFunction: String, Sendable, CaseIterable {
 
 extension Expression {
     /// The name that, in a request field's `value`, is the bytes of the fields before it.
-    public static let messageName = "message"
+    package static let messageName = "message"
 }
 
 extension Expression.Node {
     /// Whether a path starting with `root` appears anywhere in the expression (the encoder binds
     /// `message` only for the fields whose value uses it).
-    public func mentions(root: String) -> Bool {
+    package func mentions(root: String) -> Bool {
         switch self {
         case .integer, .boolean, .string: return false
         case .path(let components): return components.first == root

@@ -5,7 +5,7 @@ import DFUBytes
 /// the same messages.
 extension ExpressionFunction {
     /// What an argument must be.
-    public enum ArgumentKind: Sendable {
+    package enum ArgumentKind: Sendable {
         case integer, bytes, text
         /// Anything (a record, a list, a default value); checked at run time.
         case any
@@ -21,7 +21,7 @@ extension ExpressionFunction {
     }
 
     /// The kind of argument `index` (0-based); variadic functions repeat their last kind.
-    public func argumentKind(at index: Int) -> ArgumentKind {
+    package func argumentKind(at index: Int) -> ArgumentKind {
         let kinds: [ArgumentKind]
         switch self {
         case .min, .max, .alignDown, .u8, .u16le, .u16be, .u24le, .u24be, .u32le, .u32be, .u64le, .u64be:
@@ -38,7 +38,7 @@ extension ExpressionFunction {
     }
 
     /// For `u8` ... `u64be`: how many bytes they write, in which order.
-    public var integerEncoding: (width: Int, endianness: Endianness)? {
+    package var integerEncoding: (width: Int, endianness: Endianness)? {
         switch self {
         case .u8: return (1, .little)
         case .u16le: return (2, .little)
@@ -54,7 +54,7 @@ extension ExpressionFunction {
     }
 
     /// For `u8` ... `u64be`: why `value` cannot be written, or nil when it fits.
-    public func doesNotFit(_ value: UInt64) -> String? {
+    package func doesNotFit(_ value: UInt64) -> String? {
         guard let (width, _) = integerEncoding, width < 8, value >> UInt64(width * 8) != 0 else { return nil }
         let maximum = (UInt64(1) << UInt64(width * 8)) - 1
         return "\(rawValue)(\(value)): \(value) does not fit in \(width == 1 ? "1 byte" : "\(width) bytes")"
@@ -62,13 +62,13 @@ extension ExpressionFunction {
     }
 
     /// For `sum`: why `bits` is not a width it adds up in, or nil.
-    public static func sumWidthProblem(_ bits: UInt64) -> String? {
+    package static func sumWidthProblem(_ bits: UInt64) -> String? {
         ArithmeticChecksums.sumWidths.contains(where: { UInt64($0) == bits }) ? nil
             : "sum() adds up in 8, 16, 32 or 64 bits, not \(bits)"
     }
 
     /// For `crc`: the message for a name the CRC catalogue does not have.
-    public static func unknownCRC(_ name: String) -> String {
+    package static func unknownCRC(_ name: String) -> String {
         let hint = KeySuggestion.didYouMean(name, in: CRCCatalogue.names) ?? ""
         return "unknown CRC '\(name)'\(hint) (crc() takes a name or alias of the CRC RevEng catalogue, "
             + "e.g. 'CRC-16/XMODEM', 'CRC-32C'; profiles/README.md lists them)"

@@ -1,7 +1,9 @@
 /// A path (`status.offset`) written in an expression and where it was written; the decoder
 /// checks that its root can be defined.
 public struct ExpressionPathReference: Sendable, Hashable {
+    /// The path's parts: `status.offset` is ["status", "offset"].
     public var components: [String]
+    /// Where the path was written.
     public var location: SourceLocation
 }
 
@@ -24,9 +26,9 @@ public struct ExpressionPathReference: Sendable, Hashable {
 ///
 /// Bitwise operators bind tighter than comparisons (unlike C), so `flags & 0x0F == 0` means
 /// `(flags & 0x0F) == 0`.
-public enum ExpressionParser {
+package enum ExpressionParser {
     /// Binding strength of each binary operator; higher binds tighter.
-    public static func precedence(of binary: Expression.BinaryOperator) -> Int {
+    package static func precedence(of binary: Expression.BinaryOperator) -> Int {
         switch binary {
         case .or: return 1
         case .and: return 2
@@ -49,7 +51,7 @@ public enum ExpressionParser {
     }
 
     /// Parses `text` and also returns every path it mentions, with its location.
-    public static func parseWithReferences(_ text: String, at origin: SourceLocation, exactColumns: Bool = true)
+    package static func parseWithReferences(_ text: String, at origin: SourceLocation, exactColumns: Bool = true)
         throws(ProfileError) -> (expression: Expression, references: [ExpressionPathReference]) {
         func location(_ offset: Int) -> SourceLocation {
             guard exactColumns else { return origin }

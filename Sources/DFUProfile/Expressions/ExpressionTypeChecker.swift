@@ -1,5 +1,6 @@
 /// The kind of value an expression computes, as far as it is known before a device answers.
 public enum ExpressionType: Sendable, Equatable, CustomStringConvertible {
+    /// An unsigned integer, a condition, a byte string, text.
     case integer, boolean, bytes, text
     /// A record whose members are listed (nil: any member, e.g. a CBOR map a device sends).
     case record([String: ExpressionType]?)
@@ -26,26 +27,26 @@ public enum ExpressionType: Sendable, Equatable, CustomStringConvertible {
 ///
 /// The profile loader's own checks (`ExpressionScopeChecker`) cover names inside a profile; this
 /// one also knows the types, since a line file names commands whose fields are fixed.
-public struct ExpressionTypeChecker: Sendable {
+package struct ExpressionTypeChecker: Sendable {
     /// The roots an expression may start with, and what each is.
-    public var roots: [String: ExpressionType]
+    package var roots: [String: ExpressionType]
 
     public init(roots: [String: ExpressionType]) {
         self.roots = roots
     }
 
     /// What `image.*` holds when a check runs (`FlashImage.record`).
-    public static let imageRecord: ExpressionType = .record([
+    package static let imageRecord: ExpressionType = .record([
         "data": .bytes, "size": .integer, "crc32": .integer, "sha256": .bytes, "name": .text, "version": .text,
         "init_packet": .bytes, "index": .integer, "count": .integer, "last": .boolean, "sd_size": .integer,
         "bl_size": .integer, "app_size": .integer, "hash": .bytes, "info": .record(nil),
     ])
 
     /// What a `read` of a characteristic gives: its bytes, as UTF-8 text, and its size.
-    public static let readRecord: ExpressionType = .record(["value": .bytes, "text": .text, "size": .integer])
+    package static let readRecord: ExpressionType = .record(["value": .bytes, "text": .text, "size": .integer])
 
     /// The fields of `command`'s response as a record (nil when the profile has no such command).
-    public static func responseRecord(of command: String, in profile: Profile) -> ExpressionType? {
+    package static func responseRecord(of command: String, in profile: Profile) -> ExpressionType? {
         guard let spec = profile.commands[command] else { return nil }
         var fields: [String: ExpressionType] = [:]
         for field in spec.response?.message.fields ?? [] {
@@ -60,7 +61,7 @@ public struct ExpressionTypeChecker: Sendable {
     }
 
     /// `param.*` with the profile's parameters (an override's type is the default's).
-    public static func parameterRecord(of profile: Profile) -> ExpressionType {
+    package static func parameterRecord(of profile: Profile) -> ExpressionType {
         .record(profile.parameters.mapValues { value in
             if case .integer = value { return .integer }
             return .text
@@ -70,7 +71,7 @@ public struct ExpressionTypeChecker: Sendable {
     /// Every problem in `expression`, which must be a condition when `condition` is true; each
     /// at the place of the path it concerns when known (`references` from
     /// `ExpressionParser.parseWithReferences`), else at the expression.
-    public func problems(in expression: Expression, references: [ExpressionPathReference] = [],
+    package func problems(in expression: Expression, references: [ExpressionPathReference] = [],
                          condition: Bool) -> [ProfileError] {
         var walk = Walk(checker: self, expression: expression, references: references)
         let type = walk.type(of: expression.node)

@@ -9,8 +9,9 @@ import DFUBytes
 /// the shape of a profile only; names that refer to nothing, expression errors and everything
 /// else `dfukit profile check` reports are still found by the loader alone.
 public enum ProfileJSONSchema {
-    public static let dialect = "https://json-schema.org/draft/2020-12/schema"
+    package static let dialect = "https://json-schema.org/draft/2020-12/schema"
 
+    /// The schema of `language` (by default the language this build reads), as JSON.
     public static func generate(_ language: ProfileLanguage = .current) -> JSONValue {
         let steps = language.contexts.filter { $0.stepKind != nil }
         var definitions: [(key: String, value: JSONValue)] = []

@@ -8,9 +8,13 @@
 /// attached, so they cannot drift from what it accepts. `LanguageShapes` adds what a probe
 /// cannot tell: the shape of each value and where the README documents each mapping.
 public struct ProfileLanguage: Sendable {
+    /// One key a mapping accepts.
     public struct Key: Sendable {
+        /// The key as written in a profile.
         public var name: String
+        /// True when the mapping must have it.
         public var required: Bool
+        /// What it takes as its value.
         public var shape: ValueShape
         /// The names the loader accepts, for a `.choice` in `shape`.
         public var choices: [String]
@@ -18,32 +22,32 @@ public struct ProfileLanguage: Sendable {
         public var range: ClosedRange<UInt64>?
     }
 
-    public struct Context: Sendable {
+    package struct Context: Sendable {
         /// `top`, `framing`, `step:send`, `chunks`...
         public var id: String
         /// The heading of profiles/README.md that documents it, and which key table under it.
-        public var heading: String
+        package var heading: String
         public var table: Int
         /// For a step: the key that names its kind (`send`).
-        public var stepKind: String?
+        package var stepKind: String?
         /// Keys in the loader's order.
         public var keys: [Key]
         /// False when the probe did not reach the mapping (the loader no longer reads it where
         /// `LanguageShapes` says): its keys are then `LanguageShapes`' and may be stale.
-        public var confirmedByLoader: Bool
+        package var confirmedByLoader: Bool
     }
 
-    public struct Function: Sendable {
+    package struct Function: Sendable {
         public var name: String
-        public var arity: ClosedRange<Int>
+        package var arity: ClosedRange<Int>
     }
 
-    public var contexts: [Context]
+    package var contexts: [Context]
     /// Step kinds, in the loader's order.
-    public var stepKinds: [String]
-    public var functions: [Function]
+    package var stepKinds: [String]
+    package var functions: [Function]
 
-    public func context(_ id: String) -> Context? {
+    package func context(_ id: String) -> Context? {
         contexts.first { $0.id == id }
     }
 

@@ -8,6 +8,7 @@ public indirect enum ValueShape: Sendable, Equatable {
     case integer
     /// An integer and a unit: `250ms`, `5s`, `2m`, `1h`.
     case duration
+    /// `true` or `false`.
     case boolean
     /// A 16-, 32- or 128-bit Bluetooth UUID.
     case uuid
@@ -25,6 +26,7 @@ public indirect enum ValueShape: Sendable, Equatable {
     case context(String)
     /// A mapping of names chosen by the author to values of one shape.
     case namedMap(ValueShape, keys: MapKeys)
+    /// A list of values of one shape.
     case list(ValueShape)
     /// A list of procedure steps.
     case steps
@@ -35,8 +37,11 @@ public indirect enum ValueShape: Sendable, Equatable {
 
     /// What the keys of a `namedMap` must be.
     public enum MapKeys: Sendable, Equatable {
+        /// Any text.
         case text
+        /// A name usable in expressions.
         case name
+        /// Integers (e.g. response codes).
         case integer
     }
 }

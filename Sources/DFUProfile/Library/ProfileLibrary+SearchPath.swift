@@ -15,14 +15,19 @@ extension ProfileLibrary {
 
     /// One directory of the search path and why it is there.
     public struct SearchDirectory: Sendable, Equatable {
+        /// The directory's path.
         public var directory: String
+        /// Why it is on the search path.
         public var origin: Origin
     }
 
     /// One profile file found on the search path.
     public struct FoundProfile: Sendable, Equatable {
+        /// The profile's name: its file name without `.yaml` or `.json`.
         public var name: String
+        /// The file's path.
         public var path: String
+        /// The search directory it was found in.
         public var directory: SearchDirectory
         /// False when a directory earlier on the path holds a profile of the same name (the one
         /// `--profile NAME` loads).

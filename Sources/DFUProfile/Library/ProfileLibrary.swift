@@ -10,13 +10,15 @@ import Foundation
 /// 4. the `profiles` directory of the source tree this library was built from.
 public struct ProfileLibrary: Sendable {
     /// The environment variable listing extra profile directories.
-    public static let pathVariable = "DFUKIT_PROFILE_PATH"
+    package static let pathVariable = "DFUKIT_PROFILE_PATH"
     /// File extensions tried after a bare name, in order.
-    public static let extensions = ["yaml", "json"]
+    package static let extensions = ["yaml", "json"]
 
     /// Where names are looked up, in order (duplicates removed).
-    public var searchDirectories: [String]
+    package var searchDirectories: [String]
 
+    /// A library that looks names up in `searchDirectories`, in order (empty entries and
+    /// duplicates dropped).
     public init(searchDirectories: [String]) {
         var seen = Set<String>()
         self.searchDirectories = searchDirectories.filter { !$0.isEmpty && seen.insert($0).inserted }
@@ -33,7 +35,7 @@ public struct ProfileLibrary: Sendable {
     }
 
     /// `<repository>/profiles`, derived from this file's place in `Sources/DFUProfile/Library`.
-    public static var sourceTreeProfilesDirectory: String {
+    package static var sourceTreeProfilesDirectory: String {
         URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent()  // Library
             .deletingLastPathComponent()  // DFUProfile

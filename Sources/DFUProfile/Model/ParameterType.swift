@@ -49,6 +49,8 @@ public enum ParameterType: Sendable, Equatable, CustomStringConvertible {
 
 /// A value that does not fit a parameter's type.
 public struct ParameterTypeMismatch: Error, Sendable, Equatable {
+    /// The type the parameter has.
     public var type: ParameterType
+    /// The value given, as written.
     public var text: String
 }

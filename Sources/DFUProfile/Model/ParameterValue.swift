@@ -1,6 +1,8 @@
 /// The value of a profile parameter: an integer or a text.
 public enum ParameterValue: Sendable, Equatable, CustomStringConvertible {
+    /// An unsigned integer.
     case integer(UInt64)
+    /// Anything that is not an integer.
     case text(String)
 
     /// Parses a command-line value: decimal or 0x hex integers, anything else is text.

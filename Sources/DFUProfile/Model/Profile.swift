@@ -7,15 +7,20 @@ import DFUBytes
 /// Nordic legacy DFU and MCUmgr SMP are all written with the same few ideas (characteristics,
 /// framings, messages made of typed fields, steps over generic primitives, expressions).
 public struct Profile: Sendable {
+    /// The profile's name (`name:`), as `--profile` and reports show it.
     public var name: String
+    /// One line on what devices it is for (`summary:`).
     public var summary: String?
     /// The file it was read from (for diagnostics).
     public var path: String
+    /// Which advertising devices it applies to.
     public var match: MatchRules
-    public var defaults: ProfileDefaults
+    package var defaults: ProfileDefaults
+    /// The characteristics the procedure uses, in the order written.
     public var characteristics: [CharacteristicSpec]
-    public var framings: [String: FramingSpec]
-    public var codeTables: [String: CodeTable]
+    package var framings: [String: FramingSpec]
+    package var codeTables: [String: CodeTable]
+    /// The commands by name.
     public var commands: [String: CommandSpec]
     /// Unsolicited messages (e.g. packet receipt notifications) a transfer may wait for.
     public var notifications: [String: MessageSpec]
@@ -42,8 +47,10 @@ public struct Profile: Sendable {
     public var reboot = RebootTiming()
     /// The members of `image` the profile's expressions use (`init_packet`, `hash`, ...), each
     /// with the first place it is written: what a package must provide to be flashed with it.
-    public var imageMembersUsed: [String: SourceLocation] = [:]
+    package var imageMembersUsed: [String: SourceLocation] = [:]
 
+    /// A profile made of its parts; the loader builds one from a file and checks that the parts refer
+    /// to each other correctly, which this initializer does not.
     public init(name: String, summary: String?, path: String, match: MatchRules, defaults: ProfileDefaults,
                 characteristics: [CharacteristicSpec], framings: [String: FramingSpec],
                 codeTables: [String: CodeTable], commands: [String: CommandSpec],
@@ -62,6 +69,7 @@ public struct Profile: Sendable {
         self.procedure = procedure
     }
 
+    /// The characteristic with role `name`, or nil.
     public func characteristic(named name: String) -> CharacteristicSpec? {
         characteristics.first { $0.name == name }
     }
@@ -70,16 +78,18 @@ public struct Profile: Sendable {
 /// Which advertising devices a profile applies to. Both rules must hold when both are given.
 public struct MatchRules: Sendable {
     /// A glob (`*`, `?`) over the advertised local name.
-    public var namePattern: String?
+    package var namePattern: String?
     /// Every one of these must be advertised.
     public var services: [BluetoothUUID]
 
+    /// Rules that match a name glob (nil: any name) and require every one of `services`.
     public init(namePattern: String?, services: [BluetoothUUID]) {
         self.namePattern = namePattern
         self.services = services
     }
 }
 
+/// What commands and fields use when they do not say (`defaults:`).
 public struct ProfileDefaults: Sendable {
     /// Byte order of integer fields that do not name one.
     public var endianness: Endianness
@@ -88,6 +98,7 @@ public struct ProfileDefaults: Sendable {
     /// How many times a command is sent again after a timeout when it does not say.
     public var retries: Int
 
+    /// Defaults: little-endian fields, a 5 s timeout, no retries unless given.
     public init(endianness: Endianness = .little, timeout: Duration = .seconds(5), retries: Int = 0) {
         self.endianness = endianness
         self.timeout = timeout
@@ -98,9 +109,11 @@ public struct ProfileDefaults: Sendable {
 /// After a disconnect: reconnect and run the procedure again from the top (procedures ask the
 /// device where it stopped, so running again resumes), at most `attempts` times.
 public struct ResumePolicy: Sendable {
+    /// How many times the procedure may run again after a lost link (0: never).
     public var attempts: Int
-    public var reconnectTimeout: Duration
+    package var reconnectTimeout: Duration
 
+    /// A policy of `attempts` resumes, each waiting up to `reconnectTimeout` for the device.
     public init(attempts: Int = 0, reconnectTimeout: Duration = .seconds(10)) {
         self.attempts = attempts
         self.reconnectTimeout = reconnectTimeout

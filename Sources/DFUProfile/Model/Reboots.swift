@@ -7,11 +7,13 @@ public struct RebootTiming: Sendable, Equatable {
     /// after that the engine drops it itself.
     public var grace: Duration
     /// How long the device may take from dropping the link to advertising again.
-    public var bootTimeout: Duration
+    package var bootTimeout: Duration
 
     public static let defaultGrace: Duration = .seconds(2)
     public static let defaultBootTimeout: Duration = .seconds(30)
 
+    /// Timing with a `grace` to drop the link (default 2 s) and a `bootTimeout` to advertise again
+    /// (default 30 s).
     public init(grace: Duration = RebootTiming.defaultGrace, bootTimeout: Duration = RebootTiming.defaultBootTimeout) {
         self.grace = grace
         self.bootTimeout = bootTimeout
@@ -25,13 +27,16 @@ public struct RebootSpec: Sendable {
     /// Reboots only when this holds in the sending step's scope (Nordic's Execute resets the
     /// device only for the last object); nil: always.
     public var when: Expression?
+    /// Overrides the profile's `RebootTiming.grace` for this command.
     public var grace: Duration?
-    public var bootTimeout: Duration?
+    package var bootTimeout: Duration?
     /// Where the device advertises after the reboot, for a resume after a lost link (a
     /// `reconnect` step names its own address): `next` for a Nordic application that reboots
     /// into its bootloader on address + 1.
     public var address: ReconnectStep.Address
 
+    /// A reboot, always or `when` it holds, with the profile's timings unless given, back on the same
+    /// address unless told otherwise.
     public init(when: Expression? = nil, grace: Duration? = nil, bootTimeout: Duration? = nil,
                 address: ReconnectStep.Address = .same) {
         self.when = when

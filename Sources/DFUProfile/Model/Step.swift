@@ -1,6 +1,7 @@
 /// One step of an update procedure. Every step is one of a few generic primitives; protocols
 /// differ only in how they combine them.
 public struct Step: Sendable {
+    /// Which primitive the step is, with its settings.
     public indirect enum Kind: Sendable {
         /// Send a command and, if it has a response, wait for it and make its fields visible to
         /// later expressions as `<as>.<field>` (default `as`: the command's name).
@@ -17,13 +18,16 @@ public struct Step: Sendable {
         case check(condition: Expression, message: String, holds: [FirmwareStage], verifies: Bool)
         /// Bind variables.
         case set([(name: String, value: Expression)])
+        /// `if`: run `then` when the condition holds, else `otherwise`.
         case conditional(condition: Expression, then: [Step], otherwise: [Step])
         /// Run `steps` again (up to `attempts` times in all) when one of them fails on the
         /// device's side (error status, timeout, failed check). A disconnect is not retried here.
         case retry(attempts: Int, steps: [Step])
         /// Drop the link (if still up) and connect again, to the same address or address + 1.
         case reconnect(ReconnectStep)
+        /// Let this much time pass on the link clock.
         case wait(Duration)
+        /// Stop the procedure with this message.
         case fail(message: String)
         /// Wait for a notification (declared under `notifications:`), bind it and check its
         /// status and `expect` conditions.
@@ -38,20 +42,27 @@ public struct Step: Sendable {
         case read(ReadStep)
     }
 
+    /// What the step does.
     public var kind: Kind
+    /// Where it is written in the profile.
     public var location: SourceLocation
 
+    /// A step of `kind` written at `location`.
     public init(kind: Kind, location: SourceLocation) {
         self.kind = kind
         self.location = location
     }
 }
 
+/// `send`: one command and its response.
 public struct SendStep: Sendable {
+    /// The command to send.
     public var command: String
     /// Name under which the response fields are visible; defaults to the command name.
-    public var alias: String
+    package var alias: String
+    /// Overrides the command's timeout for this step.
     public var timeout: Duration?
+    /// Times to send it again after a timeout; nil: the profile's default.
     public var retries: Int?
     /// Conditions the response must meet (e.g. `data.next_offset == chunk.end`).
     public var expect: [Expression]
@@ -64,8 +75,9 @@ public struct SendStep: Sendable {
     /// none) is its own check of the whole image: against a checksum it was sent (a SUOTA end
     /// command after the XOR byte) or one the image carries (a GBL file's end-tag CRC-32). The
     /// update then counts as verified.
-    public var verifies: Bool = false
+    package var verifies: Bool = false
 
+    /// A step that sends `command`, binding its response as `alias`.
     public init(command: String, alias: String, timeout: Duration?, retries: Int?, expect: [Expression]) {
         self.command = command
         self.alias = alias
@@ -78,23 +90,28 @@ public struct SendStep: Sendable {
 /// Chunk loop variables, visible as `<as>.offset`, `.end`, `.size`, `.data`, `.index`,
 /// `.first` and `.last`.
 public struct ChunkLoop: Sendable {
+    /// The bytes to cut into chunks.
     public var data: Expression
+    /// The offset of the first chunk; nil: 0.
     public var from: Expression?
+    /// The chunk size in bytes.
     public var size: Expression
-    public var alias: String
+    package var alias: String
     /// Whether finishing a chunk counts as upload progress.
-    public var reportsProgress: Bool
+    package var reportsProgress: Bool
     /// When true, chunks end at multiples of `size` counted from offset 0 (Nordic's data
     /// objects): a loop starting mid-chunk first visits that chunk, with `<as>.from` the
     /// start offset and `<as>.offset` the chunk's boundary.
-    public var aligned: Bool = false
+    package var aligned: Bool = false
     /// Where the next chunk starts, from what the last step learned (SMP's `upload.off`);
     /// default `<as>.end`.
     public var next: Expression?
     /// Requests in flight at once (the body must be a single `send`); nil: one at a time.
     public var window: Expression?
+    /// The steps run for each chunk.
     public var steps: [Step]
 
+    /// A loop over `data` in chunks of `size` from `from`, running `steps` with the chunk as `alias`.
     public init(data: Expression, from: Expression?, size: Expression, alias: String, reportsProgress: Bool,
                 steps: [Step]) {
         self.data = data
@@ -106,17 +123,23 @@ public struct ChunkLoop: Sendable {
     }
 }
 
+/// `stream`: raw data written to a characteristic as fast as the link takes it.
 public struct StreamStep: Sendable {
     /// Flow control by receipt notifications (Nordic's PRN): after every `every` writes, wait
     /// for `notification`, bind it as `alias` and check `expect`. `every` evaluating to 0
     /// turns receipts off.
     public struct Receipts: Sendable {
+        /// Writes between two receipts (0: no receipts).
         public var every: Expression
+        /// The notification that acknowledges them.
         public var notification: String
-        public var alias: String
+        package var alias: String
+        /// Conditions each receipt must meet.
         public var expect: [Expression]
+        /// How long to wait for each receipt; nil: the profile's default.
         public var timeout: Duration?
 
+        /// Receipts of `notification` every `every` writes, bound as `alias` and checked with `expect`.
         public init(every: Expression, notification: String, alias: String, expect: [Expression],
                     timeout: Duration?) {
             self.every = every
@@ -127,14 +150,18 @@ public struct StreamStep: Sendable {
         }
     }
 
+    /// The bytes to write.
     public var data: Expression
+    /// The offset to start at (a resumed transfer); nil: 0.
     public var from: Expression?
+    /// The characteristic written to.
     public var to: String
     /// Overrides the characteristic's write type.
     public var writeType: CharacteristicSpec.WriteType?
-    public var receipts: Receipts?
-    public var reportsProgress: Bool
+    package var receipts: Receipts?
+    package var reportsProgress: Bool
 
+    /// A stream of `data` from `from` to the characteristic `to`.
     public init(data: Expression, from: Expression?, to: String, writeType: CharacteristicSpec.WriteType?,
                 receipts: Receipts?, reportsProgress: Bool) {
         self.data = data
@@ -146,15 +173,20 @@ public struct StreamStep: Sendable {
     }
 }
 
+/// `await`: wait for a notification and check it.
 public struct AwaitStep: Sendable {
+    /// The notification waited for.
     public var notification: String
     /// Further notifications that end the wait too (`await: [a, b]`): whichever comes first
     /// is bound under its own name, and `awaited` names it.
     public var alternatives: [String] = []
-    public var alias: String
+    package var alias: String
+    /// How long to wait; nil: the profile's default.
     public var timeout: Duration?
+    /// Conditions it must meet.
     public var expect: [Expression]
 
+    /// A wait for `notification`, bound as `alias`.
     public init(notification: String, alias: String, timeout: Duration?, expect: [Expression]) {
         self.notification = notification
         self.alias = alias
@@ -171,19 +203,26 @@ public struct AwaitStep: Sendable {
 /// `.size`, `.data`, `.index` = the block number, `.first`, `.last`); the loop ends when the
 /// device sends `done`, or when `until` holds after a block.
 public struct ServeLoop: Sendable {
+    /// The notification by which the device asks for a block.
     public var request: String
+    /// The notification by which it says the transfer is over; nil when `until` ends it.
     public var done: String?
+    /// A condition checked after each block that ends the loop.
     public var until: Expression?
     /// The block number asked for, from the request's fields.
-    public var block: Expression
+    package var block: Expression
+    /// The block size in bytes.
     public var size: Expression
+    /// The bytes the blocks are cut from.
     public var data: Expression
-    public var alias: String
+    package var alias: String
     /// How long the device may take to ask for the next block.
     public var timeout: Duration?
-    public var reportsProgress: Bool
+    package var reportsProgress: Bool
+    /// The steps that answer one request.
     public var steps: [Step]
 
+    /// A loop serving blocks of `data` as the device asks for them.
     public init(request: String, done: String?, until: Expression?, block: Expression, size: Expression,
                 data: Expression, alias: String, timeout: Duration?, reportsProgress: Bool, steps: [Step]) {
         self.request = request
@@ -202,10 +241,13 @@ public struct ServeLoop: Sendable {
 /// Reads a characteristic (e.g. the Device Information service's Firmware Revision after a
 /// reboot) and binds `<as>.value` (bytes), `.text` (UTF-8, trailing NULs dropped), `.size`.
 public struct ReadStep: Sendable {
+    /// The characteristic read.
     public var characteristic: String
-    public var alias: String
+    package var alias: String
+    /// Conditions its value must meet.
     public var expect: [Expression]
 
+    /// A read of `characteristic`, bound as `alias`.
     public init(characteristic: String, alias: String, expect: [Expression]) {
         self.characteristic = characteristic
         self.alias = alias
@@ -213,16 +255,22 @@ public struct ReadStep: Sendable {
     }
 }
 
+/// `reconnect`: drop the link and connect again.
 public struct ReconnectStep: Sendable {
+    /// Where the device is found after reconnecting.
     public enum Address: String, Sendable {
+        /// The address it had.
         case same
         /// The device's address plus one (Nordic bootloaders without bond sharing).
         case next
     }
 
+    /// Where to connect.
     public var address: Address
+    /// How long to wait for the device; nil: the resume policy's reconnect timeout.
     public var timeout: Duration?
 
+    /// A reconnect to `address`.
     public init(address: Address, timeout: Duration?) {
         self.address = address
         self.timeout = timeout
@@ -238,22 +286,25 @@ public struct ReconnectStep: Sendable {
 /// it done, the update stops and says so. A link lost inside a phase that is not `resumable`,
 /// after the phase wrote to the device, stops the update too, with what the device may hold.
 public struct PhaseStep: Sendable {
+    /// The phase's name, as reports and events show it.
     public var name: String
     /// Whether the device already completed this phase, from what the procedure asked it.
     public var done: Expression?
     /// The stage the device is in once this phase completed.
-    public var achieves: FirmwareStage?
+    package var achieves: FirmwareStage?
     /// Running it again after it completed is what the protocol wants (a bootloader that
     /// forgets everything on a disconnect starts over).
     public var repeatable: Bool
     /// Whether the update may resume after a link lost inside this phase.
-    public var resumable: Bool
+    package var resumable: Bool
     /// The device may forget what this phase achieved when the link drops (an nRF5 SDK 16-17
     /// bootloader reloads its settings on a disconnect): a report then says it may be back at
     /// the stage before.
-    public var lostOnDisconnect = false
+    package var lostOnDisconnect = false
+    /// The steps that do it.
     public var steps: [Step]
 
+    /// A phase `name` that is skipped when `done` holds and leaves the device at `achieves`.
     public init(name: String, done: Expression?, achieves: FirmwareStage?, repeatable: Bool = false,
                 resumable: Bool = true, steps: [Step]) {
         self.name = name

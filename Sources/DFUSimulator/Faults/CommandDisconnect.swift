@@ -3,6 +3,7 @@
 /// life) of a command. Command names are the device's own (`SimulatedDeviceCatalog.commandNames`),
 /// the profile's command names where a request maps to one.
 public struct CommandDisconnect: Sendable, Hashable, CustomStringConvertible {
+    /// When the link drops relative to the request; the raw value is the `fault=` spelling.
     public enum Moment: String, Sendable, Hashable {
         /// The request arrives and the link drops: the device neither processes nor answers it.
         case beforeProcessing = "disconnect-on"
@@ -11,10 +12,13 @@ public struct CommandDisconnect: Sendable, Hashable, CustomStringConvertible {
         case afterProcessing = "disconnect-after-command"
     }
 
+    /// The device's name of the command.
     public var command: String
+    /// Which request of it (1-based, over the device's life).
     public var occurrence: Int
-    public var moment: Moment
+    package var moment: Moment
 
+    /// A disconnect on the `occurrence`-th request of `command`, at `moment`.
     public init(command: String, occurrence: Int = 1, moment: Moment) {
         self.command = command
         self.occurrence = occurrence

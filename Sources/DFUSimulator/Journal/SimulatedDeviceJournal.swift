@@ -31,7 +31,7 @@ public final class SimulatedDeviceJournal: Sendable {
     private static let opened = Mutex<[String: SimulatedDeviceJournal]>([:])
 
     /// The journal in `directory` (created if missing), opened once per process.
-    public static func opening(directory: String) throws(SimulatorConfigurationError) -> SimulatedDeviceJournal {
+    package static func opening(directory: String) throws(SimulatorConfigurationError) -> SimulatedDeviceJournal {
         let path = directory.hasSuffix("/") ? directory + "journal.log" : directory + "/journal.log"
         return try opened.withLock { journals throws(SimulatorConfigurationError) -> SimulatedDeviceJournal in
             if let journal = journals[path] { return journal }
@@ -111,7 +111,7 @@ public final class SimulatedDeviceJournal: Sendable {
 }
 
 /// A device that can say which image it will run, for the journal's `activated` lines.
-public protocol JournalledFirmware: SimulatedPeripheral {
+package protocol JournalledFirmware: SimulatedPeripheral {
     /// The SHA-256 of the image the device runs, or will run after its pending reset; nil for
     /// its factory image.
     var activatedImageSHA256: [UInt8]? { get }

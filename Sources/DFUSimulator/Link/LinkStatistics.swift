@@ -1,10 +1,10 @@
 /// Counters of one simulated link, for benchmarks and tests.
-public struct LinkStatistics: Sendable, Equatable {
-    public var connectionEvents = 0
-    public var packetsToPeripheral = 0
-    public var packetsToCentral = 0
-    public var valueBytesToPeripheral = 0
-    public var valueBytesToCentral = 0
+package struct LinkStatistics: Sendable, Equatable {
+    package var connectionEvents = 0
+    package var packetsToPeripheral = 0
+    package var packetsToCentral = 0
+    package var valueBytesToPeripheral = 0
+    package var valueBytesToCentral = 0
 
-    public init() {}
+    package init() {}
 }

@@ -6,7 +6,7 @@ import DFUBytes
 /// milliseconds of real time and always takes the same simulated time. Device timers run in
 /// between, in time order: a device that reboots while the central waits ends the link then.
 /// On a `realtime=` world each call returns once the wall clock has caught up (`WallClockPacing`).
-public final class SimulatedLink: GATTLink {
+package final class SimulatedLink: GATTLink {
     private let world: SimulatedWorld
     private let peripheral: any SimulatedPeripheral
     private var scheduler: ConnectionEventScheduler
@@ -17,10 +17,10 @@ public final class SimulatedLink: GATTLink {
     /// one request is outstanding at a time.
     private var requestResults: [Result<[UInt8], GATTError>] = []
     private var disconnectReason: String?
-    public private(set) var statistics = LinkStatistics()
+    package private(set) var statistics = LinkStatistics()
     /// The address connected to, kept: a peripheral may advertise elsewhere after a reboot (a
     /// Nordic bootloader on address + 1), and errors on this link still name this one.
-    public let address: DeviceAddress
+    package let address: DeviceAddress
 
     init(world: SimulatedWorld, peripheral: any SimulatedPeripheral, settings: LinkSettings) {
         self.world = world
@@ -29,11 +29,11 @@ public final class SimulatedLink: GATTLink {
         self.scheduler = ConnectionEventScheduler(settings: settings, connectedAt: world.now)
     }
 
-    public var mtu: Int { scheduler.settings.mtu }
-    public var now: Duration { world.now }
-    public var isConnected: Bool { disconnectReason == nil }
+    package var mtu: Int { scheduler.settings.mtu }
+    package var now: Duration { world.now }
+    package var isConnected: Bool { disconnectReason == nil }
 
-    public func discoverServices() async throws(GATTError) -> [GATTService] {
+    package func discoverServices() async throws(GATTError) -> [GATTService] {
         try await paced { () throws(GATTError) in try discoverServicesNow() }
     }
 
@@ -46,7 +46,7 @@ public final class SimulatedLink: GATTLink {
         return peripheral.services
     }
 
-    public func read(_ characteristic: GATTCharacteristic) async throws(GATTError) -> [UInt8] {
+    package func read(_ characteristic: GATTCharacteristic) async throws(GATTError) -> [UInt8] {
         try await paced { () throws(GATTError) in try readNow(characteristic) }
     }
 
@@ -59,7 +59,7 @@ public final class SimulatedLink: GATTLink {
         return try requestResults.removeFirst().get()
     }
 
-    public func write(_ value: [UInt8], to characteristic: GATTCharacteristic,
+    package func write(_ value: [UInt8], to characteristic: GATTCharacteristic,
                       type: GATTWriteType) async throws(GATTError) {
         try await paced { () throws(GATTError) in try writeNow(value, to: characteristic, type: type) }
     }
@@ -90,7 +90,7 @@ public final class SimulatedLink: GATTLink {
     /// Writes the Client Characteristic Configuration descriptor (it follows the value handle):
     /// notifications (0x0001) where the characteristic notifies, else indications (0x0002), as
     /// the ATT client does.
-    public func setNotifications(enabled: Bool, for characteristic: GATTCharacteristic,
+    package func setNotifications(enabled: Bool, for characteristic: GATTCharacteristic,
                                  preferring kind: GATTValueUpdates) async throws(GATTError) {
         let descriptor = GATTCharacteristic(service: characteristic.service, uuid: BluetoothUUIDs.clientConfiguration,
                                             valueHandle: characteristic.valueHandle + 1, properties: [.write])
@@ -99,7 +99,7 @@ public final class SimulatedLink: GATTLink {
         try await write(value, to: descriptor, type: .withResponse)
     }
 
-    public func nextNotification(until deadline: Duration) async throws(GATTError) -> GATTNotification? {
+    package func nextNotification(until deadline: Duration) async throws(GATTError) -> GATTNotification? {
         try await paced { () throws(GATTError) in try nextNotificationNow(until: deadline) }
     }
 
@@ -116,13 +116,13 @@ public final class SimulatedLink: GATTLink {
 
     /// Lets time pass, as a radio link's timer would: a link that drops meanwhile is noticed
     /// by the next call, not by this one.
-    public func sleep(until deadline: Duration) async throws(GATTError) {
+    package func sleep(until deadline: Duration) async throws(GATTError) {
         if isConnected { try? run(until: { false }, deadline: deadline) }
         world.advanceClock(to: deadline)
         await world.keepUpWithWallClock()
     }
 
-    public func disconnect() async {
+    package func disconnect() async {
         if isConnected { drop(reason: "the central disconnected") }
     }
 

@@ -16,7 +16,7 @@ public enum SimulatedPDU: Sendable, Equatable {
 
     /// The ATT PDU's size in bytes (opcode, handle, value), as L2CAP carries it; nil for
     /// `terminate`, an LL control PDU.
-    public var attSize: Int? {
+    package var attSize: Int? {
         switch self {
         case let .writeRequest(_, value), let .writeCommand(_, value), let .notification(_, value):
             return 3 + value.count
@@ -35,7 +35,7 @@ public enum SimulatedPDU: Sendable, Equatable {
     }
 
     /// Attribute value bytes carried (0 for acknowledgements).
-    public var valueByteCount: Int {
+    package var valueByteCount: Int {
         switch self {
         case let .writeRequest(_, value), let .writeCommand(_, value), let .readResponse(value),
              let .notification(_, value):
@@ -49,15 +49,15 @@ public enum SimulatedPDU: Sendable, Equatable {
 /// Something a peripheral sends, and the earliest moment it is ready to go out (after the
 /// device's processing time). It still waits for a connection event after that.
 public struct PeripheralOutput: Sendable, Equatable {
-    public var pdu: SimulatedPDU
-    public var readyAt: Duration
+    package var pdu: SimulatedPDU
+    package var readyAt: Duration
     /// The device ends the link once this PDU is sent.
-    public var disconnectAfterSending: Bool
+    package var disconnectAfterSending: Bool
     /// Why the link ends after this PDU (`disconnectAfterSending`), as the central hears it.
-    public var disconnectReason: String
+    package var disconnectReason: String
     /// Not sent at all: the link is lost the moment the device produces this (a command fault),
     /// before anything else goes either way.
-    public var losesLinkAtOnce: Bool
+    package var losesLinkAtOnce: Bool
 
     public init(pdu: SimulatedPDU, readyAt: Duration, disconnectAfterSending: Bool = false,
                 disconnectReason: String = "the device rebooted") {
@@ -70,7 +70,7 @@ public struct PeripheralOutput: Sendable, Equatable {
 
     /// The link is lost at `time` for `reason`; whatever the device produced in the same write
     /// is lost with it.
-    public static func linkLoss(reason: String, at time: Duration) -> PeripheralOutput {
+    package static func linkLoss(reason: String, at time: Duration) -> PeripheralOutput {
         var output = PeripheralOutput(pdu: .terminate, readyAt: time, disconnectAfterSending: true,
                                       disconnectReason: reason)
         output.losesLinkAtOnce = true

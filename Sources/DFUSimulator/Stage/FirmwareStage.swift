@@ -23,9 +23,12 @@ public enum FirmwareStage: String, Sendable, CaseIterable, Comparable {
 /// A device's stage for an image and one line saying why, e.g. "runs 1.0.0; slot 1 holds
 /// 40000 of 41623 bytes of the new image".
 public struct FirmwareStageReport: Sendable, Equatable, CustomStringConvertible {
+    /// How far the device got.
     public var stage: FirmwareStage
+    /// Why, in words: what it runs and what its slots or banks hold.
     public var summary: String
 
+    /// A report of `stage`, explained by `summary`.
     public init(_ stage: FirmwareStage, _ summary: String) {
         self.stage = stage
         self.summary = summary
@@ -38,9 +41,12 @@ public struct FirmwareStageReport: Sendable, Equatable, CustomStringConvertible 
 /// `.bin`, a vendor image) and, where relevant, its MCUboot image hash (the SHA256 TLV; nil:
 /// read from the bytes).
 public struct TargetFirmware: Sendable, Equatable {
+    /// The image file's bytes, as sent.
     public var bytes: [UInt8]
+    /// Its MCUboot image hash; nil: read from `bytes`.
     public var imageHash: [UInt8]?
 
+    /// The target image `bytes`.
     public init(bytes: [UInt8], imageHash: [UInt8]? = nil) {
         self.bytes = bytes
         self.imageHash = imageHash
@@ -56,5 +62,6 @@ public struct TargetFirmware: Sendable, Equatable {
 
 /// A simulated device that can say what it holds of an image (every `sim:` device does).
 public protocol FirmwareStageReporting: SimulatedPeripheral {
+    /// How far the device got with `target`, from what it holds now.
     func stage(of target: TargetFirmware) -> FirmwareStageReport
 }

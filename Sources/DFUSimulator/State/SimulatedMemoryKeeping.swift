@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Only what a real device keeps across a power-off is meant: a device's link, timers and fault
 /// counters are not part of it.
-public protocol SimulatedMemoryKeeping: SimulatedPeripheral {
+package protocol SimulatedMemoryKeeping: SimulatedPeripheral {
     /// The device's memory as a Codable value.
     associatedtype Memory: Codable
     var memory: Memory { get }
@@ -16,7 +16,9 @@ public protocol SimulatedMemoryKeeping: SimulatedPeripheral {
 
 /// Why a state file cannot be read, written or used.
 public struct SimulatorStateError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong with the file, and where.
     public var message: String
+    /// An error that says `message`.
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }

@@ -10,17 +10,21 @@ import Foundation
 /// is written atomically (a temporary file in the same directory, then renamed over it), so a
 /// command stopped half-way leaves the previous state whole.
 public struct SimulatorStateFile: Sendable {
+    /// The `format` every state file carries.
     public static let format = "dfukit-simulator-state"
+    /// The file layout version this build writes and reads.
     public static let version = 1
 
+    /// The file's path.
     public let path: String
 
+    /// The state file at `path` (nothing is read until `load`).
     public init(path: String) {
         self.path = path
     }
 
     /// The devices `state=` works with.
-    public static let supportedDevices = ["mcumgr-smp", "vendor-ctrlpt", "telink-ota", "ti-oad", "silabs-ota"]
+    package static let supportedDevices = ["mcumgr-smp", "vendor-ctrlpt", "telink-ota", "ti-oad", "silabs-ota"]
 
     private struct Header: Codable {
         var format: String
@@ -38,7 +42,7 @@ public struct SimulatorStateFile: Sendable {
     }
 
     /// Whether the file exists (a missing file means a device fresh from the factory).
-    public var exists: Bool { FileManager.default.fileExists(atPath: path) }
+    package var exists: Bool { FileManager.default.fileExists(atPath: path) }
 
     /// The device of `world` (its only one) as the file describes it; nothing when the file
     /// does not exist yet.

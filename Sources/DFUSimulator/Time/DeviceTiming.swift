@@ -4,12 +4,13 @@
 public struct DeviceTiming: Sendable, Equatable {
     /// From the answer that asks for a reset to the reboot (vendor-ctrlpt `activate`,
     /// mcumgr-smp `reset`).
-    public var resetDelay: Duration?
+    package var resetDelay: Duration?
     /// From the reset (after any swap or bank copy) to the first advertisement.
     public var boot: Duration?
     /// MCUboot's swap time per KiB of image (mcumgr-smp).
-    public var swapPerKiB: Duration?
+    package var swapPerKiB: Duration?
 
+    /// Timing overrides; nil keeps the device's default.
     public init(resetDelay: Duration? = nil, boot: Duration? = nil, swapPerKiB: Duration? = nil) {
         self.resetDelay = resetDelay
         self.boot = boot

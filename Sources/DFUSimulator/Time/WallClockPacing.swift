@@ -12,15 +12,16 @@
 /// cancellation).
 public struct WallClockPacing: Sendable, Equatable {
     /// Simulated seconds per wall-clock second.
-    public var speed: Double
+    package var speed: Double
 
+    /// Pacing at `speed` simulated seconds per wall second; `speed` must be positive.
     public init(speed: Double) {
         precondition(speed > 0, "a realtime speed factor must be positive")
         self.speed = speed
     }
 
     /// The wall-clock time that `virtual` of simulated time takes at this speed.
-    public func wallTime(for virtual: Duration) -> Duration {
+    package func wallTime(for virtual: Duration) -> Duration {
         virtual / speed
     }
 }

@@ -1,5 +1,6 @@
 /// The simulated devices `sim:NAME` can name.
 public enum SimulatedDeviceCatalog {
+    /// The names of the simulated devices, as `sim:NAME` takes them.
     public static let names = ["vendor-ctrlpt", "nordic-secure-dfu", "nordic-legacy-dfu", "mcumgr-smp", "dialog-suota", "silabs-ota", "ti-oad", "telink-ota"]
 
     /// A world holding the configured device.
@@ -81,7 +82,7 @@ public enum SimulatedDeviceCatalog {
 
     /// The command names `disconnect-on` and `disconnect-after-command` take, per device: the
     /// profile's command names where a request maps to one.
-    public static let commandNames: [String: [String]] = [
+    package static let commandNames: [String: [String]] = [
         "vendor-ctrlpt": VendorControlPointDevice.commandNames,
         "nordic-secure-dfu": NordicSecureDFUDevice.commandNames,
         "nordic-legacy-dfu": NordicLegacyDFUDevice.commandNames,

@@ -25,6 +25,7 @@ import Foundation
 /// Thread safety: a device (and its member record) is only touched by the one task that
 /// holds its claim; the fleet's own state is immutable after creation.
 public final class SimulatedFleet: @unchecked Sendable {
+    /// The configuration every device was made from.
     public let configuration: SimulatorConfiguration
     private let members: [Member]
     private let faulty: Set<Int>
@@ -47,6 +48,8 @@ public final class SimulatedFleet: @unchecked Sendable {
 
     private var devices: [any SimulatedPeripheral] { members.map(\.device) }
 
+    /// A fleet of `configuration.fleet` devices on consecutive addresses. Throws when the journal
+    /// directory cannot be opened or a device cannot be made.
     public init(_ configuration: SimulatorConfiguration) throws(SimulatorConfigurationError) {
         self.configuration = configuration
         self.journal = try configuration.journalDirectory.map(SimulatedDeviceJournal.opening(directory:))
@@ -74,7 +77,7 @@ public final class SimulatedFleet: @unchecked Sendable {
     }
 
     /// Whether the device at this address fails its first attempt.
-    public func isFaulty(_ address: DeviceAddress) -> Bool {
+    package func isFaulty(_ address: DeviceAddress) -> Bool {
         index(of: address).map(faulty.contains) ?? false
     }
 

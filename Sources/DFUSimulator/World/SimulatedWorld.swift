@@ -11,13 +11,17 @@ import DFUGATT
 /// it, on the virtual clock, up to their timeout.
 public final class SimulatedWorld: GATTTransport {
     /// How long a scanner needs to hear an advertising device: one advertising interval.
-    public static let advertisementHeardAfter: Duration = .milliseconds(100)
+    package static let advertisementHeardAfter: Duration = .milliseconds(100)
 
+    /// The transport's name, e.g. `sim:vendor-ctrlpt`.
     public let name: String
+    /// The timing of every link in this world.
     public let settings: LinkSettings
+    /// The link faults it injects.
     public let faults: FaultPlan
     /// The virtual clock shared by every link of this world.
     public private(set) var now: Duration = .zero
+    /// The devices in the world.
     public private(set) var peripherals: [any SimulatedPeripheral]
 
     // Fault bookkeeping, cumulative over the run.
@@ -28,6 +32,7 @@ public final class SimulatedWorld: GATTTransport {
     /// Attribute value bytes the devices received, and notifications they sent, over the run:
     /// what `disconnect-after:BYTES` and the notification faults count.
     public var valueBytesWritten: Int { valueBytesReceived }
+    /// Notifications the devices sent over the run.
     public var notificationCount: Int { notificationsSent }
     var firedDisconnects: Set<Int> = []
     var firedReboots: Set<Int> = []
@@ -41,6 +46,8 @@ public final class SimulatedWorld: GATTTransport {
         weak var link: SimulatedLink?
     }
 
+    /// A world of `peripherals` reached over links of `settings`, with `faults`; free-running unless
+    /// paced; journalled when given a journal.
     public init(name: String, settings: LinkSettings = LinkSettings(), faults: FaultPlan = FaultPlan(),
                 peripherals: [any SimulatedPeripheral], pacing: WallClockPacing? = nil,
                 journal: SimulatedDeviceJournal? = nil) {
@@ -65,7 +72,7 @@ public final class SimulatedWorld: GATTTransport {
     /// link `previous` still holds to one ends, and the devices' pending timers and flash work
     /// move to this clock with the time they had left, as if no time passed in between (the
     /// batch adds its attempts' simulated times up the same way).
-    public func adoptDevices(from previous: SimulatedWorld) {
+    package func adoptDevices(from previous: SimulatedWorld) {
         let offset = now - previous.now
         for peripheral in peripherals {
             previous.openLink(to: peripheral)?.drop(reason: "the device was adopted by another simulated world")
@@ -205,7 +212,7 @@ public final class SimulatedWorld: GATTTransport {
     /// it). Then the world waits until the device advertises at `address` (until `timeout`);
     /// the link is up `settings.connectDelay` later, unless the device reset meanwhile (the
     /// central then waits for it to advertise again).
-    public func connectLink(to address: DeviceAddress, timeout: Duration) throws(GATTError) -> SimulatedLink {
+    package func connectLink(to address: DeviceAddress, timeout: Duration) throws(GATTError) -> SimulatedLink {
         let deadline = now + timeout
         for peripheral in peripherals where peripheral.advertisement.address == address {
             openLink(to: peripheral)?.drop(reason: "a new connection to the same device replaced it")

@@ -76,48 +76,55 @@ import DFUGATT
 ///   `min-size` (smallest image accepted, bytes, default 16384), `ota-timeout-s` (the whole OTA,
 ///   5...1000, default 30), `packet-timeout-s` (between data packets, 1...20, default 5)
 public struct SimulatorConfiguration: Sendable {
+    /// The simulated device: one of `SimulatedDeviceCatalog.names`.
     public var deviceName: String
+    /// The link's timing (`mtu`, `interval`, `phy`, `data-length`...).
     public var link = LinkSettings()
+    /// The faults to inject (`fault=`, `disconnect-on:`...).
     public var faults = FaultPlan()
+    /// The device's flash timing (`erase-ms`, `write-ns-per-byte`).
     public var flash = FlashTiming()
     /// Reset delay, boot time and swap speed; nil fields keep the device's defaults.
     public var timing = DeviceTiming()
+    /// The device's address (`address`); with a fleet, the first device's.
     public var address = DeviceAddress(string: "C0:FF:EE:00:00:01")!
-    public var advertisedName: String?
+    package var advertisedName: String?
     /// Nordic Secure DFU: start as an application with the buttonless service.
     public var buttonless: ButtonlessMode?
     /// Nordic Secure DFU: the key init packets must be signed with.
-    public var publicKey: SimulatorPublicKey?
+    package var publicKey: SimulatorPublicKey?
     /// Nordic Secure DFU: what survives a disconnect.
-    public var resumePolicy: SecureDFUResumePolicy = .ram
+    package var resumePolicy: SecureDFUResumePolicy = .ram
     /// MCUmgr SMP: buffers, erase mode and protocol version (flash timing and `busy` faults
     /// come from `flash` and `faults`).
-    public var smpServer = SMPServerSettings()
+    package var smpServer = SMPServerSettings()
     /// TI OAD: the device's imgID and software version, its inactivity timeout, a flash fault.
     public var tiOAD = TIOADSettings()
     /// Telink OTA: how the application configured its OTA server.
-    public var telinkServer = TelinkOTAServerSettings()
+    package var telinkServer = TelinkOTAServerSettings()
     /// Telink OTA: the Firmware Revision String the device reports before an update.
-    public var firmwareRevision: String?
+    package var firmwareRevision: String?
     /// Fleets (`dfukit batch run`): how many devices, the share of them that fail their first
     /// attempt, the seed choosing them, and the adapter's packets per connection interval
     /// shared by every open link.
     public var fleet = 1
-    public var faultRate = 0.0
+    package var faultRate = 0.0
+    /// The seed choosing which fleet devices fail (`seed`).
     public var seed: UInt64 = 1
+    /// LL packets per connection interval the simulated adapter shares among every open link.
     public var adapterPackets = 12
     /// `realtime=SPEED`: the virtual clock follows the wall clock, SPEED times faster; nil: it
     /// runs as fast as the CPU allows.
     public var pacing: WallClockPacing?
     /// `journal=DIR`: where the devices write their journal; nil: they keep none.
-    public var journalDirectory: String?
+    package var journalDirectory: String?
     /// `state=FILE`: where the device's memory is kept between commands.
     public var stateFile: String?
     /// Keys given that only some devices understand, for the catalog to check.
-    public private(set) var deviceSpecificKeys: [String] = []
+    package private(set) var deviceSpecificKeys: [String] = []
 
     /// The devices each device-specific key belongs to.
-    public static let deviceSpecificKeyOwners: [String: [String]] = [
+    package static let deviceSpecificKeyOwners: [String: [String]] = [
         "buttonless": ["nordic-secure-dfu"], "key": ["nordic-secure-dfu"], "resume": ["nordic-secure-dfu"],
         "buf-size": ["mcumgr-smp"], "buf-count": ["mcumgr-smp"], "erase": ["mcumgr-smp"], "smp-version": ["mcumgr-smp"],
         "reset-delay-ms": ["vendor-ctrlpt", "mcumgr-smp", "silabs-ota", "ti-oad"], "swap-ms-per-kib": ["mcumgr-smp"],
@@ -127,6 +134,7 @@ public struct SimulatorConfiguration: Sendable {
         "state": SimulatorStateFile.supportedDevices,
     ]
 
+    /// The configuration of one `deviceName` device with every default.
     public init(deviceName: String) {
         self.deviceName = deviceName
     }
@@ -340,8 +348,12 @@ public struct SimulatorConfiguration: Sendable {
     }
 }
 
+/// A `sim:` text that cannot be used: an unknown device, key or value, or keys that do not go
+/// together. The message names the key and what it accepts.
 public struct SimulatorConfigurationError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong.
     public var message: String
+    /// An error that says `message`.
     public init(_ message: String) { self.message = message }
     public var description: String { "sim: \(message)" }
 }

@@ -8,18 +8,18 @@ import DFUBytes
 /// The public key a simulated Secure DFU bootloader checks init packet signatures with, read
 /// from a PEM file (`sim:nordic-secure-dfu?key=PATH`, e.g. what `nrfutil keys display --key pk
 /// --format pem` prints).
-public struct SimulatorPublicKey: Sendable, Equatable {
-    public var path: String
+package struct SimulatorPublicKey: Sendable, Equatable {
+    package var path: String
     /// DER SubjectPublicKeyInfo of an ECDSA P-256 key.
-    public var der: [UInt8]
+    package var der: [UInt8]
 
-    public init(path: String, der: [UInt8]) {
+    package init(path: String, der: [UInt8]) {
         self.path = path
         self.der = der
     }
 
     /// Reads and checks the key: a PEM "PUBLIC KEY" block holding an ECDSA P-256 key.
-    public init(contentsOf path: String) throws(SimulatorConfigurationError) {
+    package init(contentsOf path: String) throws(SimulatorConfigurationError) {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -8,9 +8,11 @@ import DFUProfile
 /// When the expression cannot be evaluated yet (a command not received so far), the field keeps
 /// its default.
 public struct AnswerRule: Sendable {
+    /// The command whose response it fills in.
     public var command: String
     /// The response field, then keys inside a CBOR field.
     public var path: [String]
+    /// What the field gets, evaluated when the request is answered.
     public var expression: Expression
 
     /// Parses `COMMAND.FIELD[.KEY...]=EXPRESSION`; the error says what is wrong.
@@ -52,8 +54,12 @@ public struct AnswerRule: Sendable {
     }
 }
 
+/// Why an `--answer` rule cannot be used: a malformed rule, or a command or field the profile
+/// does not have.
 public struct AnswerRuleError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, for the user.
     public var message: String
+    /// An error that says `message`.
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }

@@ -12,7 +12,9 @@ import DFUProfile
 /// advertises at `address` (and, for bootloaders that move, at any other address it is asked
 /// for) with a name that fits the profile's `match` and the services it lists.
 public final class GenericDevice: GATTTransport {
+    /// The address the generic device advertises at (a bootloader that moves is found at any other).
     public static let address = DeviceAddress(string: "F0:DF:00:00:00:01")!
+    /// The connection interval of its virtual link: 7.5 ms, the shortest the Core spec allows.
     public static let connectionInterval: Duration = .microseconds(7500)
 
     let profile: Profile

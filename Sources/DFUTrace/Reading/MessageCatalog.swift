@@ -8,10 +8,12 @@ import DFUProfile
 /// response's `match`, so SMP answers pair with their request by sequence number), else one of
 /// the profile's notifications, else an unsolicited response.
 public final class MessageCatalog {
+    /// The profile whose messages it reads.
     public let profile: Profile
     /// Requests written whose response has not come yet, oldest first.
     private var waiting: [(command: String, fields: [String: Value])] = []
 
+    /// A catalog of `profile`'s commands and notifications, with no request waiting.
     public init(profile: Profile) {
         self.profile = profile
     }
@@ -27,7 +29,7 @@ public final class MessageCatalog {
     }
 
     /// A message written to `role`.
-    public func readWritten(_ bytes: [UInt8], to role: String) -> MessageReading {
+    package func readWritten(_ bytes: [UInt8], to role: String) -> MessageReading {
         let candidates = profile.commands.values.filter { $0.request.characteristic == role }.sorted { $0.name < $1.name }
         guard !candidates.isEmpty else { return .raw }
         var best: [(command: CommandSpec, layout: MessageSpec, fields: [String: Value], score: Int)] = []
@@ -58,7 +60,7 @@ public final class MessageCatalog {
     }
 
     /// A message notified from `role`.
-    public func readNotified(_ bytes: [UInt8], from role: String) -> MessageReading {
+    package func readNotified(_ bytes: [UInt8], from role: String) -> MessageReading {
         for (index, request) in waiting.enumerated() {
             guard let response = profile.commands[request.command]?.response, response.message.characteristic == role,
                   case let .matched(fields) = decode(bytes, response), matches(response, request.fields, fields) else {

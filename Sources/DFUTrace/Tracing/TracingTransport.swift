@@ -15,7 +15,9 @@ public final class TracingTransport: GATTTransport {
         self.sink = sink
     }
 
+    /// The wrapped transport's name.
     public var name: String { inner.name }
+    /// The wrapped transport's clock.
     public var now: Duration { inner.now }
 
     public func scan(timeout: Duration) async throws(GATTError) -> [Advertisement] {

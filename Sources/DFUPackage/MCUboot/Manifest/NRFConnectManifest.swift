@@ -13,10 +13,10 @@
 /// may come as strings (`"image_index": "0"`) or integers; both are read.
 public struct NRFConnectManifest: Sendable, Equatable {
     /// The most bytes an image file may have; more is refused as a possible zip bomb.
-    public static let maximumImageSize = 32 * 1024 * 1024
+    package static let maximumImageSize = 32 * 1024 * 1024
 
     /// `format-version` (0 or 1); `nil` when absent.
-    public let formatVersion: Int?
+    package let formatVersion: Int?
     /// `name`, shown to users to identify the update.
     public let name: String?
     /// `time`, seconds since 1970 when the zip was made.
@@ -24,6 +24,7 @@ public struct NRFConnectManifest: Sendable, Equatable {
     /// The files in send order: ascending `image_index`, then as listed.
     public let files: [NRFConnectManifestFile]
 
+    /// A manifest with these fields.
     public init(formatVersion: Int?, name: String?, time: Int64?, files: [NRFConnectManifestFile]) {
         self.formatVersion = formatVersion
         self.name = name

@@ -5,21 +5,22 @@ public struct NRFConnectManifestFile: Sendable, Equatable {
     public let file: String
     /// `image_index`: the MCUboot image number (0 the application, 1 the network core, ...), the
     /// `image` field of an SMP upload. 0 when the manifest has none.
-    public let imageIndex: Int
+    package let imageIndex: Int
     /// `size` in bytes, when given.
     public let size: Int?
     /// `version_MCUBOOT`, when given and not null.
     public let version: MCUbootImageVersion?
     /// `load_address`, when given.
-    public let loadAddress: UInt64?
+    package let loadAddress: UInt64?
     /// `type`, e.g. `application`.
     public let type: String?
-    public let board: String?
-    public let soc: String?
+    package let board: String?
+    package let soc: String?
     /// `slot_index_primary` / `slot_index_secondary`: MCUboot's slot numbers for the image.
-    public let primarySlot: Int?
-    public let secondarySlot: Int?
+    package let primarySlot: Int?
+    package let secondarySlot: Int?
 
+    /// An entry for the image in `file`; the optional fields are nil unless given.
     public init(file: String, imageIndex: Int, size: Int? = nil, version: MCUbootImageVersion? = nil,
                 loadAddress: UInt64? = nil, type: String? = nil, board: String? = nil, soc: String? = nil,
                 primarySlot: Int? = nil, secondarySlot: Int? = nil) {
@@ -36,5 +37,5 @@ public struct NRFConnectManifestFile: Sendable, Equatable {
     }
 
     /// The image's name in DFUKit reports: `image-0`, `image-1`, ...
-    public var imageName: String { MCUbootImage.imageName(index: imageIndex) }
+    package var imageName: String { MCUbootImage.imageName(index: imageIndex) }
 }

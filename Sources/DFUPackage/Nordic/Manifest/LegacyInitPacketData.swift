@@ -1,12 +1,13 @@
 /// `init_packet_data` of a legacy (`dfu_version` 0.5) manifest image: the init packet's fields
 /// repeated in JSON. Every key is optional; absent keys are `nil`.
 public struct LegacyInitPacketData: Sendable, Equatable {
-    public let deviceType: Int64?
-    public let deviceRevision: Int64?
-    public let applicationVersion: Int64?
-    public let softDeviceRequirements: [Int64]?
-    public let firmwareCRC16: Int64?
+    package let deviceType: Int64?
+    package let deviceRevision: Int64?
+    package let applicationVersion: Int64?
+    package let softDeviceRequirements: [Int64]?
+    package let firmwareCRC16: Int64?
 
+    /// `init_packet_data` with the keys given; nil keys are absent.
     public init(deviceType: Int64? = nil, deviceRevision: Int64? = nil, applicationVersion: Int64? = nil,
                 softDeviceRequirements: [Int64]? = nil, firmwareCRC16: Int64? = nil) {
         self.deviceType = deviceType
@@ -17,7 +18,7 @@ public struct LegacyInitPacketData: Sendable, Equatable {
     }
 
     /// The fields that differ from `packet`, as "key: manifest X, .dat Y" sentences.
-    public func differences(from packet: LegacyInitPacket) -> [String] {
+    package func differences(from packet: LegacyInitPacket) -> [String] {
         var result: [String] = []
         func compare(_ key: String, _ manifest: Int64?, _ actual: Int64) {
             if let manifest, manifest != actual { result.append("\(key): manifest \(manifest), .dat \(actual)") }

@@ -2,13 +2,15 @@
 public enum NordicImageKind: String, Sendable, Hashable, CaseIterable {
     /// SoftDevice and bootloader in one image; sent first.
     case softDeviceBootloader = "softdevice_bootloader"
+    /// A SoftDevice alone.
     case softDevice = "softdevice"
+    /// A bootloader alone.
     case bootloader = "bootloader"
     /// Sent last: it may need the SoftDevice or bootloader sent before it.
     case application = "application"
 
     /// The `InitCommand.type` an init packet for this image should carry.
-    public var firmwareType: NordicFirmwareType {
+    package var firmwareType: NordicFirmwareType {
         switch self {
         case .softDeviceBootloader: return .softDeviceBootloader
         case .softDevice: return .softDevice
@@ -18,7 +20,7 @@ public enum NordicImageKind: String, Sendable, Hashable, CaseIterable {
     }
 
     /// Legacy DFU's image type bits in the Start DFU request (SD = 1, BL = 2, app = 4).
-    public var legacyImageType: UInt8 {
+    package var legacyImageType: UInt8 {
         switch self {
         case .softDeviceBootloader: return 0x03
         case .softDevice: return 0x01

@@ -9,31 +9,31 @@
 /// var reader = ProtobufReader(bytes)
 /// while let field = try reader.nextField() { ... }
 /// ```
-public struct ProtobufReader: Sendable {
+package struct ProtobufReader: Sendable {
     /// How deeply groups may nest before the input is refused.
-    public static let maximumGroupDepth = 64
+    package static let maximumGroupDepth = 64
 
     private let bytes: ArraySlice<UInt8>
     /// Index (in the input's own indices) of the next byte to read.
-    public private(set) var position: Int
+    package private(set) var position: Int
 
     /// A reader over a whole message; offsets in errors count from its first byte.
-    public init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         self.init(bytes[...])
     }
 
     /// A reader over a slice, e.g. a nested message's bytes from `ProtobufValue.lengthDelimited`;
     /// offsets in errors are the slice's indices, i.e. offsets within the outermost input.
-    public init(_ bytes: ArraySlice<UInt8>) {
+    package init(_ bytes: ArraySlice<UInt8>) {
         self.bytes = bytes
         self.position = bytes.startIndex
     }
 
     /// Whether every byte has been read.
-    public var isAtEnd: Bool { position >= bytes.endIndex }
+    package var isAtEnd: Bool { position >= bytes.endIndex }
 
     /// The next field, or `nil` at the end of the message.
-    public mutating func nextField() throws(ProtobufError) -> ProtobufField? {
+    package mutating func nextField() throws(ProtobufError) -> ProtobufField? {
         guard !isAtEnd else { return nil }
         let start = position
         let (number, wireType) = try readTag()
@@ -57,14 +57,14 @@ public struct ProtobufReader: Sendable {
     }
 
     /// Every remaining field, in wire order.
-    public mutating func readAllFields() throws(ProtobufError) -> [ProtobufField] {
+    package mutating func readAllFields() throws(ProtobufError) -> [ProtobufField] {
         var fields: [ProtobufField] = []
         while let field = try nextField() { fields.append(field) }
         return fields
     }
 
     /// Reads a base-128 varint (at most ten bytes, at most 64 bits).
-    public mutating func readVarint() throws(ProtobufError) -> UInt64 {
+    package mutating func readVarint() throws(ProtobufError) -> UInt64 {
         let start = position
         var result: UInt64 = 0
         var shift: UInt64 = 0
@@ -82,7 +82,7 @@ public struct ProtobufReader: Sendable {
     }
 
     /// Decodes the payload of a packed repeated varint field (e.g. `repeated uint32 x = 3 [packed=true]`).
-    public static func packedVarints(_ payload: ArraySlice<UInt8>) throws(ProtobufError) -> [UInt64] {
+    package static func packedVarints(_ payload: ArraySlice<UInt8>) throws(ProtobufError) -> [UInt64] {
         var reader = ProtobufReader(payload)
         var values: [UInt64] = []
         while !reader.isAtEnd { values.append(try reader.readVarint()) }

@@ -1,6 +1,8 @@
 /// Just enough of the protobuf wire format (proto2) to write a message such as a Secure DFU init
 /// packet: varints, and fields of varint or length-delimited type. The reader is `ProtobufReader`.
 public enum ProtobufWriter {
+    /// `value` as a protobuf varint: seven bits a byte, least significant first, the top bit set on
+    /// every byte but the last.
     public static func varint(_ value: UInt64) -> [UInt8] {
         var value = value
         var bytes: [UInt8] = []

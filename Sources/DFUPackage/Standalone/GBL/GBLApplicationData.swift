@@ -3,16 +3,18 @@
 /// Commander copies it from the application's `ApplicationProperties_t`; AppLoader shows
 /// `version` in its Application Version characteristic.
 public struct GBLApplicationData: Sendable, Equatable {
+    /// The body's size in bytes.
     public static let size = 28
 
     /// `APPLICATION_TYPE_*` bits.
     public var type: UInt32
     /// The application's version; its encoding is the application's own.
     public var version: UInt32
-    public var capabilities: UInt32
+    package var capabilities: UInt32
     /// The product's UUID or GUID.
-    public var productID: [UInt8]
+    package var productID: [UInt8]
 
+    /// The application data in `tag`; nil unless it is an application tag of at least 28 bytes.
     public init?(_ tag: GBLTag) {
         guard tag.id == .application, tag.body.count >= Self.size, let type = tag.u32(at: 0),
               let version = tag.u32(at: 4), let capabilities = tag.u32(at: 8) else { return nil }
@@ -29,7 +31,7 @@ public struct GBLApplicationData: Sendable, Equatable {
     ]
 
     /// "Bluetooth app" for 0x20; bits without a name by number.
-    public var typeText: String {
+    package var typeText: String {
         var names = Self.typeNames.filter { type & $0.bit != 0 }.map(\.name)
         let unnamed = type & ~Self.typeNames.reduce(0) { $0 | $1.bit }
         if unnamed != 0 { names.append("0x" + String(unnamed, radix: 16, uppercase: true)) }
@@ -37,7 +39,7 @@ public struct GBLApplicationData: Sendable, Equatable {
     }
 
     /// The version as the file has it, "0x00010203".
-    public var versionText: String { GBLApplicationData.hex(version) }
+    package var versionText: String { GBLApplicationData.hex(version) }
 
     static func hex(_ value: UInt32) -> String {
         let digits = String(value, radix: 16, uppercase: true)

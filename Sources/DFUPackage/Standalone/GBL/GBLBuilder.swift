@@ -6,15 +6,17 @@ import DFUBytes
 /// tests, benchmarks and fault matrices that need GBL files of any size; the test suite checks
 /// it against Commander's own files.
 public struct GBLBuilder: Sendable {
+    /// The application tag's fields: type bits, version, capabilities and the 16-byte product ID.
     public var application: (type: UInt32, version: UInt32, capabilities: UInt32, productID: [UInt8])
-    public var programAddress: UInt32
-    public var metadata: [UInt8]?
+    package var programAddress: UInt32
+    package var metadata: [UInt8]?
     /// Pad the file with 0xFF to a multiple of 4 bytes after the end tag, as Commander does.
-    public var padsToWord = true
+    package var padsToWord = true
 
     /// `APPLICATION_TYPE_BLUETOOTH_APP`.
     public static let bluetoothApplication: UInt32 = 1 << 5
 
+    /// A builder of GBL files for an application at `version`; the rest as Commander's defaults.
     public init(version: UInt32, type: UInt32 = GBLBuilder.bluetoothApplication, capabilities: UInt32 = 0,
                 productID: [UInt8] = Array(repeating: 0, count: 16), programAddress: UInt32 = 0x6000,
                 metadata: [UInt8]? = nil) {
@@ -47,7 +49,7 @@ public struct GBLBuilder: Sendable {
 
     /// Bytes a GBL adds around `program` bytes of application (without padding): header 16,
     /// application 36, erase & program header 12, end 12.
-    public static let overhead = 76
+    package static let overhead = 76
 
     static func u32(_ value: UInt32) -> [UInt8] {
         (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }

@@ -5,42 +5,42 @@ import DFUBytes
 /// order `GBL_TAG_ORDER_*` allows, up to the end tag, whose CRC-32 covers everything before it.
 /// Reading never fails: a damaged file is read as far as it goes and `problems` says what is
 /// wrong, so that `package inspect` can show the damage.
-public struct GBLFile: Sendable, Equatable {
-    public private(set) var tags: [GBLTag] = []
+package struct GBLFile: Sendable, Equatable {
+    package private(set) var tags: [GBLTag] = []
     /// Bytes after the end tag. Simplicity Commander pads its files with 0xFF to a multiple of
     /// 4 bytes; the bootloader stops parsing at the end tag.
-    public private(set) var trailing: [UInt8] = []
+    package private(set) var trailing: [UInt8] = []
     /// What makes the file unparseable by a bootloader, in file order; empty when none.
-    public private(set) var problems: [String] = []
+    package private(set) var problems: [String] = []
     /// Identifiers this reader does not know (a newer SDK's?), with their offsets.
-    public private(set) var unknownTags: [GBLTag] = []
+    package private(set) var unknownTags: [GBLTag] = []
     /// The CRC-32 of the file up to and including the end tag's header; nil without an end tag.
-    public private(set) var computedCRC: UInt32?
+    package private(set) var computedCRC: UInt32?
     private let bytes: [UInt8]
 
-    public init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         self.bytes = bytes
         readTags()
         checkContents()
     }
 
-    public var header: GBLHeader? { tags.first.flatMap(GBLHeader.init) }
-    public var application: GBLApplicationData? { tags.lazy.compactMap(GBLApplicationData.init).first }
-    public var programData: [GBLProgramData] { tags.compactMap(GBLProgramData.init) }
-    public var endTag: GBLEndTag? { tags.last.flatMap(GBLEndTag.init) }
-    public var signature: GBLSignatureTag? { tags.lazy.compactMap(GBLSignatureTag.init).first }
-    public var isSigned: Bool { header?.type.contains(.signed) == true || signature != nil }
-    public var isEncrypted: Bool { header?.type.contains(.encrypted) == true }
+    package var header: GBLHeader? { tags.first.flatMap(GBLHeader.init) }
+    package var application: GBLApplicationData? { tags.lazy.compactMap(GBLApplicationData.init).first }
+    package var programData: [GBLProgramData] { tags.compactMap(GBLProgramData.init) }
+    package var endTag: GBLEndTag? { tags.last.flatMap(GBLEndTag.init) }
+    package var signature: GBLSignatureTag? { tags.lazy.compactMap(GBLSignatureTag.init).first }
+    package var isSigned: Bool { header?.type.contains(.signed) == true || signature != nil }
+    package var isEncrypted: Bool { header?.type.contains(.encrypted) == true }
 
     /// Whether the end tag's CRC matches the bytes; nil without an end tag.
-    public var crcMatches: Bool? {
+    package var crcMatches: Bool? {
         guard let endTag, let computedCRC else { return nil }
         return endTag.crc32 == computedCRC
     }
 
     /// What the signature signs: every tag but the signature and end tags, as they lie in the
     /// file (`gbl_parseHeader` hashes each tag header and body except those two).
-    public var signedBytes: [UInt8] {
+    package var signedBytes: [UInt8] {
         tags.filter { $0.id != .signature && $0.id != .end }.flatMap { bytes[$0.offset..<$0.end] }
     }
 

@@ -1,12 +1,14 @@
 /// One tag of a GBL file as it lies in the file: `u32 id`, `u32 length` (of the rest, the
 /// body), then the body; integers little-endian (`GblTagHeader_t`).
 public struct GBLTag: Sendable, Equatable {
+    /// Which tag it is.
     public var id: GBLTagID
     /// Where the tag (its 8-byte header) starts in the file.
     public var offset: Int
+    /// The bytes after its header.
     public var body: [UInt8]
 
-    public static let headerSize = 8
+    package static let headerSize = 8
 
     /// Bytes of the whole tag: header and body.
     public var size: Int { Self.headerSize + body.count }

@@ -1,10 +1,14 @@
 /// The bootloader tag's fixed part (`GblBootloader_t`): the new bootloader's version and base
 /// address; its image follows.
-public struct GBLBootloaderUpgrade: Sendable, Equatable {
+package struct GBLBootloaderUpgrade: Sendable, Equatable {
+    /// The new bootloader's version.
     public var version: UInt32
+    /// Where the new bootloader goes in flash.
     public var address: UInt32
+    /// The bootloader image's size in bytes.
     public var imageSize: Int
 
+    /// The fixed part of `tag`; nil unless it is a bootloader tag.
     public init?(_ tag: GBLTag) {
         guard tag.id == .bootloader, let version = tag.u32(at: 0), let address = tag.u32(at: 4) else { return nil }
         self.version = version
@@ -14,10 +18,12 @@ public struct GBLBootloaderUpgrade: Sendable, Equatable {
 }
 
 /// The SE upgrade tag's fixed part (`GblSeUpgrade_t`): blob size and Secure Engine version.
-public struct GBLSEUpgrade: Sendable, Equatable {
-    public var blobSize: UInt32
+package struct GBLSEUpgrade: Sendable, Equatable {
+    package var blobSize: UInt32
+    /// The Secure Engine version the blob installs.
     public var version: UInt32
 
+    /// The fixed part of `tag`; nil unless it is an SE upgrade tag.
     public init?(_ tag: GBLTag) {
         guard tag.id == .seUpgrade, let size = tag.u32(at: 0), let version = tag.u32(at: 4) else { return nil }
         blobSize = size
@@ -29,10 +35,13 @@ public struct GBLSEUpgrade: Sendable, Equatable {
 /// application, 2 bootloader, 3 SE), a statement (operator in the low nibble: 0 <, 2 <=, 4 ==,
 /// 6 >=, 8 >; bit 0 negates), and the version it compares with.
 public struct GBLVersionDependency: Sendable, Equatable {
-    public var imageType: UInt8
-    public var statement: UInt8
+    package var imageType: UInt8
+    package var statement: UInt8
+    /// The version the dependency compares with.
     public var version: UInt32
 
+    /// The entries of a version dependency tag; nil unless `tag` is one whose body is a whole number
+    /// of 8-byte entries.
     public static func entries(_ tag: GBLTag) -> [GBLVersionDependency]? {
         guard tag.id == .versionDependency, tag.body.count % 8 == 0 else { return nil }
         return stride(from: 0, to: tag.body.count, by: 8).map { offset in

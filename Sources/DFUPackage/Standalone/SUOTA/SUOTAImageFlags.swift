@@ -1,10 +1,12 @@
 /// The header's flags byte (mkimage image.h).
 public struct SUOTAImageFlags: OptionSet, Sendable, Hashable {
+    /// The header's flags byte.
     public let rawValue: UInt8
+    /// The flags of this byte.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// `IMG_ENCRYPTED`: the code is AES-128-CBC encrypted; the CRC covers the clear code.
-    public static let encrypted = SUOTAImageFlags(rawValue: 0x01)
+    package static let encrypted = SUOTAImageFlags(rawValue: 0x01)
     /// `IMG_SIGNED` (later SDK 6 mkimage variants, with key information in the reserved bytes).
     public static let signed = SUOTAImageFlags(rawValue: 0x02)
 

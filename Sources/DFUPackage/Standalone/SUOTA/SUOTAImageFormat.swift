@@ -11,16 +11,16 @@ import Foundation
 /// device sees: that check is not made.
 ///
 /// Not this format: the DA1468x SUOTA 1.1 header ("pa") and the DA1469x one ("Qq").
-public enum SUOTAImageFormat: StandaloneImageFormat {
-    public static let name = "dialog-suota"
-    public static let description = "Renesas/Dialog SUOTA image, mkimage single: DA1458x/DA14531 'pQ' header"
-    public static let profile = "dialog-suota"
+package enum SUOTAImageFormat: StandaloneImageFormat {
+    package static let name = "dialog-suota"
+    package static let description = "Renesas/Dialog SUOTA image, mkimage single: DA1458x/DA14531 'pQ' header"
+    package static let profile = "dialog-suota"
 
-    public static func recognizes(head: [UInt8], path: String) -> Bool {
+    package static func recognizes(head: [UInt8], path: String) -> Bool {
         head.starts(with: SUOTAImageHeader.signature)
     }
 
-    public static func read(_ bytes: [UInt8], path: String) throws(PackageError) -> StandaloneImage {
+    package static func read(_ bytes: [UInt8], path: String) throws(PackageError) -> StandaloneImage {
         let header: SUOTAImageHeader
         do {
             header = try SUOTAImageHeader(decoding: bytes)

@@ -17,24 +17,30 @@ import DFUBytes
 /// | 32 | 1 | flags | `SUOTAImageFlags` (encrypted) |
 /// | 33 | 31 | reserved | `FF` |
 public struct SUOTAImageHeader: Sendable, Equatable {
+    /// The header's size in bytes.
     public static let size = 64
     /// "pQ" (`IMAGE_HEADER_SIGNATURE1`, `IMAGE_HEADER_SIGNATURE2`).
     public static let signature: [UInt8] = [0x70, 0x51]
     /// `STATUS_VALID_IMAGE`.
-    public static let validMark: UInt8 = 0xAA
-    public static let versionSize = 16
-    public static let reservedSize = 31
+    package static let validMark: UInt8 = 0xAA
+    package static let versionSize = 16
+    package static let reservedSize = 31
 
+    /// The first two bytes: "pQ" in a valid header.
     public var signature: [UInt8]
-    public var validFlag: UInt8
-    public var imageID: UInt8
+    package var validFlag: UInt8
+    package var imageID: UInt8
+    /// Bytes of code after the header.
     public var codeSize: UInt32
+    /// The CRC-32 of the code, as the header stores it.
     public var crc32: UInt32
     /// The 16 version bytes as stored.
-    public var versionField: [UInt8]
+    package var versionField: [UInt8]
+    /// When the image was made, in seconds since 1970.
     public var timestamp: UInt32
+    /// The image flags (encrypted or not).
     public var flags: SUOTAImageFlags
-    public var reserved: [UInt8]
+    package var reserved: [UInt8]
 
     /// A header as `mkimage single` makes it for `code`.
     public init(code: [UInt8], version: String, timestamp: UInt32, flags: SUOTAImageFlags = []) {
@@ -84,7 +90,7 @@ public struct SUOTAImageHeader: Sendable, Equatable {
         return writer.bytes
     }
 
-    public var hasSignature: Bool { signature == Self.signature }
+    package var hasSignature: Bool { signature == Self.signature }
 
     /// The version string: the bytes up to the first NUL or `FF` (as the iOS SUOTA library's
     /// `HeaderInfo` reads it), as ASCII.
@@ -95,7 +101,7 @@ public struct SUOTAImageHeader: Sendable, Equatable {
 
     /// Whether two headers name the same firmware for a SUOTA receiver: the same 16 version
     /// bytes and timestamp (app_suotar.c `app_read_image_headers` answers SAME_IMG_ERR then).
-    public func isSameFirmware(as other: SUOTAImageHeader) -> Bool {
+    package func isSameFirmware(as other: SUOTAImageHeader) -> Bool {
         versionField == other.versionField && timestamp == other.timestamp
     }
 
@@ -110,6 +116,7 @@ public struct SUOTAImageHeader: Sendable, Equatable {
     }
 }
 
+/// Why bytes are not a SUOTA single image header.
 public enum SUOTAImageHeaderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The bytes end before the 64-byte header does.
     case tooShort(Int)

@@ -16,12 +16,12 @@ import DFUBytes
 /// Recognized by a published `imgID` ("CC26x2R1", "CC13x2R1", "OAD IMG "...) or, since TI
 /// recommends that products set their own `imgID`, by the header's fixed values: BIM version
 /// 3, metadata version 1, a known wireless technology and `hdrLen` 44.
-public enum TIOADImageFormat: StandaloneImageFormat {
-    public static let name = "ti-oad"
-    public static let description = "TI OAD image (BLE5-Stack, SimpleLink CC13xx/CC26xx oad_image_tool)"
-    public static let profile = "ti-oad"
+package enum TIOADImageFormat: StandaloneImageFormat {
+    package static let name = "ti-oad"
+    package static let description = "TI OAD image (BLE5-Stack, SimpleLink CC13xx/CC26xx oad_image_tool)"
+    package static let profile = "ti-oad"
 
-    public static func recognizes(head: [UInt8], path: String) -> Bool {
+    package static func recognizes(head: [UInt8], path: String) -> Bool {
         guard head.count >= TIOADImageHeader.size, let header = try? TIOADImageHeader(decoding: head) else { return false }
         if header.hasPublishedImageID { return true }
         let knownTechnologies: [TIOADWirelessTechnology] = [.ble, .tiMACSubGHz, .tiMAC2_4GHz, .zigbee, .rf4ce, .thread,
@@ -30,7 +30,7 @@ public enum TIOADImageFormat: StandaloneImageFormat {
             && knownTechnologies.contains(header.technology) && header.headerLength == UInt16(TIOADImageHeader.size)
     }
 
-    public static func read(_ bytes: [UInt8], path: String) throws(PackageError) -> StandaloneImage {
+    package static func read(_ bytes: [UInt8], path: String) throws(PackageError) -> StandaloneImage {
         let header: TIOADImageHeader
         do {
             header = try TIOADImageHeader(decoding: bytes)

@@ -22,39 +22,39 @@ import DFUBytes
 /// | 36 | 4 | imgEndAddr | the address of the image's last byte |
 /// | 40 | 2 | hdrLen | 44 (`offsetof(rfu) + sizeof(rfu)`) |
 /// | 42 | 2 | rfu | 0xFFFF |
-public struct TIOADImageHeader: Sendable, Equatable {
+package struct TIOADImageHeader: Sendable, Equatable {
     public static let size = 44
     /// Where the CRC starts: `IMG_DATA_OFFSET`, the offset of `bimVer`. `CRC32_calc` (crc32.c)
     /// and `computeCRC32.py` skip `imgID` and `crc32` and cover the rest up to `len`.
-    public static let crcStart = 12
+    package static let crcStart = 12
     /// `BIM_VER` and `META_VER`: a device refuses an image built for other versions
     /// (`OAD_INCOMPATIBLE_FILE`).
-    public static let bimVersion: UInt8 = 3
-    public static let metadataVersion: UInt8 = 1
+    package static let bimVersion: UInt8 = 3
+    package static let metadataVersion: UInt8 = 1
     /// `CRC_VALID`, `CRC_INVALID` (crcStat) and `DEFAULT_STATE` (unprogrammed flash).
-    public static let crcValid: UInt8 = 0xFE
-    public static let crcInvalid: UInt8 = 0xFC
-    public static let defaultState: UInt8 = 0xFF
+    package static let crcValid: UInt8 = 0xFE
+    package static let crcInvalid: UInt8 = 0xFC
+    package static let defaultState: UInt8 = 0xFF
     /// The `imgID` values `oad_image_header.h` defines per device family.
-    public static let publishedImageIDs: [String] = ["CC26x2R1", "CC13x2R1", "CC13x4  ", "CC26x3  ", "CC26x4  ", "OAD IMG "]
+    package static let publishedImageIDs: [String] = ["CC26x2R1", "CC13x2R1", "CC13x4  ", "CC26x3  ", "CC26x4  ", "OAD IMG "]
 
-    public var imageID: [UInt8]
+    package var imageID: [UInt8]
     public var crc32: UInt32
-    public var bimVersion: UInt8
-    public var metadataVersion: UInt8
-    public var technology: TIOADWirelessTechnology
-    public var copyStatus: UInt8
-    public var crcStatus: UInt8
-    public var imageType: TIOADImageType
-    public var imageNumber: UInt8
-    public var validation: UInt32
+    package var bimVersion: UInt8
+    package var metadataVersion: UInt8
+    package var technology: TIOADWirelessTechnology
+    package var copyStatus: UInt8
+    package var crcStatus: UInt8
+    package var imageType: TIOADImageType
+    package var imageNumber: UInt8
+    package var validation: UInt32
     /// `len`: bytes of the whole image, this header included.
     public var length: UInt32
-    public var programEntry: UInt32
+    package var programEntry: UInt32
     public var softwareVersion: [UInt8]
-    public var endAddress: UInt32
-    public var headerLength: UInt16
-    public var reserved: UInt16
+    package var endAddress: UInt32
+    package var headerLength: UInt16
+    package var reserved: UInt16
 
     /// A header as an application is built with it (`oad_image_header_app.c`), before
     /// `oad_image_tool` fills in `len` and `crc32`.
@@ -131,7 +131,7 @@ public struct TIOADImageHeader: Sendable, Equatable {
     /// What a client writes to Image Identify (`imgIdentifyPld_t`, oad.h; 22 bytes): imgID,
     /// bimVer, metaVer, imgCpStat, crcStat, imgType, imgNo, len, softVer. TI's client
     /// (`TIOADEoadImageReader.getHeaderForImageNotify`) copies them from the file.
-    public var identifyPayload: [UInt8] {
+    package var identifyPayload: [UInt8] {
         var writer = ByteWriter(capacity: 22)
         writer.append(bytes: imageID.prefix(8))
         writer.append(byte: bimVersion)
@@ -146,15 +146,15 @@ public struct TIOADImageHeader: Sendable, Equatable {
     }
 
     /// `imgID` as text (printable ASCII; other bytes as `\xNN`).
-    public var imageIDText: String { Self.text(imageID) }
+    package var imageIDText: String { Self.text(imageID) }
 
     /// `softVer` as text when it is printable ASCII ("0001"), else in hex.
-    public var softwareVersionText: String {
+    package var softwareVersionText: String {
         softwareVersion.allSatisfy { (0x20...0x7E).contains($0) } ? Self.text(softwareVersion) : softwareVersion.hexString
     }
 
     /// Whether `imgID` is one `oad_image_header.h` defines.
-    public var hasPublishedImageID: Bool { Self.publishedImageIDs.contains { Array($0.utf8) == imageID } }
+    package var hasPublishedImageID: Bool { Self.publishedImageIDs.contains { Array($0.utf8) == imageID } }
 
     /// The CRC-32 `oad_image_tool` writes and the device checks: zlib's CRC-32 of `image` from
     /// byte 12 up to `length` (nil when the image is shorter than that).

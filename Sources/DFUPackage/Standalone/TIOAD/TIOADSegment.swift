@@ -5,17 +5,17 @@ import DFUBytes
 /// included), and `oad_image_tool` (imgBinUtil.py `getSegAddr`) and the BIM
 /// (`Bim_findImageStartAddr`) walk them by `len` up to the image's `len`. The contiguous image
 /// payload segment comes last: its `len` runs to the end of the image.
-public struct TIOADSegment: Sendable, Equatable {
-    public static let headerSize = 8
+package struct TIOADSegment: Sendable, Equatable {
+    package static let headerSize = 8
 
     /// Where it starts in the image.
     public var offset: Int
     public var type: TIOADSegmentType
-    public var technology: TIOADWirelessTechnology
+    package var technology: TIOADWirelessTechnology
     /// `rfu`, or a security segment's `verifStat`.
-    public var statusByte: UInt8
+    package var statusByte: UInt8
     public var length: UInt32
-    public var content: Content
+    package var content: Content
 
     /// What is read of a segment's body.
     public enum Content: Sendable, Equatable {
@@ -31,7 +31,7 @@ public struct TIOADSegment: Sendable, Equatable {
 
     /// Reads the segments of `image` from byte 44 up to `length`.
     /// - Throws: `TIOADSegmentError` naming the offset of a segment that does not fit.
-    public static func segments(of image: [UInt8], length: Int) throws(TIOADSegmentError) -> [TIOADSegment] {
+    package static func segments(of image: [UInt8], length: Int) throws(TIOADSegmentError) -> [TIOADSegment] {
         var segments: [TIOADSegment] = []
         var offset = TIOADImageHeader.size
         let end = min(length, image.count)
@@ -93,15 +93,18 @@ public struct TIOADSegment: Sendable, Equatable {
 
 /// A segment type (`IMG_BOUNDARY_SEG_ID` ... imgBinUtil.py `SEG_TYPE_*`). Open.
 public struct TIOADSegmentType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The segment type byte.
     public let rawValue: UInt8
+    /// The segment type with this value.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    public static let boundary = TIOADSegmentType(rawValue: 0)
-    public static let contiguous = TIOADSegmentType(rawValue: 1)
-    public static let nonContiguous = TIOADSegmentType(rawValue: 2)
+    package static let boundary = TIOADSegmentType(rawValue: 0)
+    package static let contiguous = TIOADSegmentType(rawValue: 1)
+    package static let nonContiguous = TIOADSegmentType(rawValue: 2)
+    /// A security segment: the image's signature and its signer.
     public static let security = TIOADSegmentType(rawValue: 3)
-    public static let nvram = TIOADSegmentType(rawValue: 4)
-    public static let delta = TIOADSegmentType(rawValue: 5)
+    package static let nvram = TIOADSegmentType(rawValue: 4)
+    package static let delta = TIOADSegmentType(rawValue: 5)
 
     public var description: String {
         let names: [UInt8: String] = [0: "boundary", 1: "contiguous image", 2: "non-contiguous image",
@@ -111,7 +114,7 @@ public struct TIOADSegmentType: RawRepresentable, Hashable, Sendable, CustomStri
 }
 
 /// A segment that does not fit in the image.
-public enum TIOADSegmentError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum TIOADSegmentError: Error, Sendable, Equatable, CustomStringConvertible {
     case truncated(offset: Int, available: Int)
     case badLength(offset: Int, length: UInt32)
     case beyondImage(offset: Int, length: UInt32, imageLength: Int)

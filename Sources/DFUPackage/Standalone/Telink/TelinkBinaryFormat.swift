@@ -11,17 +11,17 @@ import DFUBytes
 /// the length of a firmware-checked image (16n + 4) and the CRC-32/JAMCRC it ends with. The image
 /// carries no version: a bare `.bin` has an empty one (fwupd's archive gives one,
 /// `TelinkArchive`).
-public enum TelinkBinaryFormat: StandaloneImageFormat {
-    public static let name = "telink-bin"
-    public static let description = "Telink BLE SDK firmware image: KNLT at 8, size at 0x18, CRC-32 trailer"
-    public static let profile = "telink-ota"
+package enum TelinkBinaryFormat: StandaloneImageFormat {
+    package static let name = "telink-bin"
+    package static let description = "Telink BLE SDK firmware image: KNLT at 8, size at 0x18, CRC-32 trailer"
+    package static let profile = "telink-ota"
 
-    public static func recognizes(head: [UInt8], path: String) -> Bool {
+    package static func recognizes(head: [UInt8], path: String) -> Bool {
         if TelinkImageLayout.hasMark(head) { return true }
         return path.lowercased().hasSuffix(".bin") && head.count >= 16 && head[14] == 0x88 && head[15] == 0x00
     }
 
-    public static func read(_ bytes: [UInt8], path: String) throws(PackageError) -> StandaloneImage {
+    package static func read(_ bytes: [UInt8], path: String) throws(PackageError) -> StandaloneImage {
         StandaloneImage(format: name, version: "", checks: checks(bytes), details: details(bytes))
     }
 

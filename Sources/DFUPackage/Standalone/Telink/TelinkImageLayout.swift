@@ -14,31 +14,31 @@ import DFUBytes
 ///   CRC-32/JAMCRC (reflected 0x04C11DB7, init 0xFFFFFFFF, no final XOR: the SDK's nibble-wise
 ///   `crc32_half_cal`) of everything before them, little-endian.
 public enum TelinkImageLayout {
-    public static let markOffset = 8
+    package static let markOffset = 8
     /// `KNLT`: u32 0x544C4E4B stored little-endian.
     public static let mark: [UInt8] = [0x4B, 0x4E, 0x4C, 0x54]
-    public static let sizeOffset = 0x18
+    package static let sizeOffset = 0x18
     /// Bytes up to the end of the size field: a shorter file has no size for the server.
-    public static let headerLength = sizeOffset + 4
+    package static let headerLength = sizeOffset + 4
     /// Bytes of image data per OTA packet.
-    public static let packetDataSize = 16
+    package static let packetDataSize = 16
     /// The trailing CRC-32's length; with the firmware check the size is 16n + this.
-    public static let trailerLength = 4
+    package static let trailerLength = 4
 
     /// Whether `bytes` has the vendor mark at offset 8.
-    public static func hasMark(_ bytes: [UInt8]) -> Bool {
+    package static func hasMark(_ bytes: [UInt8]) -> Bool {
         bytes.count >= markOffset + mark.count && Array(bytes[markOffset..<markOffset + mark.count]) == mark
     }
 
     /// The size field at 0x18, or nil when the bytes end before it.
-    public static func declaredSize(_ bytes: [UInt8]) -> UInt32? {
+    package static func declaredSize(_ bytes: [UInt8]) -> UInt32? {
         guard bytes.count >= headerLength else { return nil }
         var reader = ByteReader(Array(bytes[sizeOffset..<headerLength]))
         return (try? reader.readUnsigned(width: 4, endianness: .little)).map { UInt32($0) }
     }
 
     /// The CRC-32/JAMCRC of `bytes` (zlib's CRC-32 without its final XOR).
-    public static func firmwareCRC(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+    package static func firmwareCRC(_ bytes: ArraySlice<UInt8>) -> UInt32 {
         var crc = CRC32()
         crc.update(bytes)
         return ~crc.value
@@ -73,7 +73,7 @@ public enum TelinkImageLayout {
     }
 
     /// OTA packets the image takes: one per 16 bytes, the last one padded.
-    public static func packetCount(size: Int) -> Int {
+    package static func packetCount(size: Int) -> Int {
         (size + packetDataSize - 1) / packetDataSize
     }
 }

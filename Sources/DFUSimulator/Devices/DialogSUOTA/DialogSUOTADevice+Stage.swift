@@ -5,7 +5,7 @@ import DFUPackage
 /// would not boot, or part of it in the bank a session is writing (marked invalid until the end
 /// command, so the bootloader ignores it).
 extension DialogSUOTADevice: FirmwareStageReporting {
-    public func stage(of target: TargetFirmware) -> FirmwareStageReport {
+    package func stage(of target: TargetFirmware) -> FirmwareStageReport {
         let running = runningDescription
         if runningImage == target.bytes {
             if isBooting { return FirmwareStageReport(.pending, running + ": rebooting into the new image") }

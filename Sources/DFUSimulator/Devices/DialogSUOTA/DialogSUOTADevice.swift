@@ -23,25 +23,25 @@ import DFUPackage
 ///
 /// It starts with a factory image (version "0.9.0") valid in bank 1 with image id 0, bank 2
 /// erased; the default layout gives 44,992 bytes of code per bank.
-public final class DialogSUOTADevice: SimulatedPeripheral {
-    public struct Timing: Sendable, Equatable {
-        public var boot: Duration
+package final class DialogSUOTADevice: SimulatedPeripheral {
+    package struct Timing: Sendable, Equatable {
+        package var boot: Duration
 
-        public init(boot: Duration = .milliseconds(1000)) {
+        package init(boot: Duration = .milliseconds(1000)) {
             self.boot = boot
         }
     }
 
-    public static let serviceUUID = BluetoothUUID(string: "FEF5")!
-    public static let memoryDeviceUUID = BluetoothUUID(string: "8082CAA8-41A6-4021-91C6-56F9B954CC34")!
-    public static let gpioMapUUID = BluetoothUUID(string: "724249F0-5EC3-4B5F-8804-42345AF08651")!
-    public static let memoryInfoUUID = BluetoothUUID(string: "6C53DB25-47A1-45FE-A022-7C92FB334FD4")!
-    public static let patchLengthUUID = BluetoothUUID(string: "9D84B9A3-000C-49D8-9183-855B673FDA31")!
-    public static let patchDataUUID = BluetoothUUID(string: "457871E8-D516-4CA1-9116-57D0B17B9CB2")!
-    public static let statusUUID = BluetoothUUID(string: "5F78DF94-798C-46F5-990A-B3EB6A065C88")!
-    public static let versionUUID = BluetoothUUID(string: "64B4E8B5-0DE5-401B-A21D-ACC8DB3B913A")!
-    public static let patchDataSizeUUID = BluetoothUUID(string: "42C3DFDD-77BE-4D9C-8454-8F875267FB3B")!
-    public static let mtuUUID = BluetoothUUID(string: "B7DE1EEA-823D-43BB-A3AF-C4903DFCE23C")!
+    package static let serviceUUID = BluetoothUUID(string: "FEF5")!
+    package static let memoryDeviceUUID = BluetoothUUID(string: "8082CAA8-41A6-4021-91C6-56F9B954CC34")!
+    package static let gpioMapUUID = BluetoothUUID(string: "724249F0-5EC3-4B5F-8804-42345AF08651")!
+    package static let memoryInfoUUID = BluetoothUUID(string: "6C53DB25-47A1-45FE-A022-7C92FB334FD4")!
+    package static let patchLengthUUID = BluetoothUUID(string: "9D84B9A3-000C-49D8-9183-855B673FDA31")!
+    package static let patchDataUUID = BluetoothUUID(string: "457871E8-D516-4CA1-9116-57D0B17B9CB2")!
+    package static let statusUUID = BluetoothUUID(string: "5F78DF94-798C-46F5-990A-B3EB6A065C88")!
+    package static let versionUUID = BluetoothUUID(string: "64B4E8B5-0DE5-401B-A21D-ACC8DB3B913A")!
+    package static let patchDataSizeUUID = BluetoothUUID(string: "42C3DFDD-77BE-4D9C-8454-8F875267FB3B")!
+    package static let mtuUUID = BluetoothUUID(string: "B7DE1EEA-823D-43BB-A3AF-C4903DFCE23C")!
 
     static let memoryDeviceHandle: UInt16 = 3
     static let gpioMapHandle: UInt16 = 5
@@ -55,16 +55,16 @@ public final class DialogSUOTADevice: SimulatedPeripheral {
     static let mtuHandle: UInt16 = 20
 
     /// `SUOTA_VERSION_1_3`.
-    public static let suotaVersion: UInt8 = 13
+    package static let suotaVersion: UInt8 = 13
     /// `SUOTA_PD_CHAR_SIZE` for SUOTA 1.3.
-    public static let patchDataSize = 244
+    package static let patchDataSize = 244
     /// ATT error "Invalid Attribute Value Length", for a PATCH_DATA write over its 244 bytes.
     static let invalidLength: UInt8 = 0x0D
 
     /// Command names for `disconnect-on` / `disconnect-after-command`: the profile's. MEM_DEV
     /// writes answer to `memory_device` (an image type), `end` (0xFE), `reboot` (0xFD) or
     /// `exit` (0xFF); each PATCH_DATA write is one `patch_data`.
-    public static let commandNames = ["memory_device", "gpio_map", "patch_length", "patch_data", "end", "reboot", "exit"]
+    package static let commandNames = ["memory_device", "gpio_map", "patch_length", "patch_data", "end", "reboot", "exit"]
 
     /// The factory image in bank 1: version "0.9.0", 8,000 bytes of code.
     public static let factoryImage: [UInt8] = {
@@ -76,8 +76,8 @@ public final class DialogSUOTADevice: SimulatedPeripheral {
         return SUOTAImageHeader(code: code, version: "0.9.0", timestamp: 1_700_000_000).encoded + code
     }()
 
-    public let advertisement: Advertisement
-    public let timing: Timing
+    package let advertisement: Advertisement
+    package let timing: Timing
     private(set) var receiver = SUOTAReceiver()
     private(set) var flash = SUOTAFlash()
     private let flashTiming: FlashTiming
@@ -95,12 +95,12 @@ public final class DialogSUOTADevice: SimulatedPeripheral {
     /// What was last written to MEM_DEV, GPIO_MAP and PATCH_LEN (they read back as written).
     private var stored: [UInt16: [UInt8]] = [:]
     /// The bank the bootloader ran at the last reset (0 or 1); nil: nothing bootable.
-    public private(set) var runningBank: Int?
+    package private(set) var runningBank: Int?
     /// The image that runs: header (as mkimage wrote it) and code.
-    public private(set) var runningImage: [UInt8]?
-    public private(set) var rebootCount = 0
+    package private(set) var runningImage: [UInt8]?
+    package private(set) var rebootCount = 0
 
-    public init(address: DeviceAddress, name: String = "DLG-SUOTA", flash flashTiming: FlashTiming = FlashTiming(),
+    package init(address: DeviceAddress, name: String = "DLG-SUOTA", flash flashTiming: FlashTiming = FlashTiming(),
                 timing: Timing = Timing(), failingWrites: Set<Int> = [], commandDisconnects: [CommandDisconnect] = []) {
         self.advertisement = Advertisement(address: address, name: name, serviceUUIDs: [Self.serviceUUID], rssi: -42)
         self.flashTiming = flashTiming
@@ -111,7 +111,7 @@ public final class DialogSUOTADevice: SimulatedPeripheral {
         boot()
     }
 
-    public var services: [GATTService] {
+    package var services: [GATTService] {
         func characteristic(_ uuid: BluetoothUUID, _ handle: UInt16, _ properties: GATTProperties) -> GATTCharacteristic {
             GATTCharacteristic(service: Self.serviceUUID, uuid: uuid, valueHandle: handle, properties: properties)
         }
@@ -132,24 +132,24 @@ public final class DialogSUOTADevice: SimulatedPeripheral {
 
     /// Each bank as a `.img` file would hold it (header as mkimage wrote it, code as written);
     /// nil for an erased bank.
-    public var bankFiles: [[UInt8]?] { flash.banks.map { $0.fileBytes() } }
+    package var bankFiles: [[UInt8]?] { flash.banks.map { $0.fileBytes() } }
     /// Whether each bank is marked valid (the bootloader considers it).
-    public var validBanks: [Bool] { flash.banks.map(\.isValid) }
+    package var validBanks: [Bool] { flash.banks.map(\.isValid) }
     /// Each bank's image id as the receiver wrote it.
-    public var bankImageIDs: [UInt8?] { flash.banks.map { $0.header?.imageID } }
+    package var bankImageIDs: [UInt8?] { flash.banks.map { $0.header?.imageID } }
     /// The bank the bootloader would run at the next reset.
-    public var nextBootBank: Int? { flash.bootBank }
+    package var nextBootBank: Int? { flash.bootBank }
     /// MEM_INFO: bytes of the image written in the current session.
-    public var memoryInfo: UInt32 { receiver.memoryInfo }
+    package var memoryInfo: UInt32 { receiver.memoryInfo }
     /// Whether a SUOTA session is open (a memory device set, not ended).
-    public var isSessionOpen: Bool { receiver.memoryDevice.isExternalImage }
+    package var isSessionOpen: Bool { receiver.memoryDevice.isExternalImage }
     /// The bank the open or last session writes.
-    public var sessionBank: Int? { receiver.targetBank }
-    public var isBooting: Bool { cycle.isBooting }
+    package var sessionBank: Int? { receiver.targetBank }
+    package var isBooting: Bool { cycle.isBooting }
 
     /// Replaces bank `index`'s content with `file` (a `.img`), valid, with `imageID`: a device
     /// programmed with two images before a test.
-    public func program(bank index: Int, file: [UInt8], imageID: UInt8) {
+    package func program(bank index: Int, file: [UInt8], imageID: UInt8) {
         flash.program(bank: index, file: file, imageID: imageID)
     }
 
@@ -303,5 +303,5 @@ public final class DialogSUOTADevice: SimulatedPeripheral {
 }
 
 extension DialogSUOTADevice: CommandLogging {
-    public var receivedCommands: [[String]] { commandFaults.log }
+    package var receivedCommands: [[String]] { commandFaults.log }
 }

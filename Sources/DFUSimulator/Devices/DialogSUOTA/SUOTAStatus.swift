@@ -6,31 +6,31 @@ public struct SUOTAStatus: RawRepresentable, Hashable, Sendable, CustomStringCon
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// "Value zero must not be used": what the characteristic holds before any status.
-    public static let reserved = SUOTAStatus(rawValue: 0x00)
+    package static let reserved = SUOTAStatus(rawValue: 0x00)
     /// A patch memory device was configured (SPOTA, not image updates).
-    public static let serviceStarted = SUOTAStatus(rawValue: 0x01)
+    package static let serviceStarted = SUOTAStatus(rawValue: 0x01)
     /// A block was stored, or the image ended with its checksum right (CMP_OK).
-    public static let completedOK = SUOTAStatus(rawValue: 0x02)
+    package static let completedOK = SUOTAStatus(rawValue: 0x02)
     /// The client ended the service (MEM_DEV 0xFF).
-    public static let serviceExit = SUOTAStatus(rawValue: 0x03)
+    package static let serviceExit = SUOTAStatus(rawValue: 0x03)
     /// The XOR of every byte received is not 0 at the end.
-    public static let crcError = SUOTAStatus(rawValue: 0x04)
+    package static let crcError = SUOTAStatus(rawValue: 0x04)
     /// PATCH_LEN is 0 or was not written, or a block got more bytes than PATCH_LEN.
-    public static let patchLengthError = SUOTAStatus(rawValue: 0x05)
-    public static let externalMemoryWriteError = SUOTAStatus(rawValue: 0x06)
+    package static let patchLengthError = SUOTAStatus(rawValue: 0x05)
+    package static let externalMemoryWriteError = SUOTAStatus(rawValue: 0x06)
     /// A block larger than the 512-byte buffer (SUOTA_OVERALL_PD_SIZE).
-    public static let internalMemoryError = SUOTAStatus(rawValue: 0x07)
-    public static let invalidMemoryType = SUOTAStatus(rawValue: 0x08)
-    public static let applicationError = SUOTAStatus(rawValue: 0x09)
+    package static let internalMemoryError = SUOTAStatus(rawValue: 0x07)
+    package static let invalidMemoryType = SUOTAStatus(rawValue: 0x08)
+    package static let applicationError = SUOTAStatus(rawValue: 0x09)
     /// The image transfer started (answer to MEM_DEV with an image memory type).
     public static let imageStarted = SUOTAStatus(rawValue: 0x10)
-    public static let invalidImageBank = SUOTAStatus(rawValue: 0x11)
-    public static let invalidImageHeader = SUOTAStatus(rawValue: 0x12)
-    public static let invalidImageSize = SUOTAStatus(rawValue: 0x13)
-    public static let invalidProductHeader = SUOTAStatus(rawValue: 0x14)
+    package static let invalidImageBank = SUOTAStatus(rawValue: 0x11)
+    package static let invalidImageHeader = SUOTAStatus(rawValue: 0x12)
+    package static let invalidImageSize = SUOTAStatus(rawValue: 0x13)
+    package static let invalidProductHeader = SUOTAStatus(rawValue: 0x14)
     /// The bank the image would go to holds one with the same version and timestamp.
-    public static let sameImageError = SUOTAStatus(rawValue: 0x15)
-    public static let externalMemoryReadError = SUOTAStatus(rawValue: 0x16)
+    package static let sameImageError = SUOTAStatus(rawValue: 0x15)
+    package static let externalMemoryReadError = SUOTAStatus(rawValue: 0x16)
 
     public var description: String {
         let names: [UInt8: String] = [

@@ -4,21 +4,21 @@ public struct LegacyDFUOpcode: RawRepresentable, Hashable, Sendable {
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// Start DFU: image type u8; then the three u32 sizes arrive on the packet characteristic.
-    public static let startDFU = LegacyDFUOpcode(rawValue: 0x01)
+    package static let startDFU = LegacyDFUOpcode(rawValue: 0x01)
     /// Init parameters: `02 00` starts the init packet (on the packet characteristic), `02 01` ends it.
-    public static let initializeParameters = LegacyDFUOpcode(rawValue: 0x02)
-    public static let receiveFirmwareImage = LegacyDFUOpcode(rawValue: 0x03)
-    public static let validateFirmware = LegacyDFUOpcode(rawValue: 0x04)
-    public static let activateAndReset = LegacyDFUOpcode(rawValue: 0x05)
+    package static let initializeParameters = LegacyDFUOpcode(rawValue: 0x02)
+    package static let receiveFirmwareImage = LegacyDFUOpcode(rawValue: 0x03)
+    package static let validateFirmware = LegacyDFUOpcode(rawValue: 0x04)
+    package static let activateAndReset = LegacyDFUOpcode(rawValue: 0x05)
     public static let reset = LegacyDFUOpcode(rawValue: 0x06)
     /// Report the number of image bytes received: answered `10 07 01 <u32>`.
-    public static let reportReceivedImageSize = LegacyDFUOpcode(rawValue: 0x07)
+    package static let reportReceivedImageSize = LegacyDFUOpcode(rawValue: 0x07)
     /// Packet receipt notification request: u16 packets (0 turns them off).
-    public static let packetReceiptNotificationRequest = LegacyDFUOpcode(rawValue: 0x08)
+    package static let packetReceiptNotificationRequest = LegacyDFUOpcode(rawValue: 0x08)
     /// The first byte of a response: `10 <request opcode> <status>`.
     public static let response = LegacyDFUOpcode(rawValue: 0x10)
     /// The first byte of a packet receipt notification: `11 <bytes received u32>`.
-    public static let packetReceiptNotification = LegacyDFUOpcode(rawValue: 0x11)
+    package static let packetReceiptNotification = LegacyDFUOpcode(rawValue: 0x11)
 }
 
 /// A legacy DFU response status (`ble_dfu_resp_val_t`).
@@ -27,11 +27,11 @@ public struct LegacyDFUStatus: RawRepresentable, Hashable, Sendable, CustomStrin
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     public static let success = LegacyDFUStatus(rawValue: 0x01)
-    public static let invalidState = LegacyDFUStatus(rawValue: 0x02)
-    public static let notSupported = LegacyDFUStatus(rawValue: 0x03)
-    public static let dataSizeExceedsLimit = LegacyDFUStatus(rawValue: 0x04)
-    public static let crcError = LegacyDFUStatus(rawValue: 0x05)
-    public static let operationFailed = LegacyDFUStatus(rawValue: 0x06)
+    package static let invalidState = LegacyDFUStatus(rawValue: 0x02)
+    package static let notSupported = LegacyDFUStatus(rawValue: 0x03)
+    package static let dataSizeExceedsLimit = LegacyDFUStatus(rawValue: 0x04)
+    package static let crcError = LegacyDFUStatus(rawValue: 0x05)
+    package static let operationFailed = LegacyDFUStatus(rawValue: 0x06)
 
     public var description: String {
         let names: [UInt8: String] = [
@@ -47,8 +47,8 @@ public struct LegacyDFUImageType: RawRepresentable, Hashable, Sendable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    public static let softDevice = LegacyDFUImageType(rawValue: 1)
-    public static let bootloader = LegacyDFUImageType(rawValue: 2)
-    public static let softDeviceBootloader = LegacyDFUImageType(rawValue: 3)
+    package static let softDevice = LegacyDFUImageType(rawValue: 1)
+    package static let bootloader = LegacyDFUImageType(rawValue: 2)
+    package static let softDeviceBootloader = LegacyDFUImageType(rawValue: 3)
     public static let application = LegacyDFUImageType(rawValue: 4)
 }

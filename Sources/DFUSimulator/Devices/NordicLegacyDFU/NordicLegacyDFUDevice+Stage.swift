@@ -1,7 +1,7 @@
 /// What `sim:nordic-legacy-dfu` holds of an image (its `.bin`): activated (once the copy and
 /// the boot after 05 are over), activating, received in this DFU session, or part of it.
 extension NordicLegacyDFUDevice: FirmwareStageReporting {
-    public func stage(of target: TargetFirmware) -> FirmwareStageReport {
+    package func stage(of target: TargetFirmware) -> FirmwareStageReport {
         var running = mode == .application ? "runs the application" : "is in DFU mode"
         if isBooting { running = "is activating or booting (silent)" }
         if let image = installed.last(where: { $0.data == target.bytes }) {

@@ -26,38 +26,38 @@ import DFUGATT
 /// Each ends with `boot` (the application's CRC check and start, `boot-ms`, default 1100 ms:
 /// about 1.1 s measured for an nRF5 bootloader's app CRC on an nRF52832, forum.espruino.com
 /// 339116) before anything advertises.
-public final class NordicLegacyDFUDevice: SimulatedPeripheral {
-    public enum Mode: Sendable, Equatable {
+package final class NordicLegacyDFUDevice: SimulatedPeripheral {
+    package enum Mode: Sendable, Equatable {
         case bootloader
         case application
     }
 
-    public static let serviceUUID = BluetoothUUID(string: "00001530-1212-EFDE-1523-785FEABCD123")!
-    public static let controlPointUUID = BluetoothUUID(string: "00001531-1212-EFDE-1523-785FEABCD123")!
-    public static let packetUUID = BluetoothUUID(string: "00001532-1212-EFDE-1523-785FEABCD123")!
-    public static let versionUUID = BluetoothUUID(string: "00001534-1212-EFDE-1523-785FEABCD123")!
-    public static let packetHandle: UInt16 = 3
-    public static let controlPointHandle: UInt16 = 6
-    public static let versionHandle: UInt16 = 9
+    package static let serviceUUID = BluetoothUUID(string: "00001530-1212-EFDE-1523-785FEABCD123")!
+    package static let controlPointUUID = BluetoothUUID(string: "00001531-1212-EFDE-1523-785FEABCD123")!
+    package static let packetUUID = BluetoothUUID(string: "00001532-1212-EFDE-1523-785FEABCD123")!
+    package static let versionUUID = BluetoothUUID(string: "00001534-1212-EFDE-1523-785FEABCD123")!
+    package static let packetHandle: UInt16 = 3
+    package static let controlPointHandle: UInt16 = 6
+    package static let versionHandle: UInt16 = 9
     /// Command names for `disconnect-on` / `disconnect-after-command`: the profile's
     /// (`image_sizes` is the packet write of the three sizes after `start_dfu`), plus `reset`
     /// (06) and `report_size` (07).
-    public static let commandNames = [
+    package static let commandNames = [
         "start_dfu", "image_sizes", "init_start", "init_complete", "set_prn", "receive_firmware", "validate",
         "activate", "reset", "report_size",
     ]
     /// DFU_REVISION 0x0008: major 0, minor 8 (SDK 7-11 with init packets).
-    public static let version: [UInt8] = [0x08, 0x00]
-    public static let applicationName = "Nordic_App"
+    package static let version: [UInt8] = [0x08, 0x00]
+    package static let applicationName = "Nordic_App"
     /// `nrf_delay_ms(100)` before a SoftDevice swap, "to allow a debugger to be attached".
     static let softDeviceSwapDelay: Duration = .milliseconds(100)
 
-    public let bootloaderAddress: DeviceAddress
-    public let bootTime: Duration
-    public private(set) var mode = Mode.bootloader
-    public private(set) var rebootCount = 0
+    package let bootloaderAddress: DeviceAddress
+    package let bootTime: Duration
+    package private(set) var mode = Mode.bootloader
+    package private(set) var rebootCount = 0
     /// Bank 0 holds a valid application (`bootloader_app_is_valid`).
-    public private(set) var applicationIsValid = false
+    package private(set) var applicationIsValid = false
     private let bootloaderName: String
     private(set) var bootloader: LegacyDFUBootloader
     private(set) var cycle = PowerCycle()
@@ -66,7 +66,7 @@ public final class NordicLegacyDFUDevice: SimulatedPeripheral {
     /// until `silentUntil` (activation work and boot) and runs in `next`.
     private(set) var leaving: (silentUntil: Duration, next: Mode)?
 
-    public init(address: DeviceAddress, name: String = "DfuTarg", capacity: Int = 0x3_B000,
+    package init(address: DeviceAddress, name: String = "DfuTarg", capacity: Int = 0x3_B000,
                 flash: FlashTiming = FlashTiming(), failingCommands: Set<Int> = [], bootTime: Duration = .milliseconds(1100),
                 commandDisconnects: [CommandDisconnect] = []) {
         self.bootloaderAddress = address
@@ -77,13 +77,13 @@ public final class NordicLegacyDFUDevice: SimulatedPeripheral {
     }
 
     /// Where the application advertises: the bootloader's address - 1.
-    public var applicationAddress: DeviceAddress {
+    package var applicationAddress: DeviceAddress {
         var bytes = bootloaderAddress.bytes
         bytes[5] &-= 1  // addr[0]: the least significant byte, without borrow
         return DeviceAddress(bytes: bytes)!
     }
 
-    public var advertisement: Advertisement {
+    package var advertisement: Advertisement {
         switch mode {
         case .bootloader:
             return Advertisement(address: bootloaderAddress, name: bootloaderName, serviceUUIDs: [Self.serviceUUID], rssi: -45)
@@ -92,7 +92,7 @@ public final class NordicLegacyDFUDevice: SimulatedPeripheral {
         }
     }
 
-    public var services: [GATTService] {
+    package var services: [GATTService] {
         guard mode == .bootloader else { return [] }
         return [GATTService(uuid: Self.serviceUUID, characteristics: [
             GATTCharacteristic(service: Self.serviceUUID, uuid: Self.packetUUID, valueHandle: Self.packetHandle,
@@ -105,15 +105,15 @@ public final class NordicLegacyDFUDevice: SimulatedPeripheral {
     }
 
     /// Images activated so far, oldest first.
-    public var installed: [NordicInstalledImage] { bootloader.installed }
+    package var installed: [NordicInstalledImage] { bootloader.installed }
     /// Image bytes received in the current DFU session.
-    public var receivedImageByteCount: Int { bootloader.image.count }
+    package var receivedImageByteCount: Int { bootloader.image.count }
     /// The image received in the current DFU session.
-    public var receivedImage: [UInt8] { bootloader.image }
+    package var receivedImage: [UInt8] { bootloader.image }
     /// Every control-point opcode received, in order.
-    public var commandLog: [LegacyDFUOpcode] { bootloader.commandLog }
+    package var commandLog: [LegacyDFUOpcode] { bootloader.commandLog }
     /// Leaving DFU mode or booting: not advertising.
-    public var isBooting: Bool { cycle.isBooting || leaving != nil }
+    package var isBooting: Bool { cycle.isBooting || leaving != nil }
 
     // MARK: - Connection
 
@@ -221,5 +221,5 @@ public final class NordicLegacyDFUDevice: SimulatedPeripheral {
 }
 
 extension NordicLegacyDFUDevice: CommandLogging {
-    public var receivedCommands: [[String]] { commandFaults.log }
+    package var receivedCommands: [[String]] { commandFaults.log }
 }

@@ -15,9 +15,9 @@ public struct ButtonlessOpcode: RawRepresentable, Hashable, Sendable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    public static let enterBootloader = ButtonlessOpcode(rawValue: 0x01)
+    package static let enterBootloader = ButtonlessOpcode(rawValue: 0x01)
     /// Set the bootloader's advertising name: length u8, then the name (unbonded only).
-    public static let setAdvertisementName = ButtonlessOpcode(rawValue: 0x02)
+    package static let setAdvertisementName = ButtonlessOpcode(rawValue: 0x02)
     /// The first byte of every response.
     public static let response = ButtonlessOpcode(rawValue: 0x20)
 }
@@ -28,11 +28,11 @@ public struct ButtonlessResult: RawRepresentable, Hashable, Sendable {
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     public static let success = ButtonlessResult(rawValue: 0x01)
-    public static let opcodeNotSupported = ButtonlessResult(rawValue: 0x02)
-    public static let operationFailed = ButtonlessResult(rawValue: 0x04)
-    public static let invalidAdvertisementName = ButtonlessResult(rawValue: 0x05)
+    package static let opcodeNotSupported = ButtonlessResult(rawValue: 0x02)
+    package static let operationFailed = ButtonlessResult(rawValue: 0x04)
+    package static let invalidAdvertisementName = ButtonlessResult(rawValue: 0x05)
     public static let busy = ButtonlessResult(rawValue: 0x06)
-    public static let notBonded = ButtonlessResult(rawValue: 0x07)
+    package static let notBonded = ButtonlessResult(rawValue: 0x07)
 }
 
 /// The application side of buttonless DFU: answers `20 <op> <result>` (an indication on the

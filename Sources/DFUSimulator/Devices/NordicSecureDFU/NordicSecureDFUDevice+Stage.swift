@@ -2,7 +2,7 @@
 /// running once the boot after it is over), validated and waiting for the reset, whole in the
 /// bank, or part of it.
 extension NordicSecureDFUDevice: FirmwareStageReporting {
-    public func stage(of target: TargetFirmware) -> FirmwareStageReport {
+    package func stage(of target: TargetFirmware) -> FirmwareStageReport {
         var running = mode == .application ? "runs the application" : "is in DFU mode"
         if isBooting { running = "is resetting (silent)" }
         let activated = installed[..<activatedCount]

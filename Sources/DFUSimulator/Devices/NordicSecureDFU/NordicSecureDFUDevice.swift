@@ -28,40 +28,40 @@ import DFUPackage
 /// buttonless service: the simulator has no application of its own; a SoftDevice or
 /// bootloader update: DFU mode for the next image, 10 s continuation timeout). Silent from the
 /// answer until it advertises. 120 s without DFU progress reset the bootloader too.
-public final class NordicSecureDFUDevice: SimulatedPeripheral {
-    public enum Mode: Sendable, Equatable {
+package final class NordicSecureDFUDevice: SimulatedPeripheral {
+    package enum Mode: Sendable, Equatable {
         case application
         case bootloader
     }
 
-    public static let serviceUUID = BluetoothUUID(uuid16: 0xFE59)
-    public static let controlPointUUID = BluetoothUUID(string: "8EC90001-F315-4F60-9FB8-838830DAEA50")!
-    public static let packetUUID = BluetoothUUID(string: "8EC90002-F315-4F60-9FB8-838830DAEA50")!
-    public static let buttonlessUnbondedUUID = BluetoothUUID(string: "8EC90003-F315-4F60-9FB8-838830DAEA50")!
-    public static let buttonlessBondedUUID = BluetoothUUID(string: "8EC90004-F315-4F60-9FB8-838830DAEA50")!
-    public static let controlPointHandle: UInt16 = 3
-    public static let packetHandle: UInt16 = 6
-    public static let buttonlessHandle: UInt16 = 9
+    package static let serviceUUID = BluetoothUUID(uuid16: 0xFE59)
+    package static let controlPointUUID = BluetoothUUID(string: "8EC90001-F315-4F60-9FB8-838830DAEA50")!
+    package static let packetUUID = BluetoothUUID(string: "8EC90002-F315-4F60-9FB8-838830DAEA50")!
+    package static let buttonlessUnbondedUUID = BluetoothUUID(string: "8EC90003-F315-4F60-9FB8-838830DAEA50")!
+    package static let buttonlessBondedUUID = BluetoothUUID(string: "8EC90004-F315-4F60-9FB8-838830DAEA50")!
+    package static let controlPointHandle: UInt16 = 3
+    package static let packetHandle: UInt16 = 6
+    package static let buttonlessHandle: UInt16 = 9
     /// The buttonless characteristic's Client Characteristic Configuration descriptor.
     static let buttonlessConfigurationHandle: UInt16 = 10
     /// Command names for `disconnect-on` / `disconnect-after-command`: one per control-point
     /// opcode, and `create`, `select` and `execute` also by object type as the profile names
     /// them (`create_data`, `select_command`, `execute_data`, ...); `enter_bootloader` and
     /// `set_adv_name` on the buttonless characteristic.
-    public static let commandNames = [
+    package static let commandNames = [
         "protocol_version", "create", "create_command", "create_data", "set_prn", "checksum", "execute",
         "execute_command", "execute_data", "select", "select_command", "select_data", "mtu_get", "ping",
         "hw_version", "fw_version", "abort", "enter_bootloader", "set_adv_name",
     ]
-    public static let defaultBootloaderName = "DfuTarg"
-    public static let defaultApplicationName = "Nordic_Buttonless"
+    package static let defaultBootloaderName = "DfuTarg"
+    package static let defaultApplicationName = "Nordic_Buttonless"
 
-    public let applicationAddress: DeviceAddress
-    public let buttonless: ButtonlessMode?
+    package let applicationAddress: DeviceAddress
+    package let buttonless: ButtonlessMode?
     /// From a reset to the first advertisement of the bootloader or application (`boot-ms`).
-    public let bootTime: Duration
-    public internal(set) var mode: Mode
-    public internal(set) var rebootCount = 0
+    package let bootTime: Duration
+    package internal(set) var mode: Mode
+    package internal(set) var rebootCount = 0
     private let applicationName: String
     let configuredBootloaderName: String
     var bootloaderName: String
@@ -72,7 +72,7 @@ public final class NordicSecureDFUDevice: SimulatedPeripheral {
     var enteringBootloader = false
     private var indicationsEnabled = false
     /// How many of `installed` were activated (copied into place at a reset).
-    public internal(set) var activatedCount = 0
+    package internal(set) var activatedCount = 0
     /// DFU mode's inactivity timeout: 120 s, or 10 s after a SoftDevice / bootloader update.
     var inactivityTimeout = SecureDFUTiming.inactivityTimeout
 
@@ -83,7 +83,7 @@ public final class NordicSecureDFUDevice: SimulatedPeripheral {
     ///     signed with; nil accepts unsigned and signed packets without checking.
     ///   - capacity: the largest image the bank takes.
     ///   - softDeviceID: the SoftDevice FWID `sd_req` must list; nil skips the check.
-    public init(address: DeviceAddress, name: String? = nil, buttonless: ButtonlessMode? = nil,
+    package init(address: DeviceAddress, name: String? = nil, buttonless: ButtonlessMode? = nil,
                 publicKeyDER: [UInt8]? = nil, hardwareVersion: UInt32 = 52, softDeviceID: UInt32? = nil,
                 capacity: Int = 0xD_0000, resumePolicy: SecureDFUResumePolicy = .ram,
                 flash: FlashTiming = FlashTiming(), failingCommands: Set<Int> = [],
@@ -103,14 +103,14 @@ public final class NordicSecureDFUDevice: SimulatedPeripheral {
     }
 
     /// Where the bootloader advertises.
-    public var bootloaderAddress: DeviceAddress {
+    package var bootloaderAddress: DeviceAddress {
         guard buttonless == .unbonded else { return applicationAddress }
         var bytes = applicationAddress.bytes
         bytes[5] &+= 1  // addr[0] += 1: the least significant byte, without carry
         return DeviceAddress(bytes: bytes)!
     }
 
-    public var advertisement: Advertisement {
+    package var advertisement: Advertisement {
         switch mode {
         case .application:
             return Advertisement(address: applicationAddress, name: applicationName,
@@ -121,7 +121,7 @@ public final class NordicSecureDFUDevice: SimulatedPeripheral {
         }
     }
 
-    public var services: [GATTService] {
+    package var services: [GATTService] {
         switch mode {
         case .application:
             let uuid = buttonless == .bonded ? Self.buttonlessBondedUUID : Self.buttonlessUnbondedUUID
@@ -143,24 +143,24 @@ public final class NordicSecureDFUDevice: SimulatedPeripheral {
 
     /// Images post-validated so far, oldest first; each is activated (copied into place) at the
     /// reset that follows (`activatedCount`).
-    public var installed: [NordicInstalledImage] { bootloader.installed }
+    package var installed: [NordicInstalledImage] { bootloader.installed }
     /// The firmware bank's bytes (received in this transfer, or the last image until a new
     /// transfer overwrites it).
-    public var bank: [UInt8] { bootloader.bank }
+    package var bank: [UInt8] { bootloader.bank }
     /// Leaving DFU mode or booting: not advertising.
-    public var isBooting: Bool { cycle.isBooting || cycle.isResetDue || enteringBootloader }
+    package var isBooting: Bool { cycle.isBooting || cycle.isResetDue || enteringBootloader }
     /// Firmware bytes received in the current transfer (`firmware_image_offset`).
-    public var receivedFirmwareByteCount: Int { bootloader.progress.offset }
+    package var receivedFirmwareByteCount: Int { bootloader.progress.offset }
     /// The end of the last executed data object (`firmware_image_offset_last`).
-    public var executedFirmwareByteCount: Int { bootloader.progress.offsetLast }
+    package var executedFirmwareByteCount: Int { bootloader.progress.offsetLast }
     /// The firmware received in the current transfer.
-    public var receivedFirmware: [UInt8] { bootloader.receivedFirmware }
+    package var receivedFirmware: [UInt8] { bootloader.receivedFirmware }
     /// The init packet held (complete or not).
-    public var storedInitPacket: [UInt8] { bootloader.progress.command }
+    package var storedInitPacket: [UInt8] { bootloader.progress.command }
     /// Whether an init packet was executed and accepted for the current transfer.
-    public var hasAcceptedInitPacket: Bool { bootloader.progress.acceptedInit != nil }
+    package var hasAcceptedInitPacket: Bool { bootloader.progress.acceptedInit != nil }
     /// Every control-point opcode received, in order.
-    public var commandLog: [SecureDFUOpcode] { bootloader.commandLog }
+    package var commandLog: [SecureDFUOpcode] { bootloader.commandLog }
 
     // MARK: - SimulatedPeripheral
 
@@ -226,5 +226,5 @@ public final class NordicSecureDFUDevice: SimulatedPeripheral {
 }
 
 extension NordicSecureDFUDevice: CommandLogging {
-    public var receivedCommands: [[String]] { commandFaults.log }
+    package var receivedCommands: [[String]] { commandFaults.log }
 }

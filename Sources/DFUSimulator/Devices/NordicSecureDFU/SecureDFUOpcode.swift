@@ -4,23 +4,23 @@ public struct SecureDFUOpcode: RawRepresentable, Hashable, Sendable, CustomStrin
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    public static let protocolVersion = SecureDFUOpcode(rawValue: 0x00)
+    package static let protocolVersion = SecureDFUOpcode(rawValue: 0x00)
     /// Create an object: type u8, size u32.
-    public static let createObject = SecureDFUOpcode(rawValue: 0x01)
+    package static let createObject = SecureDFUOpcode(rawValue: 0x01)
     /// Set the packet receipt notification interval: u16.
-    public static let setReceiptNotification = SecureDFUOpcode(rawValue: 0x02)
+    package static let setReceiptNotification = SecureDFUOpcode(rawValue: 0x02)
     /// Calculate checksum -> offset u32, CRC32 u32.
-    public static let calculateChecksum = SecureDFUOpcode(rawValue: 0x03)
-    public static let execute = SecureDFUOpcode(rawValue: 0x04)
+    package static let calculateChecksum = SecureDFUOpcode(rawValue: 0x03)
+    package static let execute = SecureDFUOpcode(rawValue: 0x04)
     /// Select an object: type u8 -> max size u32, offset u32, CRC32 u32.
-    public static let selectObject = SecureDFUOpcode(rawValue: 0x06)
-    public static let mtuGet = SecureDFUOpcode(rawValue: 0x07)
+    package static let selectObject = SecureDFUOpcode(rawValue: 0x06)
+    package static let mtuGet = SecureDFUOpcode(rawValue: 0x07)
     /// `NRF_DFU_OP_OBJECT_WRITE`: what a packet-characteristic write is inside the bootloader.
-    public static let objectWrite = SecureDFUOpcode(rawValue: 0x08)
-    public static let ping = SecureDFUOpcode(rawValue: 0x09)
-    public static let hardwareVersion = SecureDFUOpcode(rawValue: 0x0A)
+    package static let objectWrite = SecureDFUOpcode(rawValue: 0x08)
+    package static let ping = SecureDFUOpcode(rawValue: 0x09)
+    package static let hardwareVersion = SecureDFUOpcode(rawValue: 0x0A)
     public static let firmwareVersion = SecureDFUOpcode(rawValue: 0x0B)
-    public static let abort = SecureDFUOpcode(rawValue: 0x0C)
+    package static let abort = SecureDFUOpcode(rawValue: 0x0C)
     /// The first byte of every response notification.
     public static let response = SecureDFUOpcode(rawValue: 0x60)
 

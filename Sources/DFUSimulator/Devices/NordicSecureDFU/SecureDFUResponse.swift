@@ -8,19 +8,19 @@ import DFUBytes
 /// - on success of CALCULATE CHECKSUM (and a receipt notification): offset u32, CRC32 u32;
 /// - nothing else: the BLE transport sends no parameters for protocol version, hardware and
 ///   firmware version, ping or MTU (only the serial transport does), so those answer `60 op 01`.
-public struct SecureDFUResponse: Hashable, Sendable {
-    public var opcode: SecureDFUOpcode
-    public var outcome: SecureDFUOutcome
+package struct SecureDFUResponse: Hashable, Sendable {
+    package var opcode: SecureDFUOpcode
+    package var outcome: SecureDFUOutcome
     /// u32 fields appended on success.
-    public var parameters: [UInt32]
+    package var parameters: [UInt32]
 
-    public init(_ opcode: SecureDFUOpcode, _ outcome: SecureDFUOutcome = .success, parameters: [UInt32] = []) {
+    package init(_ opcode: SecureDFUOpcode, _ outcome: SecureDFUOutcome = .success, parameters: [UInt32] = []) {
         self.opcode = opcode
         self.outcome = outcome
         self.parameters = parameters
     }
 
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var writer = ByteWriter(capacity: 15)
         writer.append(byte: SecureDFUOpcode.response.rawValue)
         writer.append(byte: opcode.rawValue)

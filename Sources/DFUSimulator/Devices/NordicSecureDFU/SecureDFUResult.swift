@@ -4,21 +4,21 @@ public struct SecureDFUResult: RawRepresentable, Hashable, Sendable, CustomStrin
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    public static let invalidCode = SecureDFUResult(rawValue: 0x00)
+    package static let invalidCode = SecureDFUResult(rawValue: 0x00)
     public static let success = SecureDFUResult(rawValue: 0x01)
-    public static let opcodeNotSupported = SecureDFUResult(rawValue: 0x02)
+    package static let opcodeNotSupported = SecureDFUResult(rawValue: 0x02)
     /// Missing or invalid parameter value.
-    public static let invalidParameter = SecureDFUResult(rawValue: 0x03)
+    package static let invalidParameter = SecureDFUResult(rawValue: 0x03)
     /// Not enough memory for the object (or the image).
-    public static let insufficientResources = SecureDFUResult(rawValue: 0x04)
+    package static let insufficientResources = SecureDFUResult(rawValue: 0x04)
     /// The object is invalid (bad type, undecodable init packet, bad signature).
-    public static let invalidObject = SecureDFUResult(rawValue: 0x05)
-    public static let unsupportedType = SecureDFUResult(rawValue: 0x07)
+    package static let invalidObject = SecureDFUResult(rawValue: 0x05)
+    package static let unsupportedType = SecureDFUResult(rawValue: 0x07)
     /// The state does not allow the operation (wrong size, no init packet yet, ...).
-    public static let operationNotPermitted = SecureDFUResult(rawValue: 0x08)
-    public static let operationFailed = SecureDFUResult(rawValue: 0x0A)
+    package static let operationNotPermitted = SecureDFUResult(rawValue: 0x08)
+    package static let operationFailed = SecureDFUResult(rawValue: 0x0A)
     /// An extended error follows as the fourth byte.
-    public static let extendedError = SecureDFUResult(rawValue: 0x0B)
+    package static let extendedError = SecureDFUResult(rawValue: 0x0B)
 
     public var description: String {
         let names: [UInt8: String] = [
@@ -35,26 +35,26 @@ public struct SecureDFUExtendedError: RawRepresentable, Hashable, Sendable, Cust
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    public static let noError = SecureDFUExtendedError(rawValue: 0x00)
-    public static let invalidErrorCode = SecureDFUExtendedError(rawValue: 0x01)
-    public static let wrongCommandFormat = SecureDFUExtendedError(rawValue: 0x02)
-    public static let unknownCommand = SecureDFUExtendedError(rawValue: 0x03)
+    package static let noError = SecureDFUExtendedError(rawValue: 0x00)
+    package static let invalidErrorCode = SecureDFUExtendedError(rawValue: 0x01)
+    package static let wrongCommandFormat = SecureDFUExtendedError(rawValue: 0x02)
+    package static let unknownCommand = SecureDFUExtendedError(rawValue: 0x03)
     /// The init command is invalid: bad type, no hardware version, no size, missing version.
-    public static let initCommandInvalid = SecureDFUExtendedError(rawValue: 0x04)
+    package static let initCommandInvalid = SecureDFUExtendedError(rawValue: 0x04)
     /// The firmware version is too low (downgrade).
-    public static let firmwareVersionFailure = SecureDFUExtendedError(rawValue: 0x05)
-    public static let hardwareVersionFailure = SecureDFUExtendedError(rawValue: 0x06)
-    public static let softDeviceVersionFailure = SecureDFUExtendedError(rawValue: 0x07)
+    package static let firmwareVersionFailure = SecureDFUExtendedError(rawValue: 0x05)
+    package static let hardwareVersionFailure = SecureDFUExtendedError(rawValue: 0x06)
+    package static let softDeviceVersionFailure = SecureDFUExtendedError(rawValue: 0x07)
     /// The bootloader requires a signature and the init packet has none.
-    public static let signatureMissing = SecureDFUExtendedError(rawValue: 0x08)
+    package static let signatureMissing = SecureDFUExtendedError(rawValue: 0x08)
     /// The hash type is not SHA-256.
-    public static let wrongHashType = SecureDFUExtendedError(rawValue: 0x09)
+    package static let wrongHashType = SecureDFUExtendedError(rawValue: 0x09)
     /// The hash of the image could not be calculated.
-    public static let hashFailed = SecureDFUExtendedError(rawValue: 0x0A)
-    public static let wrongSignatureType = SecureDFUExtendedError(rawValue: 0x0B)
+    package static let hashFailed = SecureDFUExtendedError(rawValue: 0x0A)
+    package static let wrongSignatureType = SecureDFUExtendedError(rawValue: 0x0B)
     /// The hash of the received image does not match the init packet's.
-    public static let verificationFailed = SecureDFUExtendedError(rawValue: 0x0C)
-    public static let insufficientSpace = SecureDFUExtendedError(rawValue: 0x0D)
+    package static let verificationFailed = SecureDFUExtendedError(rawValue: 0x0C)
+    package static let insufficientSpace = SecureDFUExtendedError(rawValue: 0x0D)
 
     public var description: String {
         let names: [UInt8: String] = [
@@ -75,5 +75,5 @@ public enum SecureDFUOutcome: Hashable, Sendable {
 
     public static let success = SecureDFUOutcome.result(.success)
 
-    public var isSuccess: Bool { self == .success }
+    package var isSuccess: Bool { self == .success }
 }

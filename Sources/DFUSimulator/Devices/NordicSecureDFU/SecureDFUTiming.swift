@@ -4,17 +4,17 @@ public enum SecureDFUTiming {
     /// `ble_dfu_transport_close` (nrf_dfu_ble.c): after asking for the disconnect it waits
     /// `nrf_delay_ms(200)` "for the disconnect event to be sent on air", then the bootloader
     /// resets (`NRF_BL_RESET_DELAY_MS` defaults to 0).
-    public static let disconnectWait: Duration = .milliseconds(200)
+    package static let disconnectWait: Duration = .milliseconds(200)
     /// `NRF_BL_DFU_INACTIVITY_TIMEOUT_MS`.
-    public static let inactivityTimeout: Duration = .seconds(120)
+    package static let inactivityTimeout: Duration = .seconds(120)
     /// `NRF_BL_DFU_CONTINUATION_TIMEOUT_MS`: DFU mode after a SoftDevice or bootloader update,
     /// waiting for the next image.
-    public static let continuationTimeout: Duration = .seconds(10)
+    package static let continuationTimeout: Duration = .seconds(10)
     /// `boot-ms` default: from a reset to the first advertisement. The bootloader checks the
     /// application's CRC before anything else (`dfu_enter_check` -> `app_is_valid`), about
     /// 1.1 s on an nRF52832 (forum.espruino.com conversation 339116), then starts the
     /// SoftDevice and advertises.
-    public static let defaultBootTime: Duration = .milliseconds(1100)
+    package static let defaultBootTime: Duration = .milliseconds(1100)
     /// Pages copied between two settings writes (`NRF_BL_FW_COPY_PROGRESS_STORE_STEP`).
     static let copyStepPages = 8
 

@@ -8,7 +8,7 @@ import DFUBytes
 public struct MCUbootSlots: Sendable, Equatable {
     /// What the trailer of slot 1 (or an unconfirmed slot 0) asks the next boot to do
     /// (`img_mgmt_swap_type`).
-    public enum SwapType: Sendable, Equatable {
+    package enum SwapType: Sendable, Equatable {
         case none, test, permanent, revert
     }
 
@@ -20,7 +20,7 @@ public struct MCUbootSlots: Sendable, Equatable {
         public var permanent = false
     }
 
-    public private(set) var primary: SMPSlotImage
+    package private(set) var primary: SMPSlotImage
     public private(set) var secondary: SMPSlotImage?
     /// slot 1 is marked for the next boot.
     private(set) var pendingSwap: SwapType = .none
@@ -39,14 +39,14 @@ public struct MCUbootSlots: Sendable, Equatable {
         self.primaryConfirmed = primaryConfirmed
     }
 
-    public var swapType: SwapType {
+    package var swapType: SwapType {
         if pendingSwap != .none { return pendingSwap }
         return primaryConfirmed ? .none : .revert
     }
 
     /// Slot 1 holds something the next boot needs (a marked image or the fallback of a trial
     /// run): uploads and erases must not touch it.
-    public var secondaryInUse: Bool { swapType != .none }
+    package var secondaryInUse: Bool { swapType != .none }
 
     /// Zephyr's `img_mgmt_state_flags`.
     public func flags(slot: Int) -> Flags {
@@ -94,7 +94,7 @@ public struct MCUbootSlots: Sendable, Equatable {
     }
 
     /// What MCUboot did at a boot, for the time it took.
-    public enum BootAction: Sendable, Equatable {
+    package enum BootAction: Sendable, Equatable {
         case none
         /// Swapped the slots (a test, permanent or revert swap): the flash work covers the
         /// larger of the two images (`find_last_idx` over the copy size in swap_move.c).

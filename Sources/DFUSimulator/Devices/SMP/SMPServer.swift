@@ -9,9 +9,9 @@ public struct SMPServer: Sendable {
     var upload: SMPImageUpload?
     var eraser: SMPSlotEraser
     /// Requests handled, counted over the device's life (the `busy:N` fault counts these).
-    public private(set) var requestCount = 0
+    package private(set) var requestCount = 0
     /// The header of every request handled, in order.
-    public private(set) var requestLog: [SMPHeader] = []
+    package private(set) var requestLog: [SMPHeader] = []
 
     static let osGroup: UInt16 = 0
     static let imageGroup: UInt16 = 1
@@ -32,7 +32,7 @@ public struct SMPServer: Sendable {
     }
 
     /// Bytes of the unfinished upload received so far (0 when none).
-    public var uploadedByteCount: Int { upload?.offset ?? 0 }
+    package var uploadedByteCount: Int { upload?.offset ?? 0 }
 
     /// Handles one complete frame (header + body). Nil for something that is not a request (an
     /// answer's op, or fewer than 8 bytes): Zephyr drops those.

@@ -6,12 +6,12 @@ import Foundation
 extension SMPServerDevice: SimulatedMemoryKeeping {
     public struct Memory: Codable, Sendable, Equatable {
         /// Slot 0 (runs) and slot 1 (nil: empty or erased), whole MCUboot images.
-        public var primary: Data
+        package var primary: Data
         public var secondary: Data?
         /// Slot 1's trailer: `none`, `test` (one trial boot) or `permanent`.
         public var marked: String
         /// Slot 0's `image_ok`: false while a tested image runs unconfirmed.
-        public var primaryConfirmed: Bool
+        package var primaryConfirmed: Bool
         public var upload: Upload?
 
         public struct Upload: Codable, Sendable, Equatable {
@@ -33,7 +33,7 @@ extension SMPServerDevice: SimulatedMemoryKeeping {
                       upload: server.upload.map { Memory.Upload(size: $0.size, sha: Data($0.sha), received: Data($0.received)) })
     }
 
-    public func restore(_ memory: Memory) throws(SimulatorStateError) {
+    package func restore(_ memory: Memory) throws(SimulatorStateError) {
         guard let primary = SMPSlotImage(bytes: Array(memory.primary)) else {
             throw SimulatorStateError("slot 0 does not hold an MCUboot image with a SHA256 TLV")
         }

@@ -19,14 +19,14 @@ import DFUPackage
 /// way at once. Slots live in flash and survive; the upload state is in RAM and does not (a
 /// disconnect keeps it).
 public final class SMPServerDevice: SimulatedPeripheral {
-    public static let serviceUUID = BluetoothUUID(string: "8D53DC1D-1DB7-4CD3-868B-8A527460AA84")!
-    public static let characteristicUUID = BluetoothUUID(string: "DA2E7828-FBCE-4E01-AE9E-261174997C48")!
-    public static let frameFormat = LengthHeaderFormat(headerSize: 8, lengthOffset: 2, lengthWidth: 2, endianness: .big)
+    package static let serviceUUID = BluetoothUUID(string: "8D53DC1D-1DB7-4CD3-868B-8A527460AA84")!
+    package static let characteristicUUID = BluetoothUUID(string: "DA2E7828-FBCE-4E01-AE9E-261174997C48")!
+    package static let frameFormat = LengthHeaderFormat(headerSize: 8, lengthOffset: 2, lengthWidth: 2, endianness: .big)
     static let characteristicHandle: UInt16 = 3
     /// Command names for `disconnect-on` / `disconnect-after-command`: the profile's where a
     /// request maps to one (`image_test`: an image state write with `confirm` false;
     /// `image_confirm`: with `confirm` true, with or without a hash).
-    public static let commandNames = ["echo", "reset", "params", "image_list", "image_test", "image_confirm",
+    package static let commandNames = ["echo", "reset", "params", "image_list", "image_test", "image_confirm",
                                       "upload", "image_erase"]
     /// The image the device runs when it leaves the factory: version 1.0.0, 48 KiB.
     public static let factoryImage = SMPSlotImage(bytes: SimulatedMCUbootImage.make(
@@ -43,10 +43,10 @@ public final class SMPServerDevice: SimulatedPeripheral {
     private(set) var cycle = PowerCycle()
     private var commandFaults: CommandDisconnectInjector
     /// Requests dropped because `buf_count` requests were already waiting.
-    public private(set) var droppedRequestCount = 0
-    public private(set) var rebootCount = 0
+    package private(set) var droppedRequestCount = 0
+    package private(set) var rebootCount = 0
     /// What MCUboot did at the last boot.
-    public private(set) var lastBoot = MCUbootSlots.BootAction.none
+    package private(set) var lastBoot = MCUbootSlots.BootAction.none
 
     public init(address: DeviceAddress, name: String = "Zephyr SMP", settings: SMPServerSettings = SMPServerSettings(),
                 factoryImage: SMPSlotImage = SMPServerDevice.factoryImage) {
@@ -65,9 +65,9 @@ public final class SMPServerDevice: SimulatedPeripheral {
 
     public var slots: MCUbootSlots { server.slots }
     /// A reset was answered and the reboot has not come yet.
-    public var isResetPending: Bool { cycle.isResetDue }
+    package var isResetPending: Bool { cycle.isResetDue }
     /// Rebooted, and not advertising yet (MCUboot swapping, the application starting).
-    public var isBooting: Bool { cycle.isBooting }
+    package var isBooting: Bool { cycle.isBooting }
 
     public func connectionStarted(mtu: Int, at time: Duration) {
         self.mtu = mtu

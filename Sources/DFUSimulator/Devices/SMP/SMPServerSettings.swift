@@ -1,7 +1,7 @@
 /// How a simulated SMP server is built (the `sim:mcumgr-smp` keys in parentheses).
 public struct SMPServerSettings: Sendable, Equatable {
     /// How the upload slot is erased.
-    public enum EraseMode: String, Sendable, Equatable, CaseIterable {
+    package enum EraseMode: String, Sendable, Equatable, CaseIterable {
         /// Each 4 KiB page when the upload first reaches it (`CONFIG_IMG_ERASE_PROGRESSIVELY`).
         case progressive
         /// The first chunk erases `len` bytes of the slot at once: it can take seconds.
@@ -16,35 +16,35 @@ public struct SMPServerSettings: Sendable, Equatable {
     /// Requests that may wait or be processed at once (`buf-count`); further ones are dropped.
     public var bufferCount = 4
     /// (`erase`)
-    public var eraseMode = EraseMode.progressive
+    package var eraseMode = EraseMode.progressive
     /// 2: answers in the request's version (Zephyr 3.3 and later). 1: a server that only knows
     /// the original protocol answers everything as v1 (header version 0, `{rc}` errors)
     /// (`smp-version`).
-    public var protocolVersion = 2
+    package var protocolVersion = 2
     /// Size of each of the two image slots.
-    public var slotSize = 1 << 20
+    package var slotSize = 1 << 20
     public var flash = FlashTiming()
     /// Decoding a request and building its answer, before any flash work.
-    public var requestOverhead: Duration = .microseconds(500)
+    package var requestOverhead: Duration = .microseconds(500)
     /// Requests (1-based, counted over the device's life) answered `{rc: 10}` (EBUSY).
-    public var busyRequests: Set<Int> = []
+    package var busyRequests: Set<Int> = []
     /// `disconnect-on` / `disconnect-after-command` faults.
-    public var commandDisconnects: [CommandDisconnect] = []
+    package var commandDisconnects: [CommandDisconnect] = []
 
     /// From the `reset` request's handling to the reboot (`reset-delay-ms`). Zephyr's os_mgmt
     /// `os_mgmt_reset` only arms a delayed reboot (`k_work_schedule` / `k_timer_start` with
     /// `CONFIG_MCUMGR_GRP_OS_RESET_MS`, default 250: "This delay allows time for the MCUmgr
     /// response to be delivered", zephyr subsys/mgmt/mcumgr/grp/os_mgmt/Kconfig); the answer
     /// goes out and the device keeps running until `sys_reboot`.
-    public var resetDelay: Duration = .milliseconds(250)
+    package var resetDelay: Duration = .milliseconds(250)
     /// From the reset (after any swap) to the first advertisement (`boot-ms`): MCUboot
     /// validating slot 0, then Zephyr starting Bluetooth. About 1 s on an nRF52832, mostly the
     /// validation (DevZone 117765; mcuboot docs/design.md "Integrity check": 1-2 s on a
     /// Cortex-M0).
-    public var bootTime: Duration = .seconds(1)
+    package var bootTime: Duration = .seconds(1)
     /// MCUboot's swap time per KiB of image (`swap-ms-per-kib`); nil: from the flash timing
     /// (`swapTime(bytes:)`).
-    public var swapPerKiB: Duration?
+    package var swapPerKiB: Duration?
 
     public init() {}
 
@@ -55,7 +55,7 @@ public struct SMPServerSettings: Sendable, Equatable {
     /// cycles on the primary slot, one on the secondary). With nRF52 flash timing that is about
     /// 97 ms per KiB, some 30 s for a 300 KiB image, as reported for the nRF52840
     /// (JuulLabs-OSS/mcumgr-android PR #38: "the swap operation takes ~30 seconds").
-    public func swapTime(bytes: Int) -> Duration {
+    package func swapTime(bytes: Int) -> Duration {
         if let swapPerKiB { return swapPerKiB * bytes / 1024 }
         let sectors = (bytes + flash.pageSize - 1) / flash.pageSize
         return (flash.pageErase + flash.writePerByte * flash.pageSize) * (3 * sectors)

@@ -13,7 +13,7 @@ public struct SMPSlotImage: Sendable, Equatable {
     /// Whether the image hash TLV matches the image (MCUboot refuses to boot it otherwise). An
     /// encrypted image's hash covers its plaintext, which MCUboot checks while decrypting with
     /// its private key; the simulated device holds no key and takes it as intact.
-    public let isIntact: Bool
+    package let isIntact: Bool
 
     public init?(bytes: [UInt8]) {
         guard let image = try? MCUbootImage(bytes: bytes), let hash = image.imageHash else { return nil }
@@ -25,7 +25,7 @@ public struct SMPSlotImage: Sendable, Equatable {
     }
 
     /// Zephyr's `img_mgmt_ver_str`: `major.minor.revision`, then `.build` when build is not 0.
-    public var versionString: String {
+    package var versionString: String {
         let base = "\(version.major).\(version.minor).\(version.revision)"
         return version.build == 0 ? base : base + ".\(version.build)"
     }

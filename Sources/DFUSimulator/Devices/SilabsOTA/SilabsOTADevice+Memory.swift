@@ -5,24 +5,24 @@ import Foundation
 /// runs the application or the AppLoader. An AppLoader upload is not kept: every disconnect
 /// resets the AppLoader.
 extension SilabsOTADevice: SimulatedMemoryKeeping {
-    public struct Memory: Codable, Sendable, Equatable {
+    package struct Memory: Codable, Sendable, Equatable {
         /// `application` or `apploader`.
-        public var mode: String
-        public var application: Application?
+        package var mode: String
+        package var application: Application?
 
-        public struct Application: Codable, Sendable, Equatable {
+        package struct Application: Codable, Sendable, Equatable {
             /// The GBL file it came from (nil: the factory application).
-            public var gbl: Data?
-            public var version: UInt32
+            package var gbl: Data?
+            package var version: UInt32
         }
     }
 
-    public var memory: Memory {
+    package var memory: Memory {
         Memory(mode: mode == .application ? "application" : "apploader",
                application: application.map { Memory.Application(gbl: $0.gbl.map { Data($0) }, version: $0.version) })
     }
 
-    public func restore(_ memory: Memory) throws(SimulatorStateError) {
+    package func restore(_ memory: Memory) throws(SimulatorStateError) {
         let restoredMode: Mode
         switch memory.mode {
         case "application": restoredMode = .application

@@ -1,7 +1,7 @@
 /// What `sim:silabs-ota` holds of a GBL file: the application flash holds (the file it came
 /// from), or what the AppLoader received of it.
 extension SilabsOTADevice: FirmwareStageReporting {
-    public func stage(of target: TargetFirmware) -> FirmwareStageReport {
+    package func stage(of target: TargetFirmware) -> FirmwareStageReport {
         if let application, application.gbl == target.bytes {
             if mode == .application { return FirmwareStageReport(.installed, "runs the new application" + booting) }
             return FirmwareStageReport(.pending, "holds the new application; boots it at the next reset" + booting)

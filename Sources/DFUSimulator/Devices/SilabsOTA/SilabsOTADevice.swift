@@ -23,37 +23,37 @@ import DFUGATT
 ///   boots into the AppLoader again, until a whole verified image is written. No transfer
 ///   resumes: each AppLoader boot parses from the GBL header.
 /// - A power glitch (`reboot-after`) boots whatever flash holds the same way.
-public final class SilabsOTADevice: SimulatedPeripheral {
-    public enum Mode: Sendable, Equatable {
+package final class SilabsOTADevice: SimulatedPeripheral {
+    package enum Mode: Sendable, Equatable {
         case application
         case appLoader
     }
 
     /// An application in flash: the GBL it came from (nil: the factory application) and its version.
-    public struct Application: Sendable, Equatable {
-        public var gbl: [UInt8]?
-        public var version: UInt32
+    package struct Application: Sendable, Equatable {
+        package var gbl: [UInt8]?
+        package var version: UInt32
     }
 
     /// When the application closes the link after an OTA Control write, and how long a reset
     /// then keeps the device silent (`sim:` keys `reset-delay-ms`, `boot-ms`).
-    public struct Timing: Sendable, Equatable {
-        public var closeDelay: Duration
-        public var boot: Duration
+    package struct Timing: Sendable, Equatable {
+        package var closeDelay: Duration
+        package var boot: Duration
 
-        public init(closeDelay: Duration = .milliseconds(1000), boot: Duration = .milliseconds(500)) {
+        package init(closeDelay: Duration = .milliseconds(1000), boot: Duration = .milliseconds(500)) {
             self.closeDelay = closeDelay
             self.boot = boot
         }
     }
 
-    public static let serviceUUID = BluetoothUUID(string: "1D14D6EE-FD63-4FA1-BFA4-8F47B42119F0")!
-    public static let controlUUID = BluetoothUUID(string: "F7BF3564-FB6D-4E53-88A4-5E37E0326063")!
-    public static let dataUUID = BluetoothUUID(string: "984227F3-34FC-4045-A5D0-2C581F81A153")!
-    public static let appLoaderVersionUUID = BluetoothUUID(string: "4F4A2368-8CCA-451E-BFFF-CF0E2EE23E9F")!
-    public static let otaVersionUUID = BluetoothUUID(string: "4CC07BCF-0868-4B32-9DAD-BA4CC41E5316")!
-    public static let bootloaderVersionUUID = BluetoothUUID(string: "25F05C0A-E917-46E9-B2A5-AA2BE1245AFE")!
-    public static let applicationVersionUUID = BluetoothUUID(string: "0D77CC11-4AC1-49F2-BFA9-CD96AC7A92F8")!
+    package static let serviceUUID = BluetoothUUID(string: "1D14D6EE-FD63-4FA1-BFA4-8F47B42119F0")!
+    package static let controlUUID = BluetoothUUID(string: "F7BF3564-FB6D-4E53-88A4-5E37E0326063")!
+    package static let dataUUID = BluetoothUUID(string: "984227F3-34FC-4045-A5D0-2C581F81A153")!
+    package static let appLoaderVersionUUID = BluetoothUUID(string: "4F4A2368-8CCA-451E-BFFF-CF0E2EE23E9F")!
+    package static let otaVersionUUID = BluetoothUUID(string: "4CC07BCF-0868-4B32-9DAD-BA4CC41E5316")!
+    package static let bootloaderVersionUUID = BluetoothUUID(string: "25F05C0A-E917-46E9-B2A5-AA2BE1245AFE")!
+    package static let applicationVersionUUID = BluetoothUUID(string: "0D77CC11-4AC1-49F2-BFA9-CD96AC7A92F8")!
     /// The application's handles, then the AppLoader's: two GATT databases (AN1086).
     static let appControlHandle: UInt16 = 3
     static let appVersionHandle: UInt16 = 5
@@ -65,23 +65,23 @@ public final class SilabsOTADevice: SimulatedPeripheral {
     static let loaderApplicationVersionHandle: UInt16 = 22
     /// AN1086's example AppLoader version "010000000000170b": 1.0.0-2839; OTA version 3; Gecko
     /// Bootloader 2.4.
-    public static let appLoaderVersion: [UInt8] = [0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x17, 0x0B]
-    public static let otaVersion: UInt8 = 3
-    public static let bootloaderVersion: UInt32 = 0x0204_0000
-    public static let appLoaderName = "OTA"
+    package static let appLoaderVersion: [UInt8] = [0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x17, 0x0B]
+    package static let otaVersion: UInt8 = 3
+    package static let bootloaderVersion: UInt32 = 0x0204_0000
+    package static let appLoaderName = "OTA"
     /// Command names for `disconnect-on` / `disconnect-after-command`: the profile's, plus `data`
     /// (each OTA Data write) and `close` (0x04).
-    public static let commandNames = ["enter_ota", "begin", "data", "end", "close"]
+    package static let commandNames = ["enter_ota", "begin", "data", "end", "close"]
 
-    public let address: DeviceAddress
-    public let applicationName: String
-    public let timing: Timing
-    public internal(set) var mode = Mode.application
+    package let address: DeviceAddress
+    package let applicationName: String
+    package let timing: Timing
+    package internal(set) var mode = Mode.application
     /// The application flash holds, if it would boot.
-    public internal(set) var application: Application?
-    public private(set) var rebootCount = 0
+    package internal(set) var application: Application?
+    package private(set) var rebootCount = 0
     /// Every OTA Control write and its answer, for tests ("begin: success").
-    public private(set) var controlLog: [String] = []
+    package private(set) var controlLog: [String] = []
     private(set) var session: AppLoaderSession
     private let capacity: Int
     private(set) var cycle = PowerCycle()
@@ -91,7 +91,7 @@ public final class SilabsOTADevice: SimulatedPeripheral {
     private var busyUntil: Duration = .zero
     private let flash: FlashTiming
 
-    public init(address: DeviceAddress, name: String = "SiLabs-App", factoryVersion: UInt32 = 0x0001_0001,
+    package init(address: DeviceAddress, name: String = "SiLabs-App", factoryVersion: UInt32 = 0x0001_0001,
                 capacity: Int = 0x7_0000, flash: FlashTiming = FlashTiming(), timing: Timing = Timing(),
                 commandDisconnects: [CommandDisconnect] = []) {
         self.address = address
@@ -104,12 +104,12 @@ public final class SilabsOTADevice: SimulatedPeripheral {
         self.commandFaults = CommandDisconnectInjector(commandDisconnects)
     }
 
-    public var advertisement: Advertisement {
+    package var advertisement: Advertisement {
         Advertisement(address: address, name: mode == .application ? applicationName : Self.appLoaderName,
                       serviceUUIDs: [], rssi: -42)
     }
 
-    public var services: [GATTService] {
+    package var services: [GATTService] {
         let service = Self.serviceUUID
         switch mode {
         case .application:
@@ -140,11 +140,11 @@ public final class SilabsOTADevice: SimulatedPeripheral {
     // MARK: - State, for tests
 
     /// The OTA Data bytes the AppLoader received since the last 0x00 of this boot.
-    public var receivedBytes: [UInt8] { session.received }
+    package var receivedBytes: [UInt8] { session.received }
     /// The AppLoader verified a whole image in this boot (it boots at the reset).
-    public var hasVerifiedImage: Bool { session.verified }
+    package var hasVerifiedImage: Bool { session.verified }
     /// Resetting or booting: not advertising.
-    public var isBooting: Bool { cycle.isBooting || cycle.isResetDue }
+    package var isBooting: Bool { cycle.isBooting || cycle.isResetDue }
 
     // MARK: - Connection
 
@@ -278,5 +278,5 @@ public final class SilabsOTADevice: SimulatedPeripheral {
 }
 
 extension SilabsOTADevice: CommandLogging {
-    public var receivedCommands: [[String]] { commandFaults.log }
+    package var receivedCommands: [[String]] { commandFaults.log }
 }

@@ -6,29 +6,29 @@ public struct TIOADStatus: RawRepresentable, Hashable, Sendable, CustomStringCon
 
     public static let success = TIOADStatus(rawValue: 0)
     /// "Downloaded image CRC doesn't match".
-    public static let crcError = TIOADStatus(rawValue: 1)
-    public static let flashError = TIOADStatus(rawValue: 2)
+    package static let crcError = TIOADStatus(rawValue: 1)
+    package static let flashError = TIOADStatus(rawValue: 2)
     /// "Block Number doesn't match requested."
-    public static let bufferOverflow = TIOADStatus(rawValue: 3)
-    public static let alreadyStarted = TIOADStatus(rawValue: 4)
-    public static let notStarted = TIOADStatus(rawValue: 5)
-    public static let downloadNotComplete = TIOADStatus(rawValue: 6)
-    public static let noResources = TIOADStatus(rawValue: 7)
-    public static let imageTooBig = TIOADStatus(rawValue: 8)
-    public static let incompatibleImage = TIOADStatus(rawValue: 9)
+    package static let bufferOverflow = TIOADStatus(rawValue: 3)
+    package static let alreadyStarted = TIOADStatus(rawValue: 4)
+    package static let notStarted = TIOADStatus(rawValue: 5)
+    package static let downloadNotComplete = TIOADStatus(rawValue: 6)
+    package static let noResources = TIOADStatus(rawValue: 7)
+    package static let imageTooBig = TIOADStatus(rawValue: 8)
+    package static let incompatibleImage = TIOADStatus(rawValue: 9)
     /// "If Invalid image ID received".
-    public static let invalidFile = TIOADStatus(rawValue: 10)
+    package static let invalidFile = TIOADStatus(rawValue: 10)
     /// "BIM or FW mismatch".
-    public static let incompatibleFile = TIOADStatus(rawValue: 11)
-    public static let authenticationFailed = TIOADStatus(rawValue: 12)
-    public static let extensionNotSupported = TIOADStatus(rawValue: 13)
+    package static let incompatibleFile = TIOADStatus(rawValue: 11)
+    package static let authenticationFailed = TIOADStatus(rawValue: 12)
+    package static let extensionNotSupported = TIOADStatus(rawValue: 13)
     /// "OAD image payload download complete" (the CRC matched).
-    public static let downloadComplete = TIOADStatus(rawValue: 14)
-    public static let notificationsNotEnabled = TIOADStatus(rawValue: 15)
+    package static let downloadComplete = TIOADStatus(rawValue: 14)
+    package static let notificationsNotEnabled = TIOADStatus(rawValue: 15)
     /// "Image identify timed out, too many failures".
-    public static let imageIdentifyTimeout = TIOADStatus(rawValue: 16)
+    package static let imageIdentifyTimeout = TIOADStatus(rawValue: 16)
     /// `OAD_EXT_CTRL_CMD_NOT_SUPPORTED`: the whole answer to an unknown control opcode.
-    public static let commandNotSupported = TIOADStatus(rawValue: 0xFF)
+    package static let commandNotSupported = TIOADStatus(rawValue: 0xFF)
 
     public var description: String {
         let names: [UInt8: String] = [
@@ -42,24 +42,24 @@ public struct TIOADStatus: RawRepresentable, Hashable, Sendable, CustomStringCon
 }
 
 /// An extended control opcode (oad.h `OAD_EXT_CTRL_*`), written to FFC5.
-public struct TIOADControlOpcode: RawRepresentable, Hashable, Sendable {
+package struct TIOADControlOpcode: RawRepresentable, Hashable, Sendable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    public static let getBlockSize = TIOADControlOpcode(rawValue: 0x01)
-    public static let imageCount = TIOADControlOpcode(rawValue: 0x02)
-    public static let startOAD = TIOADControlOpcode(rawValue: 0x03)
-    public static let enableImage = TIOADControlOpcode(rawValue: 0x04)
-    public static let cancelOAD = TIOADControlOpcode(rawValue: 0x05)
-    public static let disableBlockNotifications = TIOADControlOpcode(rawValue: 0x06)
-    public static let getSoftwareVersion = TIOADControlOpcode(rawValue: 0x07)
-    public static let getImageStatus = TIOADControlOpcode(rawValue: 0x08)
-    public static let getProfileVersion = TIOADControlOpcode(rawValue: 0x09)
-    public static let getDeviceType = TIOADControlOpcode(rawValue: 0x10)
-    public static let getImageInfo = TIOADControlOpcode(rawValue: 0x11)
+    package static let getBlockSize = TIOADControlOpcode(rawValue: 0x01)
+    package static let imageCount = TIOADControlOpcode(rawValue: 0x02)
+    package static let startOAD = TIOADControlOpcode(rawValue: 0x03)
+    package static let enableImage = TIOADControlOpcode(rawValue: 0x04)
+    package static let cancelOAD = TIOADControlOpcode(rawValue: 0x05)
+    package static let disableBlockNotifications = TIOADControlOpcode(rawValue: 0x06)
+    package static let getSoftwareVersion = TIOADControlOpcode(rawValue: 0x07)
+    package static let getImageStatus = TIOADControlOpcode(rawValue: 0x08)
+    package static let getProfileVersion = TIOADControlOpcode(rawValue: 0x09)
+    package static let getDeviceType = TIOADControlOpcode(rawValue: 0x10)
+    package static let getImageInfo = TIOADControlOpcode(rawValue: 0x11)
     /// The first byte of the device's block request notification (`OAD_EXT_CTRL_BLK_RSP_NOTIF`).
-    public static let blockRequest = TIOADControlOpcode(rawValue: 0x12)
-    public static let eraseBonds = TIOADControlOpcode(rawValue: 0x13)
+    package static let blockRequest = TIOADControlOpcode(rawValue: 0x12)
+    package static let eraseBonds = TIOADControlOpcode(rawValue: 0x13)
 
     /// The name `disconnect-on` / `disconnect-after-command` takes (the profile's where it has one).
     var commandName: String? {

@@ -4,13 +4,13 @@ import DFUPackage
 /// What `sim:ti-oad?state=FILE` keeps: the image it runs (internal flash). An OAD under way is
 /// not kept: oad.c cancels it when the link drops.
 extension TIOADDevice: SimulatedMemoryKeeping {
-    public struct Memory: Codable, Sendable, Equatable {
-        public var running: Data
+    package struct Memory: Codable, Sendable, Equatable {
+        package var running: Data
     }
 
-    public var memory: Memory { Memory(running: Data(target.running)) }
+    package var memory: Memory { Memory(running: Data(target.running)) }
 
-    public func restore(_ memory: Memory) throws(SimulatorStateError) {
+    package func restore(_ memory: Memory) throws(SimulatorStateError) {
         guard (try? TIOADImageHeader(decoding: Array(memory.running))) != nil else {
             throw SimulatorStateError("the running image has no OAD image header")
         }

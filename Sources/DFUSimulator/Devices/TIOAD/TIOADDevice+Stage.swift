@@ -1,7 +1,7 @@
 /// What `sim:ti-oad` holds of an image: running it, enabled for the coming reset, received
 /// whole with its CRC checked (while the OAD is under way), or part of it.
 extension TIOADDevice: FirmwareStageReporting {
-    public func stage(of target: TargetFirmware) -> FirmwareStageReport {
+    package func stage(of target: TargetFirmware) -> FirmwareStageReport {
         let version = (running.count >= 36 ? String(decoding: running[32..<36], as: UTF8.self) : "?")
         if running == target.bytes {
             return isBooting

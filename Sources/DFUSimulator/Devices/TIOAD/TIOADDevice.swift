@@ -25,14 +25,14 @@ import DFUPackage
 ///   `boot` (1 s, assumed: the SDK gives no number; `boot-ms`). The new image then answers
 ///   07 with its `softVer`.
 /// A power glitch (`reboot-after`) restarts the running image; the OAD under way is lost.
-public final class TIOADDevice: SimulatedPeripheral {
-    public struct Timing: Sendable, Equatable {
-        public var resetDelay: Duration
-        public var boot: Duration
+package final class TIOADDevice: SimulatedPeripheral {
+    package struct Timing: Sendable, Equatable {
+        package var resetDelay: Duration
+        package var boot: Duration
         /// `OAD_open(OAD_DEFAULT_INACTIVITY_TIME)`: 10 s.
-        public var inactivity: Duration
+        package var inactivity: Duration
 
-        public init(resetDelay: Duration = .milliseconds(100), boot: Duration = .milliseconds(1000),
+        package init(resetDelay: Duration = .milliseconds(100), boot: Duration = .milliseconds(1000),
                     inactivity: Duration = .seconds(10)) {
             self.resetDelay = resetDelay
             self.boot = boot
@@ -40,10 +40,10 @@ public final class TIOADDevice: SimulatedPeripheral {
         }
     }
 
-    public static let serviceUUID = BluetoothUUID(string: "F000FFC0-0451-4000-B000-000000000000")!
-    public static let identifyUUID = BluetoothUUID(string: "F000FFC1-0451-4000-B000-000000000000")!
-    public static let blockUUID = BluetoothUUID(string: "F000FFC2-0451-4000-B000-000000000000")!
-    public static let controlUUID = BluetoothUUID(string: "F000FFC5-0451-4000-B000-000000000000")!
+    package static let serviceUUID = BluetoothUUID(string: "F000FFC0-0451-4000-B000-000000000000")!
+    package static let identifyUUID = BluetoothUUID(string: "F000FFC1-0451-4000-B000-000000000000")!
+    package static let blockUUID = BluetoothUUID(string: "F000FFC2-0451-4000-B000-000000000000")!
+    package static let controlUUID = BluetoothUUID(string: "F000FFC5-0451-4000-B000-000000000000")!
     static let identifyHandle: UInt16 = 3
     static let blockHandle: UInt16 = 7
     static let controlHandle: UInt16 = 11
@@ -53,7 +53,7 @@ public final class TIOADDevice: SimulatedPeripheral {
     static let hardwareRevision: UInt8 = 0x21
     /// Command names for `disconnect-on` / `disconnect-after-command`: the profile's
     /// (`identify`, `image_block`, the control opcodes), and the other control opcodes by name.
-    public static let commandNames = [
+    package static let commandNames = [
         "identify", "image_block", "get_block_size", "image_count", "start", "enable", "cancel",
         "disable_block_notifications", "get_sw_version", "get_image_status", "get_profile_version",
         "get_device_type", "get_image_info", "erase_bonds",
@@ -64,16 +64,16 @@ public final class TIOADDevice: SimulatedPeripheral {
         TIOADImageHeader(imageID: imageID, softwareVersion: softwareVersion).encoded
     }
 
-    public let advertisement: Advertisement
-    public let timing: Timing
+    package let advertisement: Advertisement
+    package let timing: Timing
     var target: TIOADTarget
     private(set) var cycle = PowerCycle()
     private var commandFaults: CommandDisconnectInjector
     /// Enabled: the image the BIM copies at the coming reset.
     private var enabled: [UInt8]?
-    public private(set) var rebootCount = 0
+    package private(set) var rebootCount = 0
 
-    public init(address: DeviceAddress, name: String = "TI OAD Target", imageID: String = "CC26x2R1",
+    package init(address: DeviceAddress, name: String = "TI OAD Target", imageID: String = "CC26x2R1",
                 running: [UInt8]? = nil, flash: FlashTiming = FlashTiming(), timing: Timing = Timing(),
                 corruptBlock: Int? = nil, failingBlockWrites: Set<Int> = [], commandDisconnects: [CommandDisconnect] = []) {
         self.advertisement = Advertisement(address: address, name: name, serviceUUIDs: [Self.serviceUUID], rssi: -42)
@@ -85,7 +85,7 @@ public final class TIOADDevice: SimulatedPeripheral {
         self.commandFaults = CommandDisconnectInjector(commandDisconnects)
     }
 
-    public var services: [GATTService] {
+    package var services: [GATTService] {
         [GATTService(uuid: Self.serviceUUID, characteristics: [
             GATTCharacteristic(service: Self.serviceUUID, uuid: Self.identifyUUID, valueHandle: Self.identifyHandle,
                                properties: [.write, .writeWithoutResponse, .notify]),
@@ -99,20 +99,20 @@ public final class TIOADDevice: SimulatedPeripheral {
     // MARK: - State, for tests
 
     /// The image the device runs (its header at least).
-    public var running: [UInt8] { target.running }
+    package var running: [UInt8] { target.running }
     /// What the OAD under way has written to external flash; nil when no OAD is under way.
-    public var downloaded: [UInt8]? { target.downloadedBytes }
+    package var downloaded: [UInt8]? { target.downloadedBytes }
     /// The last image whose download ended with a matching CRC (it stays in external flash).
-    public var lastCompleted: [UInt8]? { target.lastCompleted }
-    public var blockSize: Int { target.blockSize }
-    public var isOADIdle: Bool { target.isIdle }
-    public var isBooting: Bool { cycle.isBooting }
+    package var lastCompleted: [UInt8]? { target.lastCompleted }
+    package var blockSize: Int { target.blockSize }
+    package var isOADIdle: Bool { target.isIdle }
+    package var isBooting: Bool { cycle.isBooting }
     /// The download is whole and its CRC matched; enable would be accepted.
-    public var isComplete: Bool { target.isComplete }
+    package var isComplete: Bool { target.isComplete }
     /// `image` was enabled and the reset has not come yet.
     func isResetPending(with image: [UInt8]) -> Bool { cycle.isResetDue && enabled == image }
     /// Every block number written, in order.
-    public private(set) var blockLog: [Int] = []
+    package private(set) var blockLog: [Int] = []
 
     // MARK: - SimulatedPeripheral
 
@@ -220,5 +220,5 @@ public final class TIOADDevice: SimulatedPeripheral {
 }
 
 extension TIOADDevice: CommandLogging {
-    public var receivedCommands: [[String]] { commandFaults.log }
+    package var receivedCommands: [[String]] { commandFaults.log }
 }

@@ -3,14 +3,14 @@
 public struct TIOADSettings: Sendable, Equatable {
     /// The device's `OAD_IMG_ID_VAL` (8 characters): images with another imgID are refused at
     /// identify with INVALID_FILE.
-    public var imageID = "CC26x2R1"
+    package var imageID = "CC26x2R1"
     /// The running image's `softVer` (4 characters).
     public var softwareVersion = "0001"
     /// `OAD_open`'s inactivity timeout (more than `OAD_MIN_INACTIVITY_TIME`, 4000 ms).
-    public var inactivity: Duration = .seconds(10)
+    package var inactivity: Duration = .seconds(10)
     /// Fault: the flash write of this block (0-based) stores a wrong bit, so the device's CRC
     /// check after the last block fails (CRC_ERR).
-    public var corruptBlock: Int?
+    package var corruptBlock: Int?
 
     public init() {}
 }

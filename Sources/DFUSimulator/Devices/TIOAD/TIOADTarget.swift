@@ -13,7 +13,7 @@ enum TIOADReply: Equatable, Sendable {
 }
 
 /// The three OAD characteristics (oad.h `OAD_IDX_*`).
-public enum TIOADCharacteristic: Sendable, Hashable, CaseIterable {
+package enum TIOADCharacteristic: Sendable, Hashable, CaseIterable {
     case identify, block, control
 }
 

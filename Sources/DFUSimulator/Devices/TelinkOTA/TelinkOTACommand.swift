@@ -4,31 +4,31 @@
 /// Numbers from the Telink BLE SDK's `stack/ble/service/ota/ota.h`
 /// (telink_b85m_ble_single_connection_sdk); fwupd's `fu-telink-dfu.rs` `FuTelinkDfuCmd` names
 /// 0xFF00...0xFF02 the same and sends nothing else.
-public struct TelinkOTACommand: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: UInt16
-    public init(rawValue: UInt16) { self.rawValue = rawValue }
+package struct TelinkOTACommand: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    package let rawValue: UInt16
+    package init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// `CMD_OTA_VERSION`: calls the application's version callback; no answer.
-    public static let version = Self(rawValue: 0xFF00)
+    package static let version = Self(rawValue: 0xFF00)
     /// `CMD_OTA_START`: starts an OTA of 16-byte packets.
-    public static let start = Self(rawValue: 0xFF01)
+    package static let start = Self(rawValue: 0xFF01)
     /// `CMD_OTA_END`: the last packet's index and its complement follow.
-    public static let end = Self(rawValue: 0xFF02)
+    package static let end = Self(rawValue: 0xFF02)
     /// `CMD_OTA_START_EXT`: start with another packet length (16n) and a version compare.
-    public static let startExtended = Self(rawValue: 0xFF03)
+    package static let startExtended = Self(rawValue: 0xFF03)
     /// `CMD_OTA_FW_VERSION_REQ`.
-    public static let versionRequest = Self(rawValue: 0xFF04)
+    package static let versionRequest = Self(rawValue: 0xFF04)
     /// `CMD_OTA_FW_VERSION_RSP` (device to client).
-    public static let versionResponse = Self(rawValue: 0xFF05)
+    package static let versionResponse = Self(rawValue: 0xFF05)
     /// `CMD_OTA_RESULT` (device to client): the result byte.
-    public static let result = Self(rawValue: 0xFF06)
+    package static let result = Self(rawValue: 0xFF06)
 
     /// Values from here up are commands; below, data packet indexes.
-    public static let firstCommand: UInt16 = 0xFF00
+    package static let firstCommand: UInt16 = 0xFF00
 
-    public var isCommand: Bool { rawValue >= Self.firstCommand }
+    package var isCommand: Bool { rawValue >= Self.firstCommand }
 
-    public var name: String {
+    package var name: String {
         switch self {
         case .version: return "version"
         case .start: return "start"
@@ -41,7 +41,7 @@ public struct TelinkOTACommand: RawRepresentable, Hashable, Sendable, CustomStri
         }
     }
 
-    public var description: String {
+    package var description: String {
         let digits = String(rawValue, radix: 16)
         return "0x" + String(repeating: "0", count: 4 - digits.count) + digits + " (\(name))"
     }

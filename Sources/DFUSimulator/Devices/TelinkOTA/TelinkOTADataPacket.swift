@@ -4,18 +4,18 @@ import DFUBytes
 /// little-endian, 20 bytes. The index is the data's offset / 16; a last packet with less than 16
 /// bytes of image is padded with 0xFF; the CRC is the SDK's `crc16()` (reflected 0xA001, init
 /// 0xFFFF, no final XOR: CRC-16/MODBUS) of the first 18 bytes.
-public struct TelinkOTADataPacket: Sendable, Equatable {
-    public static let length = 20
-    public static let dataLength = 16
+package struct TelinkOTADataPacket: Sendable, Equatable {
+    package static let length = 20
+    package static let dataLength = 16
     static let crc = CRCCatalogue.algorithm(named: "CRC-16/MODBUS")!
 
-    public var index: UInt16
-    public var data: [UInt8]
+    package var index: UInt16
+    package var data: [UInt8]
     /// The CRC as received.
-    public var crc: UInt16
+    package var crc: UInt16
 
     /// Reads a write of exactly 20 bytes whose first two are a data index (below 0xFF00).
-    public init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard bytes.count == Self.length else { return nil }
         let index = UInt16(bytes[0]) | UInt16(bytes[1]) << 8
         guard index < TelinkOTACommand.firstCommand else { return nil }
@@ -25,7 +25,7 @@ public struct TelinkOTADataPacket: Sendable, Equatable {
     }
 
     /// The packet for `data` (up to 16 bytes) at `index`, padded with 0xFF, with its CRC.
-    public init(index: UInt16, data: [UInt8]) {
+    package init(index: UInt16, data: [UInt8]) {
         precondition(data.count <= Self.dataLength, "a Telink OTA packet holds 16 bytes")
         self.index = index
         self.data = data + [UInt8](repeating: 0xFF, count: Self.dataLength - data.count)
@@ -34,13 +34,13 @@ public struct TelinkOTADataPacket: Sendable, Equatable {
     }
 
     /// The CRC-16/MODBUS of the index and the data.
-    public var computedCRC: UInt16 {
+    package var computedCRC: UInt16 {
         UInt16(Self.crc.checksum([UInt8(index & 0xFF), UInt8(index >> 8)] + data))
     }
 
-    public var crcMatches: Bool { crc == computedCRC }
+    package var crcMatches: Bool { crc == computedCRC }
 
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         [UInt8(index & 0xFF), UInt8(index >> 8)] + data + [UInt8(crc & 0xFF), UInt8(crc >> 8)]
     }
 }

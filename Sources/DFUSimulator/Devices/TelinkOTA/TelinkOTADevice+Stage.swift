@@ -1,7 +1,7 @@
 /// What `sim:telink-ota` holds of an image: the image it runs, the one a successful OTA chose
 /// (it boots it at once), or part of it in an OTA under way (lost when that OTA fails).
 extension TelinkOTADevice: FirmwareStageReporting {
-    public func stage(of target: TargetFirmware) -> FirmwareStageReport {
+    package func stage(of target: TargetFirmware) -> FirmwareStageReport {
         let runs = running.image == target.bytes ? "runs the new image (\(running.revision))"
             : "runs \(running.revision)"
         if pendingImage == target.bytes {

@@ -27,36 +27,36 @@ import DFUGATT
 ///   then, with no link to end, after the 4 s feedback timeout; a start sent meanwhile gets
 ///   `OTA_FLOW_ERR` (and ends the link). No resume: every OTA starts from packet 0.
 /// - A power glitch loses the OTA; the area is erased at boot.
-public final class TelinkOTADevice: SimulatedPeripheral {
-    public static let serviceUUID = BluetoothUUID(string: "00010203-0405-0607-0809-0A0B0C0D1912")!
-    public static let otaUUID = BluetoothUUID(string: "00010203-0405-0607-0809-0A0B0C0D2B12")!
-    public static let deviceInformationUUID = BluetoothUUID(string: "180A")!
-    public static let firmwareRevisionUUID = BluetoothUUID(string: "2A26")!
-    public static let otaHandle: UInt16 = 3
+package final class TelinkOTADevice: SimulatedPeripheral {
+    package static let serviceUUID = BluetoothUUID(string: "00010203-0405-0607-0809-0A0B0C0D1912")!
+    package static let otaUUID = BluetoothUUID(string: "00010203-0405-0607-0809-0A0B0C0D2B12")!
+    package static let deviceInformationUUID = BluetoothUUID(string: "180A")!
+    package static let firmwareRevisionUUID = BluetoothUUID(string: "2A26")!
+    package static let otaHandle: UInt16 = 3
     static let otaConfigurationHandle: UInt16 = 4
-    public static let firmwareRevisionHandle: UInt16 = 7
+    package static let firmwareRevisionHandle: UInt16 = 7
     /// Command names for `disconnect-on` / `disconnect-after-command`: the profile's.
-    public static let commandNames = ["ota_version", "ota_start", "ota_data", "ota_end"]
+    package static let commandNames = ["ota_version", "ota_start", "ota_data", "ota_end"]
     /// LL terminate reason of the link the device ends (`HCI_ERR_REMOTE_USER_TERM_CONN`).
     static let terminateReason = "the device ended the link (0x13)"
 
-    public let advertisement: Advertisement
-    public let settings: TelinkOTAServerSettings
-    public let flash: FlashTiming
-    public let bootTime: Duration
+    package let advertisement: Advertisement
+    package let settings: TelinkOTAServerSettings
+    package let flash: FlashTiming
+    package let bootTime: Duration
     private(set) var server: TelinkOTAServer
-    public internal(set) var running: TelinkSimulatedFirmware
+    package internal(set) var running: TelinkSimulatedFirmware
     /// The image a successful OTA chose, until the device runs it.
-    public private(set) var pendingImage: [UInt8]?
+    package private(set) var pendingImage: [UInt8]?
     /// Every OTA result, in order.
-    public private(set) var results: [TelinkOTAResult] = []
-    public private(set) var rebootCount = 0
+    package private(set) var results: [TelinkOTAResult] = []
+    package private(set) var rebootCount = 0
     private(set) var cycle = PowerCycle()
     private var isConnected = false
     private var subscribed = false
     private var commandFaults: CommandDisconnectInjector
 
-    public init(address: DeviceAddress, name: String = "Telink-OTA", firmwareRevision: String = "1.0.0",
+    package init(address: DeviceAddress, name: String = "Telink-OTA", firmwareRevision: String = "1.0.0",
                 settings: TelinkOTAServerSettings = TelinkOTAServerSettings(), flash: FlashTiming = FlashTiming(),
                 bootTime: Duration = .milliseconds(300), commandDisconnects: [CommandDisconnect] = []) {
         self.advertisement = Advertisement(address: address, name: name, serviceUUIDs: [Self.serviceUUID], rssi: -42)
@@ -68,7 +68,7 @@ public final class TelinkOTADevice: SimulatedPeripheral {
         self.commandFaults = CommandDisconnectInjector(commandDisconnects)
     }
 
-    public var services: [GATTService] {
+    package var services: [GATTService] {
         [GATTService(uuid: Self.serviceUUID, characteristics: [
             GATTCharacteristic(service: Self.serviceUUID, uuid: Self.otaUUID, valueHandle: Self.otaHandle,
                                properties: [.read, .writeWithoutResponse, .notify]),
@@ -81,13 +81,13 @@ public final class TelinkOTADevice: SimulatedPeripheral {
     // MARK: - State, for tests
 
     /// Bytes of the OTA under way (16 per packet taken), or of the image an ended OTA took.
-    public var receivedBytes: [UInt8] { server.receivedBytes }
+    package var receivedBytes: [UInt8] { server.receivedBytes }
     /// Whether an OTA is under way (started, not ended).
-    public var isReceiving: Bool {
+    package var isReceiving: Bool {
         if case .receiving = server.step { return true }
         return false
     }
-    public var isBooting: Bool { cycle.isBooting }
+    package var isBooting: Bool { cycle.isBooting }
 
     // MARK: - Connection
 
@@ -219,5 +219,5 @@ public final class TelinkOTADevice: SimulatedPeripheral {
 }
 
 extension TelinkOTADevice: CommandLogging {
-    public var receivedCommands: [[String]] { commandFaults.log }
+    package var receivedCommands: [[String]] { commandFaults.log }
 }

@@ -2,26 +2,26 @@
 /// index ^ 0xFFFF`, little-endian. Telink's own apps send these 6 bytes (the handbook: "CRC check
 /// is not needed for OTA end"); fwupd sends them padded with 0xFF to 18 bytes and a CRC-16, which
 /// the server ignores. The server checks the index only when the complement matches.
-public struct TelinkOTAEndCommand: Sendable, Equatable {
-    public var lastIndex: UInt16
-    public var lastIndexComplement: UInt16
+package struct TelinkOTAEndCommand: Sendable, Equatable {
+    package var lastIndex: UInt16
+    package var lastIndexComplement: UInt16
 
-    public init(lastIndex: UInt16) {
+    package init(lastIndex: UInt16) {
         self.lastIndex = lastIndex
         self.lastIndexComplement = lastIndex ^ 0xFFFF
     }
 
     /// Reads a write starting `02 FF` with at least the two index fields.
-    public init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard bytes.count >= 6, UInt16(bytes[0]) | UInt16(bytes[1]) << 8 == TelinkOTACommand.end.rawValue else { return nil }
         lastIndex = UInt16(bytes[2]) | UInt16(bytes[3]) << 8
         lastIndexComplement = UInt16(bytes[4]) | UInt16(bytes[5]) << 8
     }
 
     /// Whether the complement vouches for the index (`(max ^ xor) == 0xFFFF`).
-    public var isConsistent: Bool { lastIndex ^ lastIndexComplement == 0xFFFF }
+    package var isConsistent: Bool { lastIndex ^ lastIndexComplement == 0xFFFF }
 
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         [0x02, 0xFF, UInt8(lastIndex & 0xFF), UInt8(lastIndex >> 8),
          UInt8(lastIndexComplement & 0xFF), UInt8(lastIndexComplement >> 8)]
     }

@@ -1,16 +1,16 @@
 /// The result the OTA server notifies when an OTA ends (`ota_result_t` in the SDK's ota.h,
 /// `blt_ota_procOtaResultFeedback`): `u16 0xFF06 | u8 result | u8 0`, little-endian.
-public struct TelinkOTAResultNotification: Sendable, Equatable {
-    public var result: TelinkOTAResult
+package struct TelinkOTAResultNotification: Sendable, Equatable {
+    package var result: TelinkOTAResult
 
-    public init(result: TelinkOTAResult) {
+    package init(result: TelinkOTAResult) {
         self.result = result
     }
 
-    public init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard bytes.count >= 3, bytes[0] == 0x06, bytes[1] == 0xFF else { return nil }
         result = TelinkOTAResult(rawValue: bytes[2])
     }
 
-    public var bytes: [UInt8] { [0x06, 0xFF, result.rawValue, 0x00] }
+    package var bytes: [UInt8] { [0x06, 0xFF, result.rawValue, 0x00] }
 }

@@ -4,22 +4,22 @@ public struct TelinkOTAServerSettings: Sendable, Equatable {
     /// `fw_check_en`: the image's CRC-32 trailer is checked and its size must be 16n + 4
     /// ("default firmware check is must"; `blc_ota_setOtaFirmwareCheckEnable(0)` turns it off)
     /// [`firmware-check`].
-    public var firmwareCheck = true
+    package var firmwareCheck = true
     /// `FW_MIN_SIZE`: smaller images are refused (`OTA_FW_SIZE_ERR`); 0x4000 in the SDK header of
     /// the same generation as the server [`min-size`].
-    public var minimumImageSize = 0x4000
+    package var minimumImageSize = 0x4000
     /// `ota_firmware_max_size`: 252 KiB, the most `blc_ota_setFirmwareSizeAndBootAddress` allows
     /// with boot address 0x40000.
-    public var maximumImageSize = 252 * 1024
+    package var maximumImageSize = 252 * 1024
     /// `process_timeout_us`: the whole OTA, counted from the start command, default 30 s
     /// (`blc_ota_setOtaProcessTimeout`, 5...1000 s) [`ota-timeout-s`].
-    public var processTimeout: Duration = .seconds(30)
+    package var processTimeout: Duration = .seconds(30)
     /// `packet_timeout_us`: from one valid data packet to the next, default 5 s
     /// (`blc_ota_setOtaDataPacketTimeout`, 1...20 s) [`packet-timeout-s`].
-    public var packetTimeout: Duration = .seconds(5)
+    package var packetTimeout: Duration = .seconds(5)
     /// `blt_ota_procOtaResultFeedback`: a result that cannot be notified and the link ended
     /// within 4 s is given up on, and the OTA finishes anyway.
-    public var feedbackTimeout: Duration = .seconds(4)
+    package var feedbackTimeout: Duration = .seconds(4)
 
     public init() {}
 }

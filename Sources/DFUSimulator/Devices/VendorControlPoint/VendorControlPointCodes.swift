@@ -1,11 +1,11 @@
 /// A vendor control-point command opcode (profiles/vendor-ctrlpt.yaml); answers carry it with
 /// the high bit set.
-public enum VendorControlPointOpcode: UInt8, Sendable, CaseIterable {
+package enum VendorControlPointOpcode: UInt8, Sendable, CaseIterable {
     // In the profile's order.
     case status = 0x05, start = 0x01, data = 0x02, verify = 0x03, activate = 0x04, info = 0x06
 
     /// The profile's command name (and the name command faults use).
-    public var name: String {
+    package var name: String {
         switch self {
         case .start: return "start"
         case .data: return "data"
@@ -18,16 +18,16 @@ public enum VendorControlPointOpcode: UInt8, Sendable, CaseIterable {
 }
 
 /// Status codes, as in the profile's `vendor-status` table. Open: any value prints.
-public struct VendorControlPointStatus: RawRepresentable, Hashable, Sendable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
-    public static let ok = Self(rawValue: 0x00)
-    public static let badLength = Self(rawValue: 0x01)
-    public static let badState = Self(rawValue: 0x02)
-    public static let tooLarge = Self(rawValue: 0x03)
-    public static let badOffset = Self(rawValue: 0x04)
-    public static let crcMismatch = Self(rawValue: 0x05)
-    public static let shaMismatch = Self(rawValue: 0x06)
-    public static let busy = Self(rawValue: 0x07)
-    public static let unknownOpcode = Self(rawValue: 0x09)
+package struct VendorControlPointStatus: RawRepresentable, Hashable, Sendable {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
+    package static let ok = Self(rawValue: 0x00)
+    package static let badLength = Self(rawValue: 0x01)
+    package static let badState = Self(rawValue: 0x02)
+    package static let tooLarge = Self(rawValue: 0x03)
+    package static let badOffset = Self(rawValue: 0x04)
+    package static let crcMismatch = Self(rawValue: 0x05)
+    package static let shaMismatch = Self(rawValue: 0x06)
+    package static let busy = Self(rawValue: 0x07)
+    package static let unknownOpcode = Self(rawValue: 0x09)
 }

@@ -3,27 +3,27 @@ import Foundation
 /// What `sim:vendor-ctrlpt?state=FILE` keeps: the upload session (bytes received, whether
 /// `verify` passed), the running image and the activated one, all in the design's flash.
 extension VendorControlPointDevice: SimulatedMemoryKeeping {
-    public struct Memory: Codable, Sendable, Equatable {
-        public var session: Session?
+    package struct Memory: Codable, Sendable, Equatable {
+        package var session: Session?
         /// nil: the factory image.
-        public var running: Image?
-        public var activated: Image?
+        package var running: Image?
+        package var activated: Image?
 
-        public struct Session: Codable, Sendable, Equatable {
-            public var size: Int
-            public var crc32: UInt32
-            public var sha256: Data
-            public var received: Data
-            public var verified: Bool
+        package struct Session: Codable, Sendable, Equatable {
+            package var size: Int
+            package var crc32: UInt32
+            package var sha256: Data
+            package var received: Data
+            package var verified: Bool
         }
 
-        public struct Image: Codable, Sendable, Equatable {
-            public var data: Data
-            public var sha256: Data
+        package struct Image: Codable, Sendable, Equatable {
+            package var data: Data
+            package var sha256: Data
         }
     }
 
-    public var memory: Memory {
+    package var memory: Memory {
         let image = { (image: VendorControlPointFirmware.Image) in Memory.Image(data: Data(image.data), sha256: Data(image.sha256)) }
         return Memory(session: firmware.session.map {
                           Memory.Session(size: $0.size, crc32: $0.crc32, sha256: Data($0.sha256), received: Data($0.received),
@@ -32,7 +32,7 @@ extension VendorControlPointDevice: SimulatedMemoryKeeping {
                       running: firmware.running.map(image), activated: firmware.activated.map(image))
     }
 
-    public func restore(_ memory: Memory) throws(SimulatorStateError) {
+    package func restore(_ memory: Memory) throws(SimulatorStateError) {
         if let session = memory.session {
             guard session.received.count <= session.size, session.size <= slotSize, session.sha256.count == 32 else {
                 throw SimulatorStateError("the upload session (\(session.received.count) of \(session.size) bytes) does "

@@ -1,7 +1,7 @@
 /// What `sim:vendor-ctrlpt` holds of an image: the running image, the one `activate` chose, and
 /// the upload session.
 extension VendorControlPointDevice: FirmwareStageReporting {
-    public func stage(of target: TargetFirmware) -> FirmwareStageReport {
+    package func stage(of target: TargetFirmware) -> FirmwareStageReport {
         let running = firmware.running.map { $0.data == target.bytes ? "runs the new image" : "runs a \($0.data.count)-byte image" }
             ?? "runs the factory image"
         if firmware.running?.data == target.bytes {

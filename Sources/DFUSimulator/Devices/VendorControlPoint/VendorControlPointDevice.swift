@@ -12,45 +12,45 @@ import DFUGATT
 /// enough for the answer to leave at connection intervals up to about 50 ms, drops its link,
 /// is silent for `boot` (500 ms) and advertises again running the new image. A power glitch
 /// reboots it the same way at once; the session and the image to boot are in flash.
-public final class VendorControlPointDevice: SimulatedPeripheral {
+package final class VendorControlPointDevice: SimulatedPeripheral {
     /// When the device reboots after `activate`, and how long it then takes to advertise
     /// (`sim:` keys `reset-delay-ms`, `boot-ms`).
-    public struct Timing: Sendable, Equatable {
-        public var resetDelay: Duration
-        public var boot: Duration
+    package struct Timing: Sendable, Equatable {
+        package var resetDelay: Duration
+        package var boot: Duration
 
-        public init(resetDelay: Duration = .milliseconds(100), boot: Duration = .milliseconds(500)) {
+        package init(resetDelay: Duration = .milliseconds(100), boot: Duration = .milliseconds(500)) {
             self.resetDelay = resetDelay
             self.boot = boot
         }
     }
 
     /// An image in the device's flash.
-    public struct InstalledImage: Sendable, Equatable {
-        public var data: [UInt8]
-        public var sha256: [UInt8]
+    package struct InstalledImage: Sendable, Equatable {
+        package var data: [UInt8]
+        package var sha256: [UInt8]
     }
 
-    public static let serviceUUID = BluetoothUUID(string: "D0F10000-7E3C-4B8A-9C52-1A2B3C4D5E6F")!
-    public static let controlPointUUID = BluetoothUUID(string: "D0F10001-7E3C-4B8A-9C52-1A2B3C4D5E6F")!
-    public static let frameFormat = LengthHeaderFormat(headerSize: 2, lengthWidth: 2, endianness: .little,
+    package static let serviceUUID = BluetoothUUID(string: "D0F10000-7E3C-4B8A-9C52-1A2B3C4D5E6F")!
+    package static let controlPointUUID = BluetoothUUID(string: "D0F10001-7E3C-4B8A-9C52-1A2B3C4D5E6F")!
+    package static let frameFormat = LengthHeaderFormat(headerSize: 2, lengthWidth: 2, endianness: .little,
                                                        maximumPayloadLength: 8192)
     static let controlPointHandle: UInt16 = 3
     /// Command names for `disconnect-on` / `disconnect-after-command`: the profile's.
-    public static let commandNames = VendorControlPointOpcode.allCases.map(\.name)
+    package static let commandNames = VendorControlPointOpcode.allCases.map(\.name)
     static let maximumChunk = VendorControlPointFirmware.maximumChunk
 
-    public let advertisement: Advertisement
-    public let timing: Timing
+    package let advertisement: Advertisement
+    package let timing: Timing
     var firmware: VendorControlPointFirmware
     private var reassembler = Reassembler(format: VendorControlPointDevice.frameFormat)
     private var mtu = 23
     private var busyUntil: Duration = .zero
     private(set) var cycle = PowerCycle()
     private var commandFaults: CommandDisconnectInjector
-    public private(set) var rebootCount = 0
+    package private(set) var rebootCount = 0
 
-    public init(address: DeviceAddress, name: String = "DFU-SIM", slotSize: Int = 1 << 20,
+    package init(address: DeviceAddress, name: String = "DFU-SIM", slotSize: Int = 1 << 20,
                 flash: FlashTiming = FlashTiming(), busyCommands: Set<Int> = [], timing: Timing = Timing(),
                 commandDisconnects: [CommandDisconnect] = []) {
         self.advertisement = Advertisement(address: address, name: name,
@@ -60,7 +60,7 @@ public final class VendorControlPointDevice: SimulatedPeripheral {
         self.commandFaults = CommandDisconnectInjector(commandDisconnects)
     }
 
-    public var services: [GATTService] {
+    package var services: [GATTService] {
         [GATTService(uuid: Self.serviceUUID, characteristics: [
             GATTCharacteristic(service: Self.serviceUUID, uuid: Self.controlPointUUID,
                                valueHandle: Self.controlPointHandle, properties: [.write, .notify]),
@@ -69,21 +69,21 @@ public final class VendorControlPointDevice: SimulatedPeripheral {
 
     // MARK: - State, for tests
 
-    public var slotSize: Int { firmware.slotSize }
-    public var flash: FlashTiming { firmware.flash }
+    package var slotSize: Int { firmware.slotSize }
+    package var flash: FlashTiming { firmware.flash }
     /// Bytes of the image received so far in the current session.
-    public var receivedByteCount: Int { firmware.session?.received.count ?? 0 }
+    package var receivedByteCount: Int { firmware.session?.received.count ?? 0 }
     /// The image last activated; the device runs it once the reboot after `activate` is over.
-    public var installed: InstalledImage? { firmware.activated.map(Self.installedImage) }
+    package var installed: InstalledImage? { firmware.activated.map(Self.installedImage) }
     /// The image the device runs (`info` reports it); nil for the factory image.
-    public var runningImage: InstalledImage? { firmware.running.map(Self.installedImage) }
+    package var runningImage: InstalledImage? { firmware.running.map(Self.installedImage) }
     /// Every command opcode processed, in order.
-    public var commandLog: [UInt8] { firmware.commandLog }
+    package var commandLog: [UInt8] { firmware.commandLog }
     /// `activate` was answered and the reboot has not come yet.
-    public var isResetPending: Bool { cycle.isResetDue }
+    package var isResetPending: Bool { cycle.isResetDue }
 
     /// For the journal (`journal=`): the activated image's hash.
-    public var activatedImageSHA256: [UInt8]? { firmware.activated?.sha256 }
+    package var activatedImageSHA256: [UInt8]? { firmware.activated?.sha256 }
 
     private static func installedImage(_ image: VendorControlPointFirmware.Image) -> InstalledImage {
         InstalledImage(data: image.data, sha256: image.sha256)
@@ -165,7 +165,7 @@ public final class VendorControlPointDevice: SimulatedPeripheral {
 }
 
 extension VendorControlPointDevice: CommandLogging {
-    public var receivedCommands: [[String]] { commandFaults.log }
+    package var receivedCommands: [[String]] { commandFaults.log }
 }
 
 extension VendorControlPointDevice: JournalledFirmware {}

@@ -13,18 +13,22 @@
 ///   At most `maxPacketsPerEvent` data PDUs go each way (a controller's buffer limit).
 /// - An ATT PDU may be split across events (the controller sends LL fragments as they fit).
 public struct LinkAirtime: Sendable, Hashable {
-    public static let l2capHeader = 4
+    package static let l2capHeader = 4
 
+    /// The PHY packets are sent on.
     public var phy: LinkPHY
     /// The largest LL payload, 27...251.
     public var dataLength: Int
     /// Encrypted links add a 4-byte MIC to every non-empty PDU.
-    public var encrypted: Bool
+    package var encrypted: Bool
+    /// Time between the starts of two connection events.
     public var connectionInterval: Duration
     /// The controller's event length; the event cannot outlast the interval.
     public var eventLength: Duration
+    /// A cap on LL data PDUs each way per event.
     public var maxPacketsPerEvent: Int
 
+    /// An airtime model; `eventLength` nil: the whole interval; no packet cap unless given.
     public init(phy: LinkPHY = .le1M, dataLength: Int = 251, encrypted: Bool = false,
                 connectionInterval: Duration, eventLength: Duration? = nil, maxPacketsPerEvent: Int = .max) {
         self.phy = phy
@@ -54,11 +58,11 @@ public struct LinkAirtime: Sendable, Hashable {
     }
 
     /// What one connection event carries.
-    public struct EventPlan: Sendable, Equatable {
+    package struct EventPlan: Sendable, Equatable {
         /// How many of the central's queued LL PDUs go, from the front.
-        public var centralPackets: Int
+        package var centralPackets: Int
         /// How many of the peripheral's.
-        public var peripheralPackets: Int
+        package var peripheralPackets: Int
         /// The event's airtime, pairs and their inter frame spaces.
         public var airtime: Duration
     }
@@ -66,7 +70,7 @@ public struct LinkAirtime: Sendable, Hashable {
     /// Packs one event: `central` and `peripheral` are the LL payload sizes each side has
     /// queued, in order; the n-th packet of each side goes in the n-th pair (the side with
     /// fewer sends empty PDUs).
-    public func planEvent(central: [Int], peripheral: [Int]) -> EventPlan {
+    package func planEvent(central: [Int], peripheral: [Int]) -> EventPlan {
         let centralLimit = min(central.count, maxPacketsPerEvent)
         let peripheralLimit = min(peripheral.count, maxPacketsPerEvent)
         var plan = EventPlan(centralPackets: 0, peripheralPackets: 0, airtime: .zero)
@@ -84,7 +88,7 @@ public struct LinkAirtime: Sendable, Hashable {
 
     /// Full-size LL data PDUs one event carries one way (empty PDUs back): the slots the
     /// protocol ceilings count in.
-    public var fullPacketsPerEvent: Int {
+    package var fullPacketsPerEvent: Int {
         planEvent(central: Array(repeating: dataLength, count: 4096), peripheral: []).centralPackets
     }
 
@@ -112,7 +116,7 @@ public struct LinkAirtime: Sendable, Hashable {
 
     /// The steady rate of write commands (or notifications) of `mtu` bytes through
     /// `planEvent`, one way, every pair answered by an empty PDU: bytes per second.
-    public func streamingRate(mtu: Int, events: Int = 64) -> Double {
+    package func streamingRate(mtu: Int, events: Int = 64) -> Double {
         let pieces = fragments(ofATTPDU: mtu)
         var queue: [Int] = []
         var delivered = 0

@@ -11,18 +11,22 @@
 ///   symbol: 376 + (16 + 8 * (payload + MIC) + 24 + 3) * S us. An empty PDU: 462 us (S2),
 ///   720 us (S8).
 public enum LinkPHY: String, Sendable, Hashable, CaseIterable {
+    /// LE 1M: 1 Mbit/s uncoded.
     case le1M = "1M"
+    /// LE 2M: 2 Mbit/s uncoded.
     case le2M = "2M"
+    /// LE Coded with S=2: 500 kbit/s, longer range.
     case codedS2 = "coded-s2"
+    /// LE Coded with S=8: 125 kbit/s, longest range.
     case codedS8 = "coded-s8"
 
     /// The inter frame space between two consecutive packets of a connection event (T_IFS,
     /// Vol 6, Part B, 4.1.1), the same on every PHY.
-    public static let interFrameSpace: Duration = .microseconds(150)
+    package static let interFrameSpace: Duration = .microseconds(150)
 
     /// The airtime of an LL data packet carrying `payload` bytes (0...251), its MIC included
     /// when `encrypted` (and payload is not empty: an empty PDU carries no MIC).
-    public func packetAirtime(payload: Int, encrypted: Bool = false) -> Duration {
+    package func packetAirtime(payload: Int, encrypted: Bool = false) -> Duration {
         let mic = encrypted && payload > 0 ? 4 : 0
         let pduBytes = 2 + payload + mic
         switch self {
@@ -34,7 +38,7 @@ public enum LinkPHY: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The raw symbol rate's data rate in bits per second (before coding overhead counted above).
-    public var bitsPerSecond: Int {
+    package var bitsPerSecond: Int {
         switch self {
         case .le1M: return 1_000_000
         case .le2M: return 2_000_000
