@@ -21,7 +21,7 @@ MODULES="DFUBytes DFUPackage DFUProfile DFUGATT DFUSimulator DFUHCI DFUATT DFUHC
 DFUTrace DFUBatch DFULedger DFUBlueZ"
 [ -d Sources/DFUKit ] && MODULES="DFUKit $MODULES"
 
-rm -rf "$OUT/symbol-graphs" "$OUT/catalog" "$OUT/site"
+rm -rf "$OUT/symbol-graphs" "$OUT/DFUKit.docc" "$OUT/site"
 mkdir -p "$OUT/symbol-graphs"
 dump=$("$SWIFT" package dump-symbol-graph --minimum-access-level public 2>&1) || { echo "$dump" >&2; exit 1; }
 graphs=$(echo "$dump" | sed -n 's/^Files written to //p' | tail -1)
@@ -36,17 +36,17 @@ python3 scripts/check-doc-coverage.py "$OUT/symbol-graphs"
 
 # A README section, from its "## TITLE" line up to the next "## " heading, without the title.
 section() { awk -v title="## $2" '$0 == title { on = 1; next } on && /^## / { exit } on { print }' "$1"; }
-cp -R Documentation/DFUKit.docc "$OUT/catalog"
+cp -R Documentation/DFUKit.docc "$OUT/DFUKit.docc"
 { echo; echo "## Reference"; echo; echo "What follows is profiles/README.md, the language reference."; echo
-  sed '1,/^# /d' profiles/README.md | sed 's/^#/##/'; } >> "$OUT/catalog/WritingAProfile.md"
+  sed '1,/^# /d' profiles/README.md | sed 's/^#/##/'; } >> "$OUT/DFUKit.docc/WritingAProfile.md"
 { echo; echo "## Keys and faults"; echo; echo "From README.md, The simulated link:"; echo
-  section README.md "The simulated link" | sed 's/^###/####/'; } >> "$OUT/catalog/Simulators.md"
+  section README.md "The simulated link" | sed 's/^###/####/'; } >> "$OUT/DFUKit.docc/Simulators.md"
 { echo; echo "## The line file and the ledger"; echo; echo "From README.md, Provisioning lines:"; echo
-  section README.md "Provisioning lines" | sed 's/^###/####/'; } >> "$OUT/catalog/ProvisioningLines.md"
+  section README.md "Provisioning lines" | sed 's/^###/####/'; } >> "$OUT/DFUKit.docc/ProvisioningLines.md"
 
-"$DOCC" convert "$OUT/catalog" --additional-symbol-graph-dir "$OUT/symbol-graphs" \
+"$DOCC" convert "$OUT/DFUKit.docc" --additional-symbol-graph-dir "$OUT/symbol-graphs" \
     --output-path "$OUT/site" --transform-for-static-hosting \
-    --fallback-display-name DFUKit --fallback-bundle-identifier org.dfukit.DFUKit \
+    --fallback-display-name DFUKitGuide --fallback-bundle-identifier org.dfukit.DFUKitGuide \
     --diagnostics-file "$OUT/diagnostics.json" > "$OUT/docc.log" 2>&1 || { cat "$OUT/docc.log" >&2; exit 1; }
 for page in index.html data/documentation/dfukitguide.json; do
     [ -s "$OUT/site/$page" ] || { echo "docs: $OUT/site/$page is missing" >&2; exit 1; }

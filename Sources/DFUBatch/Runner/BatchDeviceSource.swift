@@ -7,6 +7,7 @@ public protocol BatchDeviceSource: Sendable {
     /// Simulated sources run each attempt on its own virtual clock; the runner then adds the
     /// times up per concurrency slot instead of reading the wall clock.
     var usesVirtualTime: Bool { get }
+    /// The devices that can be flashed now. Throws when the transport cannot scan.
     func scan() async throws(FlashError) -> [Advertisement]
     /// A transport for one attempt (1-based) at one device, used only by the task that holds it.
     func transport(for address: DeviceAddress, attempt: Int, concurrency: Int) throws(FlashError) -> any GATTTransport
@@ -24,6 +25,7 @@ public protocol BatchLedger: Sendable {
     /// Extends the lease of the claim on the device; throws `BatchLedgerError.claimLost` when
     /// another station took it over or it is no longer active.
     func heartbeat(device: String) async throws
+    /// Records one attempt; a retried call must not add a second record.
     func record(_ attempt: AttemptRecord) async throws
     /// Gives back a device that is not done, so a later run (or another station) may try it.
     func release(device: String) async throws

@@ -32,6 +32,7 @@ public enum FlashEvent: Sendable {
     case retrying(String)
     /// Waiting for the device to reboot: to drop the link, then to advertise again.
     case rebooting(String)
+    /// The link was lost: resume `attempt` of at most `of` starts, and why it was needed.
     case resuming(attempt: Int, of: Int, reason: String)
     /// The image's procedure ended; `verified` when the device confirmed its checksum.
     case imageFinished(name: String, verified: Bool)

@@ -102,6 +102,7 @@ public struct FirmwareImage: Sendable, Equatable {
     /// `mismatches` then reports it.
     /// - Parameters:
     ///   - fileName: the file or archive entry the bytes came from.
+    ///   - data: the whole image file.
     ///   - manifestFile: the nRF Connect SDK manifest entry, if the image came from a zip; its
     ///     `image_index` names the image (`image-1`), else it is `image-0`.
     public init(mcubootFile fileName: String, data: [UInt8], manifestFile: NRFConnectManifestFile? = nil) {

@@ -9,7 +9,9 @@ public struct RebootTiming: Sendable, Equatable {
     /// How long the device may take from dropping the link to advertising again.
     package var bootTimeout: Duration
 
+    /// 2 s: how long a device may keep the link after answering a rebooting command.
     public static let defaultGrace: Duration = .seconds(2)
+    /// 30 s: how long a rebooted device may stay silent before it advertises again.
     public static let defaultBootTimeout: Duration = .seconds(30)
 
     /// Timing with a `grace` to drop the link (default 2 s) and a `bootTimeout` to advertise again

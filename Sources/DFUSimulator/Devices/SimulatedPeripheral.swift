@@ -14,9 +14,12 @@ import DFUGATT
 /// `isAdvertising(at:)`. Devices that need none of this keep the defaults: no timers, always
 /// advertising, no reaction to a power glitch.
 public protocol SimulatedPeripheral: AnyObject {
+    /// What the device advertises now: its address, name and services.
     var advertisement: Advertisement { get }
+    /// Its GATT database now: what discovery finds.
     var services: [GATTService] { get }
 
+    /// A central connected at `time` and the ATT_MTU `mtu` was agreed.
     func connectionStarted(mtu: Int, at time: Duration)
     /// The link dropped; whatever was in flight is lost. Not called for a link the device
     /// ended itself by resetting (`PeripheralEvent.reset`, `powerCycle(at:)`).

@@ -55,10 +55,15 @@ public final class SimulatedDeviceJournal: Sendable {
 
     /// What happened to a device.
     public enum Event: Sendable, Equatable {
+        /// A central connected.
         case connect
+        /// The link ended, and why.
         case disconnect(reason: String)
+        /// A write of `length` bytes arrived at `handle`.
         case write(handle: UInt16, length: Int)
+        /// The device activated the image with this SHA-256.
         case activated(sha256: [UInt8])
+        /// The device reset.
         case reset
     }
 

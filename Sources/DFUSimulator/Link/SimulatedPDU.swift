@@ -2,13 +2,20 @@
 /// takes through L2CAP (`LinkAirtime.fragments(ofATTPDU:)`).
 public enum SimulatedPDU: Sendable, Equatable {
     // central -> peripheral
+    /// ATT Write Request: answered by a Write Response.
     case writeRequest(handle: UInt16, value: [UInt8])
+    /// ATT Write Command: not answered.
     case writeCommand(handle: UInt16, value: [UInt8])
+    /// ATT Read Request.
     case readRequest(handle: UInt16)
     // peripheral -> central
+    /// ATT Write Response.
     case writeResponse
+    /// ATT Read Response with the value.
     case readResponse(value: [UInt8])
+    /// ATT Error Response: the ATT error code and the handle it concerns.
     case errorResponse(code: UInt8, handle: UInt16)
+    /// ATT Handle Value Notification.
     case notification(handle: UInt16, value: [UInt8])
     /// LL_TERMINATE_IND: the peripheral ends the connection without a last ATT PDU (a device
     /// that resets on a command it does not answer). Send it with `disconnectAfterSending`.
@@ -59,6 +66,8 @@ public struct PeripheralOutput: Sendable, Equatable {
     /// before anything else goes either way.
     package var losesLinkAtOnce: Bool
 
+    /// `pdu`, ready to go at `readyAt` (device time); with `disconnectAfterSending`, the device ends
+    /// the link once it is sent, for `disconnectReason`.
     public init(pdu: SimulatedPDU, readyAt: Duration, disconnectAfterSending: Bool = false,
                 disconnectReason: String = "the device rebooted") {
         self.pdu = pdu

@@ -50,6 +50,7 @@ public struct GBLVersionDependency: Sendable, Equatable {
         }
     }
 
+    /// "application >= 0x00010000": the image, the comparison and the version.
     public var description: String {
         let image = [1: "application", 2: "bootloader", 3: "SE"][Int(imageType)] ?? "image type \(imageType)"
         let operators = [0: "<", 2: "<=", 4: "==", 6: ">=", 8: ">"]

@@ -178,6 +178,7 @@ extension String {
 
 /// Why bytes are not a TI OAD image at all.
 public enum TIOADImageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file has this many bytes, fewer than the 44-byte header.
     case tooShort(Int)
 
     public var description: String {

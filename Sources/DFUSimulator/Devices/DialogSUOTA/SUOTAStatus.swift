@@ -2,7 +2,9 @@
 /// time the receiver has something to say. Dialog SDK 6 `suotar.h` "SUOTA Status values" (the
 /// DA1468x SDK's `suota_status_t` has the same numbers).
 public struct SUOTAStatus: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The status byte as notified.
     public let rawValue: UInt8
+    /// The status with this value.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// "Value zero must not be used": what the characteristic holds before any status.

@@ -1,6 +1,8 @@
 /// A legacy DFU control-point opcode (nRF5 SDK <= 11, `ble_dfu.h` `ble_dfu_procedure_t`).
 public struct LegacyDFUOpcode: RawRepresentable, Hashable, Sendable {
+    /// The opcode byte.
     public let rawValue: UInt8
+    /// The opcode with this value.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// Start DFU: image type u8; then the three u32 sizes arrive on the packet characteristic.
@@ -10,6 +12,7 @@ public struct LegacyDFUOpcode: RawRepresentable, Hashable, Sendable {
     package static let receiveFirmwareImage = LegacyDFUOpcode(rawValue: 0x03)
     package static let validateFirmware = LegacyDFUOpcode(rawValue: 0x04)
     package static let activateAndReset = LegacyDFUOpcode(rawValue: 0x05)
+    /// Reset the device without activating an image.
     public static let reset = LegacyDFUOpcode(rawValue: 0x06)
     /// Report the number of image bytes received: answered `10 07 01 <u32>`.
     package static let reportReceivedImageSize = LegacyDFUOpcode(rawValue: 0x07)
@@ -23,9 +26,12 @@ public struct LegacyDFUOpcode: RawRepresentable, Hashable, Sendable {
 
 /// A legacy DFU response status (`ble_dfu_resp_val_t`).
 public struct LegacyDFUStatus: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The status byte of a response.
     public let rawValue: UInt8
+    /// The status with this value.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// The request succeeded.
     public static let success = LegacyDFUStatus(rawValue: 0x01)
     package static let invalidState = LegacyDFUStatus(rawValue: 0x02)
     package static let notSupported = LegacyDFUStatus(rawValue: 0x03)
@@ -44,11 +50,14 @@ public struct LegacyDFUStatus: RawRepresentable, Hashable, Sendable, CustomStrin
 
 /// The image types of Start DFU (`DFU_UPDATE_SD` 1, `DFU_UPDATE_BL` 2, `DFU_UPDATE_APP` 4).
 public struct LegacyDFUImageType: RawRepresentable, Hashable, Sendable {
+    /// The image type bits.
     public let rawValue: UInt8
+    /// The image type with these bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     package static let softDevice = LegacyDFUImageType(rawValue: 1)
     package static let bootloader = LegacyDFUImageType(rawValue: 2)
     package static let softDeviceBootloader = LegacyDFUImageType(rawValue: 3)
+    /// An application image.
     public static let application = LegacyDFUImageType(rawValue: 4)
 }

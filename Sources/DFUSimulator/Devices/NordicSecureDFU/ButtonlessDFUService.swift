@@ -12,7 +12,9 @@ public enum ButtonlessMode: String, Sendable, CaseIterable {
 
 /// A buttonless-service opcode (`ble_dfu_buttonless_op_code_t`).
 public struct ButtonlessOpcode: RawRepresentable, Hashable, Sendable {
+    /// The opcode byte.
     public let rawValue: UInt8
+    /// The opcode with this value.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     package static let enterBootloader = ButtonlessOpcode(rawValue: 0x01)
@@ -24,13 +26,17 @@ public struct ButtonlessOpcode: RawRepresentable, Hashable, Sendable {
 
 /// A buttonless-service response code (`ble_dfu_buttonless_rsp_code_t`).
 public struct ButtonlessResult: RawRepresentable, Hashable, Sendable {
+    /// The response code byte.
     public let rawValue: UInt8
+    /// The response code with this value.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// The request succeeded.
     public static let success = ButtonlessResult(rawValue: 0x01)
     package static let opcodeNotSupported = ButtonlessResult(rawValue: 0x02)
     package static let operationFailed = ButtonlessResult(rawValue: 0x04)
     package static let invalidAdvertisementName = ButtonlessResult(rawValue: 0x05)
+    /// The device is busy with an earlier request.
     public static let busy = ButtonlessResult(rawValue: 0x06)
     package static let notBonded = ButtonlessResult(rawValue: 0x07)
 }

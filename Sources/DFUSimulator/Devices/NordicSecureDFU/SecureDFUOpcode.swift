@@ -1,7 +1,9 @@
 /// A Secure DFU control-point opcode (nrf_dfu_req_handler.h `nrf_dfu_op_t`). An open set: an
 /// opcode the bootloader does not know is still carried, and answered "opcode not supported".
 public struct SecureDFUOpcode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The opcode byte.
     public let rawValue: UInt8
+    /// The opcode with this value.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     package static let protocolVersion = SecureDFUOpcode(rawValue: 0x00)
@@ -19,6 +21,7 @@ public struct SecureDFUOpcode: RawRepresentable, Hashable, Sendable, CustomStrin
     package static let objectWrite = SecureDFUOpcode(rawValue: 0x08)
     package static let ping = SecureDFUOpcode(rawValue: 0x09)
     package static let hardwareVersion = SecureDFUOpcode(rawValue: 0x0A)
+    /// Firmware Version: the version of an image on the device.
     public static let firmwareVersion = SecureDFUOpcode(rawValue: 0x0B)
     package static let abort = SecureDFUOpcode(rawValue: 0x0C)
     /// The first byte of every response notification.
@@ -36,9 +39,12 @@ public struct SecureDFUOpcode: RawRepresentable, Hashable, Sendable, CustomStrin
 
 /// The object a Secure DFU command works on (`nrf_dfu_obj_type_t`).
 public struct SecureDFUObjectType: RawRepresentable, Hashable, Sendable {
+    /// The object type byte.
     public let rawValue: UInt8
+    /// The object type with this value.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// No object (0x00): not a valid type.
     public static let invalid = SecureDFUObjectType(rawValue: 0x00)
     /// The init packet (`.dat`), at most 512 bytes.
     public static let command = SecureDFUObjectType(rawValue: 0x01)

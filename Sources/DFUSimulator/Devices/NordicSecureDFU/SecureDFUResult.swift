@@ -1,10 +1,13 @@
 /// A Secure DFU result code, the third byte of a response (`nrf_dfu_result_t`). An open set: a
 /// code this simulator never sends can still be named by number.
 public struct SecureDFUResult: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The result code byte.
     public let rawValue: UInt8
+    /// The result with this value.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     package static let invalidCode = SecureDFUResult(rawValue: 0x00)
+    /// The request succeeded (0x01).
     public static let success = SecureDFUResult(rawValue: 0x01)
     package static let opcodeNotSupported = SecureDFUResult(rawValue: 0x02)
     /// Missing or invalid parameter value.
@@ -32,7 +35,9 @@ public struct SecureDFUResult: RawRepresentable, Hashable, Sendable, CustomStrin
 
 /// The byte after `0x0B` in an extended-error response (`nrf_dfu_ext_error_code_t`).
 public struct SecureDFUExtendedError: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The extended error code byte.
     public let rawValue: UInt8
+    /// The extended error with this value.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     package static let noError = SecureDFUExtendedError(rawValue: 0x00)
@@ -70,9 +75,12 @@ public struct SecureDFUExtendedError: RawRepresentable, Hashable, Sendable, Cust
 
 /// The outcome of one request: a result, or an extended error (sent as `0B <code>`).
 public enum SecureDFUOutcome: Hashable, Sendable {
+    /// A result code.
     case result(SecureDFUResult)
+    /// Result 0x0B followed by an extended error code.
     case extended(SecureDFUExtendedError)
 
+    /// The request succeeded.
     public static let success = SecureDFUOutcome.result(.success)
 
     package var isSuccess: Bool { self == .success }

@@ -14,19 +14,25 @@ public struct MCUbootSlots: Sendable, Equatable {
 
     /// Per-slot flags of the image list.
     public struct Flags: Sendable, Equatable {
+        /// The slot is marked to boot next.
         public var pending = false
+        /// The image is confirmed: MCUboot keeps it.
         public var confirmed = false
+        /// The image runs now.
         public var active = false
+        /// The swap to it is for good (no revert).
         public var permanent = false
     }
 
     package private(set) var primary: SMPSlotImage
+    /// The image in slot 1, if any.
     public private(set) var secondary: SMPSlotImage?
     /// slot 1 is marked for the next boot.
     private(set) var pendingSwap: SwapType = .none
     /// slot 0's `image_ok`: false after a trial swap until confirmed.
     private(set) var primaryConfirmed = true
 
+    /// Slots with `primary` in slot 0, confirmed and running, and slot 1 empty.
     public init(primary: SMPSlotImage) {
         self.primary = primary
     }

@@ -4,7 +4,9 @@ import DFUBytes
 /// OS or image group command and builds the response frame. Pure: no link and no clock; the
 /// device (`SMPServerDevice`) adds reassembly, buffers and timing.
 public struct SMPServer: Sendable {
+    /// Buffers, erase mode and protocol version.
     public let settings: SMPServerSettings
+    /// The image slots.
     public internal(set) var slots: MCUbootSlots
     var upload: SMPImageUpload?
     var eraser: SMPSlotEraser
@@ -25,6 +27,7 @@ public struct SMPServer: Sendable {
         var armsReset: Bool
     }
 
+    /// A server whose slot 0 holds `factoryImage`.
     public init(settings: SMPServerSettings, factoryImage: SMPSlotImage) {
         self.settings = settings
         self.slots = MCUbootSlots(primary: factoryImage)

@@ -7,20 +7,27 @@ extension SMPServerDevice: SimulatedMemoryKeeping {
     public struct Memory: Codable, Sendable, Equatable {
         /// Slot 0 (runs) and slot 1 (nil: empty or erased), whole MCUboot images.
         package var primary: Data
+        /// Slot 1's image; nil when empty or erased.
         public var secondary: Data?
         /// Slot 1's trailer: `none`, `test` (one trial boot) or `permanent`.
         public var marked: String
         /// Slot 0's `image_ok`: false while a tested image runs unconfirmed.
         package var primaryConfirmed: Bool
+        /// The upload in progress, if any.
         public var upload: Upload?
 
+        /// An upload in progress: what the client announced and what arrived.
         public struct Upload: Codable, Sendable, Equatable {
+            /// The image size the first chunk announced, in bytes.
             public var size: Int
+            /// The hash the first chunk announced (may be empty).
             public var sha: Data
+            /// The bytes received so far.
             public var received: Data
         }
     }
 
+    /// The device's memory now, for a state file.
     public var memory: Memory {
         let slots = server.slots
         let marked: String = switch slots.pendingSwap {

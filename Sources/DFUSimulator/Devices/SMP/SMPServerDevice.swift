@@ -34,6 +34,7 @@ public final class SMPServerDevice: SimulatedPeripheral {
         version: MCUbootImageVersion(major: 1, minor: 0, revision: 0, build: 0)))!
 
     public let advertisement: Advertisement
+    /// The SMP server: the protocol logic and the slots.
     public internal(set) var server: SMPServer
     private var reassembler = Reassembler(format: SMPServerDevice.frameFormat)
     private var mtu = 23
@@ -48,6 +49,7 @@ public final class SMPServerDevice: SimulatedPeripheral {
     /// What MCUboot did at the last boot.
     package private(set) var lastBoot = MCUbootSlots.BootAction.none
 
+    /// A device at `address` advertising `name`, with `factoryImage` in slot 0.
     public init(address: DeviceAddress, name: String = "Zephyr SMP", settings: SMPServerSettings = SMPServerSettings(),
                 factoryImage: SMPSlotImage = SMPServerDevice.factoryImage) {
         self.advertisement = Advertisement(address: address, name: name, serviceUUIDs: [Self.serviceUUID], rssi: -45)
@@ -63,6 +65,7 @@ public final class SMPServerDevice: SimulatedPeripheral {
         ])]
     }
 
+    /// The image slots as they are now.
     public var slots: MCUbootSlots { server.slots }
     /// A reset was answered and the reboot has not come yet.
     package var isResetPending: Bool { cycle.isResetDue }

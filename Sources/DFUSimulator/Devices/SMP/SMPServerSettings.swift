@@ -23,6 +23,7 @@ public struct SMPServerSettings: Sendable, Equatable {
     package var protocolVersion = 2
     /// Size of each of the two image slots.
     package var slotSize = 1 << 20
+    /// The flash timing of erases and writes.
     public var flash = FlashTiming()
     /// Decoding a request and building its answer, before any flash work.
     package var requestOverhead: Duration = .microseconds(500)
@@ -46,6 +47,7 @@ public struct SMPServerSettings: Sendable, Equatable {
     /// (`swapTime(bytes:)`).
     package var swapPerKiB: Duration?
 
+    /// Zephyr's defaults.
     public init() {}
 
     /// How long MCUboot's swap-move takes for `bytes` of image: every sector the image uses

@@ -5,16 +5,20 @@ import DFUPackage
 /// parser. Only images that parse and carry an image hash TLV are listed, as in Zephyr's
 /// `img_mgmt_read_info`.
 public struct SMPSlotImage: Sendable, Equatable {
+    /// The whole image file.
     public let bytes: [UInt8]
+    /// The version in its header.
     public let version: MCUbootImageVersion
     /// The image hash TLV: the hash SMP lists and takes for test / confirm.
     public let hash: [UInt8]
+    /// False for an image flagged non-bootable (a split image's application).
     public let bootable: Bool
     /// Whether the image hash TLV matches the image (MCUboot refuses to boot it otherwise). An
     /// encrypted image's hash covers its plaintext, which MCUboot checks while decrypting with
     /// its private key; the simulated device holds no key and takes it as intact.
     package let isIntact: Bool
 
+    /// The image in `bytes`; nil unless they parse as an MCUboot image with an image hash TLV.
     public init?(bytes: [UInt8]) {
         guard let image = try? MCUbootImage(bytes: bytes), let hash = image.imageHash else { return nil }
         self.bytes = bytes
@@ -47,6 +51,7 @@ public struct SMPSlotImage: Sendable, Equatable {
 /// A minimal `imgtool sign`: a 32-byte header, the payload, and a TLV area holding the SHA256
 /// TLV. For the simulated device's factory image and for tests.
 public enum SimulatedMCUbootImage {
+    /// An MCUboot image of `payload` at `version`, with `flags` in its header and its SHA-256 TLV.
     public static func make(payload: [UInt8], version: MCUbootImageVersion, flags: UInt32 = 0) -> [UInt8] {
         var writer = ByteWriter(capacity: payload.count + 76)
         writer.append(0x96F3_B83D, width: 4, endianness: .little)  // ih_magic

@@ -1,9 +1,12 @@
 /// An OAD status (oad.h `OAD_STATUS_CODES`): the identify answer, a block request's
 /// `prevBlkStat`, a control command's answer. Open: an unknown code is kept.
 public struct TIOADStatus: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The status byte.
     public let rawValue: UInt8
+    /// The status with this value.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// `OAD_SUCCESS`.
     public static let success = TIOADStatus(rawValue: 0)
     /// "Downloaded image CRC doesn't match".
     package static let crcError = TIOADStatus(rawValue: 1)
@@ -43,7 +46,9 @@ public struct TIOADStatus: RawRepresentable, Hashable, Sendable, CustomStringCon
 
 /// An extended control opcode (oad.h `OAD_EXT_CTRL_*`), written to FFC5.
 package struct TIOADControlOpcode: RawRepresentable, Hashable, Sendable {
+    /// The opcode byte.
     public let rawValue: UInt8
+    /// The opcode with this value.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     package static let getBlockSize = TIOADControlOpcode(rawValue: 0x01)

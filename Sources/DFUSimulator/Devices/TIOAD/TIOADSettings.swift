@@ -12,5 +12,6 @@ public struct TIOADSettings: Sendable, Equatable {
     /// check after the last block fails (CRC_ERR).
     package var corruptBlock: Int?
 
+    /// The defaults of TI's OAD sample application.
     public init() {}
 }

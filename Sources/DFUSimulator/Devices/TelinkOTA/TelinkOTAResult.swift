@@ -5,9 +5,12 @@
 /// `b85_ble_sdk/stack/ble/service/ota/ota.h` (the enum after "OTA result"); the comments quote
 /// it in short.
 public struct TelinkOTAResult: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The result byte.
     public let rawValue: UInt8
+    /// The result with this value.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// The OTA succeeded.
     public static let success = Self(rawValue: 0x00)
     /// "repeated OTA PDU or lost some OTA PDU".
     package static let dataPacketSequenceError = Self(rawValue: 0x01)
@@ -34,6 +37,7 @@ public struct TelinkOTAResult: RawRepresentable, Hashable, Sendable, CustomStrin
     public static let timeout = Self(rawValue: 0x0D)
     package static let connectionTerminated = Self(rawValue: 0x0E)
 
+    /// The SDK's name of the result (`OTA_SUCCESS`...), or `unknown` for a value it does not define.
     public var name: String {
         switch self {
         case .success: return "OTA_SUCCESS"

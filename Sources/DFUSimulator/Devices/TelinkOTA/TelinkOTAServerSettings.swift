@@ -21,5 +21,6 @@ public struct TelinkOTAServerSettings: Sendable, Equatable {
     /// within 4 s is given up on, and the OTA finishes anyway.
     package var feedbackTimeout: Duration = .seconds(4)
 
+    /// The SDK's defaults.
     public init() {}
 }

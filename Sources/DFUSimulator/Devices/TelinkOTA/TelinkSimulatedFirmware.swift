@@ -11,8 +11,10 @@ public struct TelinkSimulatedFirmware: Sendable, Equatable {
 
     /// The image; nil for the factory image the device starts with.
     public var image: [UInt8]?
+    /// The Firmware Revision String it reports.
     public var revision: String
 
+    /// Firmware running `image` (nil: the factory image) that reports `revision`.
     public init(image: [UInt8]?, revision: String) {
         self.image = image
         self.revision = revision
