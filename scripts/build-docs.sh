@@ -14,7 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 DOCC=${DOCC:-$(dirname "$(readlink -f "$(command -v "$SWIFT")")")/docc}
-[ -x "$DOCC" ] || DOCC=$(command -v docc)
+[ -x "$DOCC" ] || DOCC=$(command -v docc || true)
+[ -n "$DOCC" ] || { echo "docs: no docc next to $SWIFT nor on PATH (it ships with the Swift toolchain since 5.6)" >&2; exit 1; }
 OUT=.build/docs
 # The library modules the site documents (not the command line's own modules nor the C shims).
 MODULES="DFUBytes DFUPackage DFUProfile DFUGATT DFUSimulator DFUHCI DFUATT DFUHCITransport DFUEngine
@@ -36,13 +37,15 @@ python3 scripts/check-doc-coverage.py "$OUT/symbol-graphs"
 
 # A README section, from its "## TITLE" line up to the next "## " heading, without the title.
 section() { awk -v title="## $2" '$0 == title { on = 1; next } on && /^## / { exit } on { print }' "$1"; }
+# Headings one level down (`#` -> `##`), leaving lines inside ``` code blocks alone.
+demote() { awk '/^```/ { code = !code } !code && /^#/ { $0 = "#" $0 } { print }'; }
 cp -R Documentation/DFUKit.docc "$OUT/DFUKit.docc"
 { echo; echo "## Reference"; echo; echo "What follows is profiles/README.md, the language reference."; echo
-  sed '1,/^# /d' profiles/README.md | sed 's/^#/##/'; } >> "$OUT/DFUKit.docc/WritingAProfile.md"
+  awk 'done || !/^# / { print; next } { done = 1 }' profiles/README.md | demote; } >> "$OUT/DFUKit.docc/WritingAProfile.md"
 { echo; echo "## Keys and faults"; echo; echo "From README.md, The simulated link:"; echo
-  section README.md "The simulated link" | sed 's/^###/####/'; } >> "$OUT/DFUKit.docc/Simulators.md"
+  section README.md "The simulated link" | demote; } >> "$OUT/DFUKit.docc/Simulators.md"
 { echo; echo "## The line file and the ledger"; echo; echo "From README.md, Provisioning lines:"; echo
-  section README.md "Provisioning lines" | sed 's/^###/####/'; } >> "$OUT/DFUKit.docc/ProvisioningLines.md"
+  section README.md "Provisioning lines" | demote; } >> "$OUT/DFUKit.docc/ProvisioningLines.md"
 
 "$DOCC" convert "$OUT/DFUKit.docc" --additional-symbol-graph-dir "$OUT/symbol-graphs" \
     --output-path "$OUT/site" --transform-for-static-hosting \
