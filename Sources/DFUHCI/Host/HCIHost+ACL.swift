@@ -21,7 +21,7 @@ extension HCIHost {
                 throw disconnectedError(handle)
             }
             do {
-                try await transport.send(fragment.packet)
+                try await pipe.send(fragment.packet)
             } catch {
                 flow.complete(1, on: handle)
                 throw error

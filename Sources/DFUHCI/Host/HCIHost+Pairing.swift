@@ -1,6 +1,6 @@
 extension HCIHost {
     /// Pairs with the peer of `handle` and encrypts the link: LE legacy pairing with Just Works
-    /// (`SMPLegacyPairing`) over L2CAP CID 6, then LE Enable Encryption with the STK and the
+    /// (`LegacyPairing`) over L2CAP CID 6, then LE Enable Encryption with the STK and the
     /// Encryption Change that confirms it. Nothing is bonded: the next connection pairs again.
     /// - Throws: `.pairingFailed` with the reason (the device refused, a confirm value did not
     ///   match, no answer within `timeout`, encryption refused), or `.disconnected`.
@@ -8,7 +8,7 @@ extension HCIHost {
         guard let state = connections[handle] else { throw disconnectedError(handle) }
         func failure(_ detail: String) -> HCIError { HCIError(.pairingFailed(handle: handle), detail: detail) }
         var random = SystemRandomNumberGenerator()
-        var machine = SMPLegacyPairing(
+        var machine = LegacyPairing(
             initiator: ownAddress, initiatorAddressType: HCIAddressType.randomDevice.rawValue,
             responder: state.info.peerAddress, responderAddressType: state.info.peerAddressType.rawValue & 1,
             random: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) })

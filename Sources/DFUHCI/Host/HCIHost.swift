@@ -1,13 +1,13 @@
 import DFUBytes
 import DFUGATT
 
-/// A userspace Bluetooth LE host (central role) running one controller over an `HCITransport`:
+/// A userspace Bluetooth LE host (central role) running one controller over an `H4Pipe`:
 /// start-up, scanning, connections, ACL flow control, L2CAP ATT and LE signaling channels.
 ///
 /// All state lives in this actor; packets from the controller are handled one at a time without
 /// suspending, so they keep their order. Every command and every awaited event has a deadline.
 public actor HCIHost {
-    public nonisolated let transport: any HCITransport
+    public nonisolated let pipe: any H4Pipe
     public nonisolated let configuration: HCIHostConfiguration
     /// The random static own address used to scan and connect.
     public nonisolated let ownAddress: DeviceAddress
@@ -50,8 +50,8 @@ public actor HCIHost {
     var creditWaiters: [CreditWaiter] = []
     var signalingIdentifier: UInt8 = 0
 
-    public init(transport: any HCITransport, configuration: HCIHostConfiguration = HCIHostConfiguration()) {
-        self.transport = transport
+    public init(pipe: any H4Pipe, configuration: HCIHostConfiguration = HCIHostConfiguration()) {
+        self.pipe = pipe
         self.configuration = configuration
         self.ownAddress = configuration.randomAddress ?? HCIHostConfiguration.makeRandomStaticAddress()
         (disconnections, disconnectionsContinuation) = AsyncStream<HCIDisconnection>.makeStream()
@@ -61,16 +61,16 @@ public actor HCIHost {
     /// file, and starts the controller.
     public static func open(_ address: String, configuration: HCIHostConfiguration = HCIHostConfiguration(),
                             traceFile: String? = nil) async throws(HCIError) -> HCIHost {
-        var transport = try HCITransportAddress(parsing: address).open()
+        var pipe: any H4Pipe = try H4PipeAddress(parsing: address).open()
         if let traceFile {
             do {
-                transport = TracingTransport(wrapping: transport, writer: try BTSnoopWriter(path: traceFile))
+                pipe = BTSnoopTracingPipe(wrapping: pipe, writer: try BTSnoopWriter(path: traceFile))
             } catch {
-                transport.close()
+                pipe.close()
                 throw error
             }
         }
-        let host = HCIHost(transport: transport, configuration: configuration)
+        let host = HCIHost(pipe: pipe, configuration: configuration)
         do {
             try await host.start()
         } catch {
@@ -116,13 +116,13 @@ public actor HCIHost {
     public func close() {
         readerTask?.cancel()
         readerTask = nil
-        transport.close()
-        shutDown(HCIError(.transportClosed, detail: "\(transport.name): closed by the host"))
+        pipe.close()
+        shutDown(HCIError(.transportClosed, detail: "\(pipe.name): closed by the host"))
     }
 
     func startReading() {
         guard readerTask == nil else { return }
-        let stream = transport.incoming
+        let stream = pipe.incoming
         readerTask = Task { [weak self] in
             for await packet in stream {
                 guard let self else { return }
@@ -133,7 +133,7 @@ public actor HCIHost {
     }
 
     func transportEnded() {
-        shutDown(transport.failure ?? HCIError(.transportClosed, detail: "\(transport.name): the controller went away"))
+        shutDown(pipe.failure ?? HCIError(.transportClosed, detail: "\(pipe.name): the controller went away"))
     }
 
     /// Fails every waiter and ends every connection.
@@ -244,7 +244,7 @@ public actor HCIHost {
             }
         }
         do {
-            try await transport.send(command.packet)
+            try await pipe.send(command.packet)
         } catch {
             cancelExpectation(id)
             throw error
