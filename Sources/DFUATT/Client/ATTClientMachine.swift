@@ -35,11 +35,11 @@ public struct ATTClientMachine: Sendable {
     public let address: String?
 
     /// The current ATT_MTU: 23 until an MTU exchange, then min(client Rx MTU, server Rx MTU).
-    public private(set) var mtu = ATTClientMachine.defaultLEMTU
+    public internal(set) var mtu = ATTClientMachine.defaultLEMTU
     /// Why the bearer ended, once it has: every later request and wait fails with it.
-    public private(set) var endedWith: GATTError?
+    public internal(set) var endedWith: GATTError?
     /// PDUs from the peer that were malformed or unexpected and were dropped.
-    public private(set) var droppedPDUCount = 0
+    public internal(set) var droppedPDUCount = 0
 
     var outstanding: OutstandingRequest?
     var queue: [QueuedRequest] = []

@@ -10,7 +10,6 @@ struct ConnectionState {
     let channel: HCIATTChannel
     /// Security Manager PDUs (L2CAP CID 6) while pairing.
     let securityInbox = PDUInbox()
-    var sendGate = FIFOGate()
 }
 
 extension HCIHost {
@@ -176,13 +175,11 @@ extension HCIHost {
     /// Forgets a connection: its queued ACL packets free their credits, its senders and
     /// readers are told.
     func tearDown(_ handle: UInt16, reason: HCIStatus, error: HCIError) {
-        guard var state = connections.removeValue(forKey: handle) else { return }
+        guard let state = connections.removeValue(forKey: handle) else { return }
         endedConnections[handle] = error
-        flow.connectionClosed(handle)
-        state.sendGate.releaseAll()
+        runACL(.connectionClosed(handle: handle, connection: state.id))
         state.channel.inbox.finish(error)
         state.securityInbox.finish(error)
-        grantCredits()
         disconnectionsContinuation.yield(HCIDisconnection(handle: handle, peerAddress: state.info.peerAddress, reason: reason))
     }
 }

@@ -46,8 +46,11 @@ public actor HCIHost {
     var connections: [UInt16: ConnectionState] = [:]
     /// How each ended connection ended, until its handle is reused (so late senders learn why).
     var endedConnections: [UInt16: HCIError] = [:]
-    var flow = ACLFlowControl(capacity: 1)
-    var creditWaiters: [CreditWaiter] = []
+    /// ACL send turns and credits (sized by `start()`), and where their answers meet the senders.
+    var acl = ACLFlowMachine(capacity: 1)
+    var aclTurns = HCIOutcomeSlots<Bool>()
+    var aclCredits = HCIOutcomeSlots<Result<Void, HCIError>>()
+    var creditTimers: [UInt64: Task<Void, Never>] = [:]
     var signalingIdentifier: UInt8 = 0
 
     public init(pipe: any H4Pipe, configuration: HCIHostConfiguration = HCIHostConfiguration()) {
@@ -105,7 +108,7 @@ public actor HCIHost {
             length = Int(shared.aclDataPacketLength)
             count = Int(shared.totalACLDataPackets)
         }
-        flow = ACLFlowControl(capacity: count)
+        acl = ACLFlowMachine(capacity: count)
         controller = HCIControllerInfo(version: version, aclPacketLength: length, aclPacketCount: count, features: features)
         try await execute(SetEventMaskCommand.leCentral)
         try await execute(LESetEventMaskCommand.leCentral)
@@ -141,8 +144,7 @@ public actor HCIHost {
         guard closedError == nil else { return }
         closedError = error
         for id in Array(eventWaiters.keys) { failEventWaiter(id, error) }
-        for waiter in creditWaiters { waiter.continuation.resume(returning: .failure(error)) }
-        creditWaiters = []
+        runACL(.hostClosed)
         for id in Array(scanWaiters.keys) { finishScanWaiter(id, with: nil) }
         for handle in Array(connections.keys) { tearDown(handle, reason: .localHostTerminated, error: error) }
         commandGate.releaseAll()
@@ -188,9 +190,8 @@ public actor HCIHost {
         switch event {
         case let .numberOfCompletedPackets(completed):
             for entry in completed.entries {
-                flow.complete(Int(entry.completedPackets), on: entry.handle)
+                runACL(.packetsCompleted(handle: entry.handle, count: Int(entry.completedPackets)))
             }
-            grantCredits()
         case let .disconnectionComplete(disconnection) where disconnection.status == .success:
             tearDown(disconnection.handle, reason: disconnection.reason,
                      error: HCIError(.disconnected(handle: disconnection.handle, reason: disconnection.reason)))
