@@ -32,7 +32,7 @@ extension HCIHost {
     }
 
     func disconnectedError(_ handle: UInt16) -> HCIError {
-        closedError ?? endedConnections[handle]
+        closedError ?? lifecycle.endReason(handle)
             ?? HCIError(.disconnected(handle: handle, reason: .unknownConnectionIdentifier), detail: "no such connection")
     }
 

@@ -42,10 +42,10 @@ public actor HCIHost {
     var scanWaiters: [UInt64: ScanWaiter] = [:]
 
     // Connections and ACL.
-    var connectAttempt: DeviceAddress?
+    /// Which connections exist, in which phase, how the ended ones ended; `connections` holds
+    /// the live ones' resources.
+    var lifecycle = HCIConnectionLifecycle()
     var connections: [UInt16: ConnectionState] = [:]
-    /// How each ended connection ended, until its handle is reused (so late senders learn why).
-    var endedConnections: [UInt16: HCIError] = [:]
     /// ACL send turns and credits (sized by `start()`), and where their answers meet the senders.
     var acl = ACLFlowMachine(capacity: 1)
     var aclTurns = HCIOutcomeSlots<Bool>()
@@ -146,7 +146,7 @@ public actor HCIHost {
         for id in Array(eventWaiters.keys) { failEventWaiter(id, error) }
         runACL(.hostClosed)
         for id in Array(scanWaiters.keys) { finishScanWaiter(id, with: nil) }
-        for handle in Array(connections.keys) { tearDown(handle, reason: .localHostTerminated, error: error) }
+        runLifecycle(.hostClosed(error))
         commandGate.releaseAll()
         disconnectionsContinuation.finish()
     }
