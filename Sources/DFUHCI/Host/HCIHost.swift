@@ -6,6 +6,8 @@ import DFUGATT
 ///
 /// All state lives in this actor; packets from the controller are handled one at a time without
 /// suspending, so they keep their order. Every command and every awaited event has a deadline.
+/// The rules of ACL sending (`ACLFlowMachine`: turns, credits) and of the connections' life
+/// (`HCIConnectionLifecycle`) are pure state machines this actor drives.
 public actor HCIHost {
     public nonisolated let pipe: any H4Pipe
     public nonisolated let configuration: HCIHostConfiguration
