@@ -36,8 +36,8 @@ public actor ATTClient {
     private var nextIdentifier: UInt64 = 0
     private var reader: Task<Void, Never>?
     private var timers: [UInt64: Task<Void, Never>] = [:]
-    private var responses = ATTOutcomeSlots<Result<[UInt8], GATTError>>()
-    private var values = ATTOutcomeSlots<Result<ATTReceivedValue?, GATTError>>()
+    private var responses = OutcomeSlots<Result<[UInt8], GATTError>>()
+    private var values = OutcomeSlots<Result<ATTReceivedValue?, GATTError>>()
 
     public init(bearer: any ATTBearer, address: String? = nil, transactionTimeout: Duration = .seconds(30),
                 clock: any ATTClock = ContinuousATTClock()) {

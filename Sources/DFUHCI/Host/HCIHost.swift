@@ -50,8 +50,8 @@ public actor HCIHost {
     var connections: [UInt16: ConnectionState] = [:]
     /// ACL send turns and credits (sized by `start()`), and where their answers meet the senders.
     var acl = ACLFlowMachine(capacity: 1)
-    var aclTurns = HCIOutcomeSlots<Bool>()
-    var aclCredits = HCIOutcomeSlots<Result<Void, HCIError>>()
+    var aclTurns = OutcomeSlots<Bool>()
+    var aclCredits = OutcomeSlots<Result<Void, HCIError>>()
     var creditTimers: [UInt64: Task<Void, Never>] = [:]
     var signalingIdentifier: UInt8 = 0
 
