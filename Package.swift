@@ -9,7 +9,7 @@
 //   -> DFUProfile    profile files (YAML / JSON) -> typed model, expressions
 //   -> DFUGATT       the abstract GATT link every transport implements
 //   -> DFUSimulator  a transport: simulated peripherals on a virtual-clock link model
-//   -> DFUHCI        a transport: the userspace HCI host (H4, ACL, L2CAP, btsnoop)
+//   -> DFUHCI        a transport: the userspace HCI host (H4 pipes, ACL, L2CAP, Security Manager, btsnoop)
 //   -> DFUATT        the GATT client: ATT PDUs and client, a GATTLink over an ATT bearer
 //   -> DFUHCITransport  hci: devices (DFUHCI + DFUATT as a GATTTransport)
 //   -> DFUEngine     runs a profile's procedure over any GATT link

@@ -1,5 +1,5 @@
 /// A failure of the GATT layer or of the transport under it, with the device it concerns.
-public struct GATTError: Error, Sendable, CustomStringConvertible {
+public struct GATTError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, which decides what the engine does next (reconnect, retry, give up).
     public enum Kind: Sendable, Equatable {
         /// The link dropped (the peer vanished, rebooted, or the radio lost it).

@@ -6,7 +6,7 @@ import Synchronization
 /// An in-memory controller speaking real HCI packets (encoded and decoded with the same codecs
 /// the host uses), with the knobs Bumble does not have: ACL buffer size and count, automatic
 /// Number Of Completed Packets or none, commands left unanswered.
-final class FakeController: HCITransport {
+final class FakeController: H4Pipe {
     enum OptionalBehaviour: Sendable { case unanswered, unknownCommand, supported }
 
     struct Settings: Sendable {

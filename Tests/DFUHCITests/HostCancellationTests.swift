@@ -14,7 +14,7 @@ final class HostCancellationTests: XCTestCase {
         configuration.commandTimeout = .milliseconds(300)
         configuration.optionalCommandTimeout = .milliseconds(100)
         configuration.randomAddress = DeviceAddress(string: "C3:11:22:33:44:55")
-        let host = HCIHost(transport: controller, configuration: configuration)
+        let host = HCIHost(pipe: controller, configuration: configuration)
         try await host.start()
         return (host, controller)
     }

@@ -17,7 +17,7 @@ final class HostTests: XCTestCase {
         configuration.creditTimeout = .seconds(2)
         configuration.randomAddress = DeviceAddress(string: "C3:11:22:33:44:55")
         tune(&configuration)
-        let host = HCIHost(transport: controller, configuration: configuration)
+        let host = HCIHost(pipe: controller, configuration: configuration)
         try await host.start()
         return (host, controller)
     }
@@ -46,7 +46,7 @@ final class HostTests: XCTestCase {
         let controller = FakeController(.init(unanswered: [ResetCommand.opcode]))
         var configuration = HCIHostConfiguration()
         configuration.commandTimeout = .milliseconds(150)
-        let host = HCIHost(transport: controller, configuration: configuration)
+        let host = HCIHost(pipe: controller, configuration: configuration)
         let error = await hciError { () async throws(HCIError) in try await host.start() }
         XCTAssertEqual(error?.kind, .commandTimeout(command: "Reset", opcode: ResetCommand.opcode))
         XCTAssertEqual(error?.description, "HCI command Reset (0x0C03) got no answer: within 0.15 s")

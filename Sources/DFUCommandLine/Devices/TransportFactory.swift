@@ -35,7 +35,7 @@ enum TransportFactory {
             throw .usage("sim: is not a radio transport")
         case .hci:
             do {
-                _ = try HCITransportAddress(parsing: "hci:" + specifier.target)
+                _ = try H4PipeAddress(parsing: "hci:" + specifier.target)
             } catch {
                 throw .usage("\(error)")
             }

@@ -4,6 +4,7 @@ extension HCIHost {
     /// `creditTimeout` per fragment) while the controller has no free buffer. Frames on one
     /// connection never interleave. `connection` (the channel's) pins the connection: if it
     /// ends meanwhile, nothing more goes out, even when a new connection gets the same handle.
+    /// The turns and credits are `ACLFlowMachine`'s; this only waits for its answers.
     public func sendL2CAP(_ payload: [UInt8], channel: L2CAPChannelID, handle: UInt16,
                           connection: UInt64? = nil) async throws(HCIError) {
         try checkOpen()
@@ -12,87 +13,81 @@ extension HCIHost {
         }
         let frame = L2CAPBasicFrame(channel: channel, payload: payload).bytes
         let fragments = ACLFragmenter.fragments(of: frame, handle: handle, maximumLength: controller.aclPacketLength)
-        try await acquireSendTurn(handle, connection: id)
-        defer { releaseSendTurn(handle, connection: id) }
+        let sender = makeIdentifier()
+        try await acquireSendTurn(sender, handle: handle, connection: id)
+        defer { runACL(.frameFinished(sender, connection: id)) }
         for fragment in fragments {
-            try await acquireCredit(handle)
+            try await acquireCredit(sender, handle: handle)
             guard connections[handle]?.id == id else {
-                flow.complete(1, on: handle)
+                runACL(.creditUnused(handle: handle))
                 throw disconnectedError(handle)
             }
             do {
-                try await transport.send(fragment.packet)
+                try await pipe.send(fragment.packet)
             } catch {
-                flow.complete(1, on: handle)
+                runACL(.creditUnused(handle: handle))
                 throw error
             }
         }
     }
 
     func disconnectedError(_ handle: UInt16) -> HCIError {
-        closedError ?? endedConnections[handle]
+        closedError ?? lifecycle.endReason(handle)
             ?? HCIError(.disconnected(handle: handle, reason: .unknownConnectionIdentifier), detail: "no such connection")
     }
 
-    private func acquireSendTurn(_ handle: UInt16, connection id: UInt64) async throws(HCIError) {
+    private func acquireSendTurn(_ sender: UInt64, handle: UInt16, connection id: UInt64) async throws(HCIError) {
         guard connections[handle]?.id == id else { throw disconnectedError(handle) }
-        if connections[handle]!.sendGate.tryAcquire() { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            connections[handle]?.sendGate.enqueue(continuation)
-        }
-        // Woken either with the turn, or because the connection went away (perhaps replaced by
-        // another on the same handle, whose turn this is not).
-        guard connections[handle]?.id == id else { throw disconnectedError(handle) }
-    }
-
-    private func releaseSendTurn(_ handle: UInt16, connection id: UInt64) {
-        guard connections[handle]?.id == id else { return }
-        connections[handle]?.sendGate.release()
+        runACL(.frameStarted(sender, connection: id))
+        let granted = await withCheckedContinuation { aclTurns.wait(for: sender, $0) }
+        // Refused when the connection went away (perhaps replaced by another on the same
+        // handle, whose turn this is not).
+        guard granted, connections[handle]?.id == id else { throw disconnectedError(handle) }
     }
 
     /// Takes an ACL credit, in FIFO order with other senders.
-    private func acquireCredit(_ handle: UInt16) async throws(HCIError) {
+    private func acquireCredit(_ sender: UInt64, handle: UInt16) async throws(HCIError) {
         try checkOpen()
         guard connections[handle] != nil else { throw disconnectedError(handle) }
-        if creditWaiters.isEmpty, flow.consume(on: handle) { return }
-        let id = makeIdentifier()
-        let limit = configuration.creditTimeout
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, HCIError>, Never>) in
-            var waiter = CreditWaiter(id: id, handle: handle, continuation: continuation)
-            waiter.timeoutTask = Task { [weak self] in
-                try? await Task.sleep(for: limit)
-                guard !Task.isCancelled else { return }
-                await self?.failCreditWaiter(id, HCIError(.noACLCredits(handle: handle),
-                                                          detail: "within \(limit.secondsText) (\(self?.flow.capacity ?? 0) buffers)"))
-            }
-            creditWaiters.append(waiter)
-        }
-        try result.get()
+        runACL(.creditRequested(sender, handle: handle))
+        try await withCheckedContinuation { aclCredits.wait(for: sender, $0) }.get()
     }
 
-    private func failCreditWaiter(_ id: UInt64, _ error: HCIError) {
-        guard let index = creditWaiters.firstIndex(where: { $0.id == id }) else { return }
-        creditWaiters.remove(at: index).continuation.resume(returning: .failure(error))
+    /// Feeds one event to the ACL flow machine and runs its actions (none suspends).
+    func runACL(_ event: ACLFlowEvent) {
+        for action in acl.handle(event) {
+            switch action {
+            case let .grantTurn(sender):
+                aclTurns.complete(sender, with: true)
+            case let .refuseTurn(sender):
+                aclTurns.complete(sender, with: false)
+            case let .grantCredit(sender):
+                aclCredits.complete(sender, with: .success(()))
+            case let .refuseCredit(sender, handle, timedOut):
+                let limit = configuration.creditTimeout
+                aclCredits.complete(sender, with: .failure(timedOut
+                    ? HCIError(.noACLCredits(handle: handle), detail: "within \(limit.secondsText) (\(acl.flow.capacity) buffers)")
+                    : disconnectedError(handle)))
+            case let .startCreditTimer(sender):
+                let limit = configuration.creditTimeout
+                creditTimers[sender] = Task { [weak self] in
+                    try? await Task.sleep(for: limit)
+                    guard !Task.isCancelled else { return }
+                    await self?.creditTimerFired(sender)
+                }
+            case let .cancelCreditTimer(sender):
+                creditTimers.removeValue(forKey: sender)?.cancel()
+            }
+        }
     }
 
-    /// Hands free credits to waiting senders, in order; senders of closed connections fail.
-    func grantCredits() {
-        while let first = creditWaiters.first {
-            if connections[first.handle] == nil {
-                creditWaiters.removeFirst()
-                first.timeoutTask?.cancel()
-                first.continuation.resume(returning: .failure(disconnectedError(first.handle)))
-                continue
-            }
-            guard flow.consume(on: first.handle) else { return }
-            creditWaiters.removeFirst()
-            first.timeoutTask?.cancel()
-            first.continuation.resume(returning: .success(()))
-        }
+    private func creditTimerFired(_ sender: UInt64) {
+        guard creditTimers.removeValue(forKey: sender) != nil else { return }
+        runACL(.creditTimedOut(sender))
     }
 
     /// Credits the host holds now (for diagnostics and tests).
-    public var availableCredits: Int { flow.available }
+    public var availableCredits: Int { acl.availableCredits }
 
     func handleACL(_ packet: ACLPacket) {
         guard connections[packet.handle] != nil else {

@@ -10,7 +10,6 @@ struct ConnectionState {
     let channel: HCIATTChannel
     /// Security Manager PDUs (L2CAP CID 6) while pairing.
     let securityInbox = PDUInbox()
-    var sendGate = FIFOGate()
 }
 
 extension HCIHost {
@@ -26,15 +25,14 @@ extension HCIHost {
     public func connect(to address: DeviceAddress, addressType: HCIAddressType,
                         timeout: Duration) async throws(HCIError) -> HCIATTChannel {
         try checkOpen()
-        guard connectAttempt == nil else {
-            throw HCIError(.invalidState, detail: "a connection to \(connectAttempt!) is already being made; "
-                           + "connect to one device at a time")
+        for action in runLifecycle(.connectRequested(address)) {
+            if case let .refuse(error) = action { throw error }
+            if case let .useExisting(handle) = action {
+                guard let existing = connections[handle] else { throw disconnectedError(handle) }
+                return existing.channel
+            }
         }
-        if let existing = connections.values.first(where: { $0.info.peerAddress == address }) {
-            return existing.channel
-        }
-        connectAttempt = address
-        defer { connectAttempt = nil }
+        defer { runLifecycle(.connectAttemptEnded) }
         try await stopScan()
         let id = expectEvent { event in
             if case .leConnectionComplete = event { return true }
@@ -107,6 +105,7 @@ extension HCIHost {
     /// that the host forgets the connection anyway).
     public func disconnect(_ handle: UInt16, reason: HCIStatus = .remoteUserTerminated) async throws(HCIError) {
         guard connections[handle] != nil else { return }
+        runLifecycle(.disconnectRequested(handle: handle))
         let id = expectEvent { event in
             if case let .disconnectionComplete(complete) = event { return complete.handle == handle }
             return false
@@ -162,27 +161,14 @@ extension HCIHost {
         let info = HCIConnection(handle: complete.handle, peerAddress: complete.peerAddress,
                                  peerAddressType: complete.peerAddressType, interval: complete.interval,
                                  latency: complete.latency, supervisionTimeout: complete.supervisionTimeout)
-        endedConnections[complete.handle] = nil
-        let id = makeIdentifier()
-        connections[complete.handle] = ConnectionState(
-            id: id, info: info,
-            channel: HCIATTChannel(host: self, handle: complete.handle, connection: id, peerAddress: complete.peerAddress))
-        if connectAttempt == nil, complete.role == .central {
-            // Nobody asked for it (a cancelled attempt that completed late): close it.
-            Task { try? await self.disconnect(complete.handle) }
-        }
+        runLifecycle(.connectionCompleted(handle: complete.handle, connection: makeIdentifier(),
+                                          peer: complete.peerAddress, asCentral: complete.role == .central),
+                     opening: info)
     }
 
     /// Forgets a connection: its queued ACL packets free their credits, its senders and
     /// readers are told.
     func tearDown(_ handle: UInt16, reason: HCIStatus, error: HCIError) {
-        guard var state = connections.removeValue(forKey: handle) else { return }
-        endedConnections[handle] = error
-        flow.connectionClosed(handle)
-        state.sendGate.releaseAll()
-        state.channel.inbox.finish(error)
-        state.securityInbox.finish(error)
-        grantCredits()
-        disconnectionsContinuation.yield(HCIDisconnection(handle: handle, peerAddress: state.info.peerAddress, reason: reason))
+        runLifecycle(.disconnected(handle: handle, reason: reason, error))
     }
 }

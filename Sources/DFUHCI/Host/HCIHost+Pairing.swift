@@ -1,14 +1,18 @@
 extension HCIHost {
     /// Pairs with the peer of `handle` and encrypts the link: LE legacy pairing with Just Works
-    /// (`SMPLegacyPairing`) over L2CAP CID 6, then LE Enable Encryption with the STK and the
+    /// (`LegacyPairing`) over L2CAP CID 6, then LE Enable Encryption with the STK and the
     /// Encryption Change that confirms it. Nothing is bonded: the next connection pairs again.
+    /// The connection is `.encrypting` meanwhile (a second `pair` is refused), then `.encrypted`.
     /// - Throws: `.pairingFailed` with the reason (the device refused, a confirm value did not
     ///   match, no answer within `timeout`, encryption refused), or `.disconnected`.
     public func pair(_ handle: UInt16, timeout: Duration = .seconds(30)) async throws(HCIError) {
         guard let state = connections[handle] else { throw disconnectedError(handle) }
+        for case let .refuse(error) in runLifecycle(.encryptionStarted(handle: handle)) { throw error }
+        var encrypted = false
+        defer { runLifecycle(.encryptionEnded(handle: handle, enabled: encrypted)) }
         func failure(_ detail: String) -> HCIError { HCIError(.pairingFailed(handle: handle), detail: detail) }
         var random = SystemRandomNumberGenerator()
-        var machine = SMPLegacyPairing(
+        var machine = LegacyPairing(
             initiator: ownAddress, initiatorAddressType: HCIAddressType.randomDevice.rawValue,
             responder: state.info.peerAddress, responderAddressType: state.info.peerAddressType.rawValue & 1,
             random: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) })
@@ -31,6 +35,7 @@ extension HCIHost {
                 throw failure(reason)
             case let .encrypt(shortTermKey):
                 try await encrypt(handle, key: shortTermKey, within: ContinuousClock.now.duration(to: deadline), failure)
+                encrypted = true
                 return
             }
         }

@@ -46,13 +46,6 @@ struct ScanWaiter {
     var timeoutTask: Task<Void, Never>?
 }
 
-struct CreditWaiter {
-    let id: UInt64
-    let handle: UInt16
-    let continuation: CheckedContinuation<Result<Void, HCIError>, Never>
-    var timeoutTask: Task<Void, Never>?
-}
-
 extension HCIHost {
     /// Starts watching for an event before the command that causes it is sent.
     func expectEvent(_ match: @escaping @Sendable (HCIEvent) -> Bool) -> UInt64 {

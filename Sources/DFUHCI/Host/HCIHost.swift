@@ -1,13 +1,15 @@
 import DFUBytes
 import DFUGATT
 
-/// A userspace Bluetooth LE host (central role) running one controller over an `HCITransport`:
+/// A userspace Bluetooth LE host (central role) running one controller over an `H4Pipe`:
 /// start-up, scanning, connections, ACL flow control, L2CAP ATT and LE signaling channels.
 ///
 /// All state lives in this actor; packets from the controller are handled one at a time without
 /// suspending, so they keep their order. Every command and every awaited event has a deadline.
+/// The rules of ACL sending (`ACLFlowMachine`: turns, credits) and of the connections' life
+/// (`HCIConnectionLifecycle`) are pure state machines this actor drives.
 public actor HCIHost {
-    public nonisolated let transport: any HCITransport
+    public nonisolated let pipe: any H4Pipe
     public nonisolated let configuration: HCIHostConfiguration
     /// The random static own address used to scan and connect.
     public nonisolated let ownAddress: DeviceAddress
@@ -42,16 +44,19 @@ public actor HCIHost {
     var scanWaiters: [UInt64: ScanWaiter] = [:]
 
     // Connections and ACL.
-    var connectAttempt: DeviceAddress?
+    /// Which connections exist, in which phase, how the ended ones ended; `connections` holds
+    /// the live ones' resources.
+    var lifecycle = HCIConnectionLifecycle()
     var connections: [UInt16: ConnectionState] = [:]
-    /// How each ended connection ended, until its handle is reused (so late senders learn why).
-    var endedConnections: [UInt16: HCIError] = [:]
-    var flow = ACLFlowControl(capacity: 1)
-    var creditWaiters: [CreditWaiter] = []
+    /// ACL send turns and credits (sized by `start()`), and where their answers meet the senders.
+    var acl = ACLFlowMachine(capacity: 1)
+    var aclTurns = OutcomeSlots<Bool>()
+    var aclCredits = OutcomeSlots<Result<Void, HCIError>>()
+    var creditTimers: [UInt64: Task<Void, Never>] = [:]
     var signalingIdentifier: UInt8 = 0
 
-    public init(transport: any HCITransport, configuration: HCIHostConfiguration = HCIHostConfiguration()) {
-        self.transport = transport
+    public init(pipe: any H4Pipe, configuration: HCIHostConfiguration = HCIHostConfiguration()) {
+        self.pipe = pipe
         self.configuration = configuration
         self.ownAddress = configuration.randomAddress ?? HCIHostConfiguration.makeRandomStaticAddress()
         (disconnections, disconnectionsContinuation) = AsyncStream<HCIDisconnection>.makeStream()
@@ -61,16 +66,16 @@ public actor HCIHost {
     /// file, and starts the controller.
     public static func open(_ address: String, configuration: HCIHostConfiguration = HCIHostConfiguration(),
                             traceFile: String? = nil) async throws(HCIError) -> HCIHost {
-        var transport = try HCITransportAddress(parsing: address).open()
+        var pipe: any H4Pipe = try H4PipeAddress(parsing: address).open()
         if let traceFile {
             do {
-                transport = TracingTransport(wrapping: transport, writer: try BTSnoopWriter(path: traceFile))
+                pipe = BTSnoopTracingPipe(wrapping: pipe, writer: try BTSnoopWriter(path: traceFile))
             } catch {
-                transport.close()
+                pipe.close()
                 throw error
             }
         }
-        let host = HCIHost(transport: transport, configuration: configuration)
+        let host = HCIHost(pipe: pipe, configuration: configuration)
         do {
             try await host.start()
         } catch {
@@ -105,7 +110,7 @@ public actor HCIHost {
             length = Int(shared.aclDataPacketLength)
             count = Int(shared.totalACLDataPackets)
         }
-        flow = ACLFlowControl(capacity: count)
+        acl = ACLFlowMachine(capacity: count)
         controller = HCIControllerInfo(version: version, aclPacketLength: length, aclPacketCount: count, features: features)
         try await execute(SetEventMaskCommand.leCentral)
         try await execute(LESetEventMaskCommand.leCentral)
@@ -116,13 +121,13 @@ public actor HCIHost {
     public func close() {
         readerTask?.cancel()
         readerTask = nil
-        transport.close()
-        shutDown(HCIError(.transportClosed, detail: "\(transport.name): closed by the host"))
+        pipe.close()
+        shutDown(HCIError(.transportClosed, detail: "\(pipe.name): closed by the host"))
     }
 
     func startReading() {
         guard readerTask == nil else { return }
-        let stream = transport.incoming
+        let stream = pipe.incoming
         readerTask = Task { [weak self] in
             for await packet in stream {
                 guard let self else { return }
@@ -133,7 +138,7 @@ public actor HCIHost {
     }
 
     func transportEnded() {
-        shutDown(transport.failure ?? HCIError(.transportClosed, detail: "\(transport.name): the controller went away"))
+        shutDown(pipe.failure ?? HCIError(.transportClosed, detail: "\(pipe.name): the controller went away"))
     }
 
     /// Fails every waiter and ends every connection.
@@ -141,10 +146,9 @@ public actor HCIHost {
         guard closedError == nil else { return }
         closedError = error
         for id in Array(eventWaiters.keys) { failEventWaiter(id, error) }
-        for waiter in creditWaiters { waiter.continuation.resume(returning: .failure(error)) }
-        creditWaiters = []
+        runACL(.hostClosed)
         for id in Array(scanWaiters.keys) { finishScanWaiter(id, with: nil) }
-        for handle in Array(connections.keys) { tearDown(handle, reason: .localHostTerminated, error: error) }
+        runLifecycle(.hostClosed(error))
         commandGate.releaseAll()
         disconnectionsContinuation.finish()
     }
@@ -188,9 +192,8 @@ public actor HCIHost {
         switch event {
         case let .numberOfCompletedPackets(completed):
             for entry in completed.entries {
-                flow.complete(Int(entry.completedPackets), on: entry.handle)
+                runACL(.packetsCompleted(handle: entry.handle, count: Int(entry.completedPackets)))
             }
-            grantCredits()
         case let .disconnectionComplete(disconnection) where disconnection.status == .success:
             tearDown(disconnection.handle, reason: disconnection.reason,
                      error: HCIError(.disconnected(handle: disconnection.handle, reason: disconnection.reason)))
@@ -244,7 +247,7 @@ public actor HCIHost {
             }
         }
         do {
-            try await transport.send(command.packet)
+            try await pipe.send(command.packet)
         } catch {
             cancelExpectation(id)
             throw error

@@ -7,7 +7,7 @@ import Synchronization
 /// H4 over a file descriptor (TCP or UNIX stream socket, serial port, HCI user channel socket).
 /// A dedicated thread blocks in poll(2) on the descriptor and a wake-up pipe, cuts the bytes into
 /// packets (resynchronising on garbage) and yields them; `close()` wakes it through the pipe.
-public final class H4StreamTransport: HCITransport {
+public final class H4StreamPipe: H4Pipe {
     public let name: String
     public let incoming: AsyncStream<HCIPacket>
 

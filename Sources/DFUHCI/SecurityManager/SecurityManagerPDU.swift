@@ -1,13 +1,13 @@
 /// A Security Manager protocol PDU on L2CAP CID 0x0006 (Core Vol 3, Part H, 3.3): a code and
 /// its parameters. Only what LE legacy Just Works pairing as central needs is decoded.
-public enum SMPPDU: Sendable, Hashable {
-    case pairingRequest(SMPPairingParameters)
-    case pairingResponse(SMPPairingParameters)
+public enum SecurityManagerPDU: Sendable, Hashable {
+    case pairingRequest(PairingParameters)
+    case pairingResponse(PairingParameters)
     /// Mconfirm / Sconfirm, 16 bytes least significant first.
     case pairingConfirm([UInt8])
     /// Mrand / Srand, 16 bytes least significant first.
     case pairingRandom([UInt8])
-    case pairingFailed(SMPFailureReason)
+    case pairingFailed(PairingFailureReason)
     /// A peripheral asking the central to pair (AuthReq).
     case securityRequest(authReq: UInt8)
     case other(code: UInt8, parameters: [UInt8])
@@ -18,14 +18,14 @@ public enum SMPPDU: Sendable, Hashable {
         let parameters = Array(bytes.dropFirst())
         switch code {
         case 0x01, 0x02:
-            guard let values = SMPPairingParameters(bytes: parameters) else { return nil }
+            guard let values = PairingParameters(bytes: parameters) else { return nil }
             self = code == 0x01 ? .pairingRequest(values) : .pairingResponse(values)
         case 0x03, 0x04:
             guard parameters.count == 16 else { return nil }
             self = code == 0x03 ? .pairingConfirm(parameters) : .pairingRandom(parameters)
         case 0x05:
             guard parameters.count == 1 else { return nil }
-            self = .pairingFailed(SMPFailureReason(rawValue: parameters[0]))
+            self = .pairingFailed(PairingFailureReason(rawValue: parameters[0]))
         case 0x0B:
             guard parameters.count == 1 else { return nil }
             self = .securityRequest(authReq: parameters[0])
@@ -48,7 +48,7 @@ public enum SMPPDU: Sendable, Hashable {
 }
 
 /// The six parameter bytes of Pairing Request and Pairing Response.
-public struct SMPPairingParameters: Sendable, Hashable {
+public struct PairingParameters: Sendable, Hashable {
     /// 0x03: NoInputNoOutput (what a station without a screen or keyboard is).
     public var ioCapability: UInt8
     public var oobDataFlag: UInt8
@@ -83,16 +83,16 @@ public struct SMPPairingParameters: Sendable, Hashable {
 }
 
 /// Pairing Failed's reason (Core Vol 3, Part H, 3.5.5): an open struct, printed by name.
-public struct SMPFailureReason: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+public struct PairingFailureReason: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    public static let authenticationRequirements = SMPFailureReason(rawValue: 0x03)
-    public static let confirmValueFailed = SMPFailureReason(rawValue: 0x04)
-    public static let pairingNotSupported = SMPFailureReason(rawValue: 0x05)
-    public static let encryptionKeySize = SMPFailureReason(rawValue: 0x06)
-    public static let unspecifiedReason = SMPFailureReason(rawValue: 0x08)
-    public static let invalidParameters = SMPFailureReason(rawValue: 0x0A)
+    public static let authenticationRequirements = PairingFailureReason(rawValue: 0x03)
+    public static let confirmValueFailed = PairingFailureReason(rawValue: 0x04)
+    public static let pairingNotSupported = PairingFailureReason(rawValue: 0x05)
+    public static let encryptionKeySize = PairingFailureReason(rawValue: 0x06)
+    public static let unspecifiedReason = PairingFailureReason(rawValue: 0x08)
+    public static let invalidParameters = PairingFailureReason(rawValue: 0x0A)
 
     private static let names: [UInt8: String] = [
         0x01: "Passkey Entry Failed", 0x02: "OOB Not Available", 0x03: "Authentication Requirements",

@@ -6,22 +6,22 @@ import XCTest
 import DFUBytes
 @testable import DFUHCI
 
-final class TransportAddressTests: XCTestCase {
+final class H4PipeAddressTests: XCTestCase {
     func testParsesEveryKind() throws {
-        XCTAssertEqual(try HCITransportAddress(parsing: "hci:tcp:127.0.0.1:9001"), .tcp(host: "127.0.0.1", port: 9001))
-        XCTAssertEqual(try HCITransportAddress(parsing: "tcp:[::1]:9001"), .tcp(host: "::1", port: 9001))
-        XCTAssertEqual(try HCITransportAddress(parsing: "hci:unix:/run/bt.sock"), .unix(path: "/run/bt.sock"))
-        XCTAssertEqual(try HCITransportAddress(parsing: "hci:serial:/dev/ttyACM0"),
+        XCTAssertEqual(try H4PipeAddress(parsing: "hci:tcp:127.0.0.1:9001"), .tcp(host: "127.0.0.1", port: 9001))
+        XCTAssertEqual(try H4PipeAddress(parsing: "tcp:[::1]:9001"), .tcp(host: "::1", port: 9001))
+        XCTAssertEqual(try H4PipeAddress(parsing: "hci:unix:/run/bt.sock"), .unix(path: "/run/bt.sock"))
+        XCTAssertEqual(try H4PipeAddress(parsing: "hci:serial:/dev/ttyACM0"),
                        .serial(path: "/dev/ttyACM0", baudRate: 1_000_000))
-        XCTAssertEqual(try HCITransportAddress(parsing: "hci:serial:/dev/ttyUSB0,115200"),
+        XCTAssertEqual(try H4PipeAddress(parsing: "hci:serial:/dev/ttyUSB0,115200"),
                        .serial(path: "/dev/ttyUSB0", baudRate: 115_200))
-        XCTAssertEqual(try HCITransportAddress(parsing: "hci:user:0"), .userChannel(index: 0))
-        XCTAssertEqual(HCITransportAddress.tcp(host: "::1", port: 1).description, "hci:tcp:[::1]:1")
+        XCTAssertEqual(try H4PipeAddress(parsing: "hci:user:0"), .userChannel(index: 0))
+        XCTAssertEqual(H4PipeAddress.tcp(host: "::1", port: 1).description, "hci:tcp:[::1]:1")
     }
 
     func testRefusalsSayWhatIsWrongAndWhatIsAccepted() {
         for bad in ["hci:tcp:localhost", "hci:tcp:host:0", "hci:serial:/dev/x,12", "hci:user:x", "hci:ble:1", "tcp"] {
-            XCTAssertThrowsError(try HCITransportAddress(parsing: bad), bad) { error in
+            XCTAssertThrowsError(try H4PipeAddress(parsing: bad), bad) { error in
                 XCTAssertTrue("\(error)".contains("hci:tcp:HOST:PORT"), "\(error)")
             }
         }
@@ -36,22 +36,22 @@ final class TransportAddressTests: XCTestCase {
                 "transport unavailable: this kernel has no Bluetooth sockets (EAFNOSUPPORT)") ?? false, "\(String(describing: error))")
         }
         // The real call on this machine: unavailable either way (no AF_BLUETOOTH, no hci0, or no permission).
-        XCTAssertThrowsError(try HCITransportAddress(parsing: "hci:user:0").open()) { error in
+        XCTAssertThrowsError(try H4PipeAddress(parsing: "hci:user:0").open()) { error in
             XCTAssertEqual((error as? HCIError)?.kind, .transportUnavailable)
         }
     }
 
     func testConnectionRefusedSaysWhere() {
-        XCTAssertThrowsError(try HCITransportAddress(parsing: "hci:tcp:127.0.0.1:1").open()) { error in
+        XCTAssertThrowsError(try H4PipeAddress(parsing: "hci:tcp:127.0.0.1:1").open()) { error in
             XCTAssertTrue("\(error)".contains("hci:tcp:127.0.0.1:1: cannot connect"), "\(error)")
         }
-        XCTAssertThrowsError(try HCITransportAddress(parsing: "hci:serial:/nonexistent/tty").open()) { error in
+        XCTAssertThrowsError(try H4PipeAddress(parsing: "hci:serial:/nonexistent/tty").open()) { error in
             XCTAssertTrue("\(error)".contains("ENOENT"), "\(error)")
         }
     }
 }
 
-final class H4StreamTransportTests: XCTestCase {
+final class H4StreamPipeTests: XCTestCase {
     private func socketPair() throws -> (Int32, Int32) {
         var ends: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0 else { throw TestTimeout(what: "socketpair") }
@@ -64,7 +64,7 @@ final class H4StreamTransportTests: XCTestCase {
 
     func testGarbageOnTheStreamIsSkipped() async throws {
         let (ours, controller) = try socketPair()
-        let transport = try H4StreamTransport(descriptor: ours, name: "socketpair")
+        let transport = try H4StreamPipe(descriptor: ours, name: "socketpair")
         defer { Glibc.close(controller) }
         // Garbage, an event split across writes, more garbage, an ACL packet.
         write(controller, bytes("ff 00 13 04 0e 04"))
@@ -95,7 +95,7 @@ final class H4StreamTransportTests: XCTestCase {
     func testCloseEndsTheStream() async throws {
         let (ours, controller) = try socketPair()
         defer { Glibc.close(controller) }
-        let transport = try H4StreamTransport(descriptor: ours, name: "socketpair")
+        let transport = try H4StreamPipe(descriptor: ours, name: "socketpair")
         transport.close()
         let end = try await withTimeout(2, "stream end") {
             var iterator = transport.incoming.makeAsyncIterator()
@@ -115,7 +115,7 @@ final class H4StreamTransportTests: XCTestCase {
         }
         defer { Glibc.close(master) }
         let path = "/dev/pts/\(number)"
-        let transport = try HCITransportAddress(parsing: "hci:serial:\(path),115200").open()
+        let transport = try H4PipeAddress(parsing: "hci:serial:\(path),115200").open()
         defer { transport.close() }
         write(master, bytes("00 04 0e 04 01 03 0c 00"))
         let packet = try await withTimeout(2, "serial packet") {

@@ -1,7 +1,7 @@
 /// Where a controller is, as a user writes it after `--device`:
 /// `hci:tcp:HOST:PORT`, `hci:unix:PATH`, `hci:serial:PATH[,BAUD]`, `hci:user:N`.
 /// The leading `hci:` is optional.
-public enum HCITransportAddress: Sendable, Hashable, CustomStringConvertible {
+public enum H4PipeAddress: Sendable, Hashable, CustomStringConvertible {
     case tcp(host: String, port: UInt16)
     case unix(path: String)
     case serial(path: String, baudRate: Int)
@@ -66,7 +66,7 @@ public enum HCITransportAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Opens the transport.
-    public func open() throws(HCIError) -> any HCITransport {
+    public func open() throws(HCIError) -> any H4Pipe {
         let descriptor: Int32
         switch self {
         case let .tcp(host, port): descriptor = try SocketConnector.connectTCP(host: host, port: port, name: description)
@@ -75,7 +75,7 @@ public enum HCITransportAddress: Sendable, Hashable, CustomStringConvertible {
         case let .userChannel(index): descriptor = try HCIUserChannel.open(index: index, name: description)
         }
         do {
-            return try H4StreamTransport(descriptor: descriptor, name: description)
+            return try H4StreamPipe(descriptor: descriptor, name: description)
         } catch {
             SocketConnector.closeDescriptor(descriptor)
             throw error

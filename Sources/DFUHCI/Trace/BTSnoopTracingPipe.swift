@@ -1,10 +1,10 @@
-/// Wraps any transport and records every packet, both ways, to a btsnoop file.
-public final class TracingTransport: HCITransport {
-    public let inner: any HCITransport
+/// Wraps any `H4Pipe` and records every packet, both ways, to a btsnoop file.
+public final class BTSnoopTracingPipe: H4Pipe {
+    public let inner: any H4Pipe
     public let writer: BTSnoopWriter
     public let incoming: AsyncStream<HCIPacket>
 
-    public init(wrapping inner: any HCITransport, writer: BTSnoopWriter) {
+    public init(wrapping inner: any H4Pipe, writer: BTSnoopWriter) {
         self.inner = inner
         self.writer = writer
         let (stream, continuation) = AsyncStream<HCIPacket>.makeStream()

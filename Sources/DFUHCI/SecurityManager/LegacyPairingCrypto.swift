@@ -3,7 +3,7 @@ import DFUBytes
 /// LE legacy pairing's confirm value and key generation functions (Core Vol 3, Part H, 2.2.3
 /// and 2.2.4), over AES-128. Every value is most significant byte first, as the specification
 /// writes them; PDUs carry them least significant byte first (reverse them there).
-public enum SMPLegacyCrypto {
+public enum LegacyPairingCrypto {
     /// c1(k, r, preq, pres, iat, rat, ia, ra) = e(k, e(k, r XOR p1) XOR p2), with
     /// p1 = pres || preq || rat' || iat' and p2 = padding || ia || ra.
     /// - Parameters:

@@ -5,12 +5,12 @@ import XCTest
 
 /// LE legacy pairing: the security functions against the Core specification's own examples, the
 /// PDUs' bytes, and the central's state machine against a responder made of the same functions.
-final class SMPLegacyPairingTests: XCTestCase {
+final class LegacyPairingTests: XCTestCase {
     private func hex(_ text: String) -> [UInt8] { [UInt8](hex: text)! }
 
     /// Core Vol 3, Part H, 2.2.3: the c1 example.
     func testC1MatchesTheSpecificationExample() {
-        let result = SMPLegacyCrypto.c1(
+        let result = LegacyPairingCrypto.c1(
             k: [UInt8](repeating: 0, count: 16), r: hex("5783D52156AD6F0E6388274EC6702EE0"),
             preq: hex("07071000000101").reversed(), pres: hex("05000800000302").reversed(),
             iat: 1, rat: 0, ia: hex("A1A2A3A4A5A6"), ra: hex("B1B2B3B4B5B6"))
@@ -19,7 +19,7 @@ final class SMPLegacyPairingTests: XCTestCase {
 
     /// Core Vol 3, Part H, 2.2.4: the s1 example.
     func testS1MatchesTheSpecificationExample() {
-        let result = SMPLegacyCrypto.s1(k: [UInt8](repeating: 0, count: 16), r1: hex("000F0E0D0C0B0A091122334455667788"),
+        let result = LegacyPairingCrypto.s1(k: [UInt8](repeating: 0, count: 16), r1: hex("000F0E0D0C0B0A091122334455667788"),
                                         r2: hex("010203040506070899AABBCCDDEEFF00"))
         XCTAssertEqual(result.hexString, "9a1fe1f0e8b0f49b5b4216ae796da062")
     }
@@ -32,16 +32,16 @@ final class SMPLegacyPairingTests: XCTestCase {
     }
 
     func testPDUGoldenBytes() {
-        XCTAssertEqual(SMPPDU.pairingRequest(SMPLegacyPairing.requestParameters).bytes, [0x01, 0x03, 0x00, 0x00, 0x10, 0x00, 0x00])
-        XCTAssertEqual(SMPPDU(bytes: [0x02, 0x03, 0x00, 0x04, 0x10, 0x00, 0x00]),
-                       .pairingResponse(SMPPairingParameters(ioCapability: 3, oobDataFlag: 0, authReq: 4, maximumKeySize: 16,
+        XCTAssertEqual(SecurityManagerPDU.pairingRequest(LegacyPairing.requestParameters).bytes, [0x01, 0x03, 0x00, 0x00, 0x10, 0x00, 0x00])
+        XCTAssertEqual(SecurityManagerPDU(bytes: [0x02, 0x03, 0x00, 0x04, 0x10, 0x00, 0x00]),
+                       .pairingResponse(PairingParameters(ioCapability: 3, oobDataFlag: 0, authReq: 4, maximumKeySize: 16,
                                                              initiatorKeyDistribution: 0, responderKeyDistribution: 0)))
-        XCTAssertEqual(SMPPDU(bytes: [0x05, 0x04]), .pairingFailed(.confirmValueFailed))
-        XCTAssertEqual(SMPFailureReason.confirmValueFailed.description, "Confirm Value Failed (0x04)")
-        XCTAssertEqual(SMPFailureReason(rawValue: 0x42).description, "reason (0x42)")
-        XCTAssertEqual(SMPPDU(bytes: [0x0B, 0x01]), .securityRequest(authReq: 1))
-        XCTAssertNil(SMPPDU(bytes: [0x03, 0x01]))
-        XCTAssertNil(SMPPDU(bytes: []))
+        XCTAssertEqual(SecurityManagerPDU(bytes: [0x05, 0x04]), .pairingFailed(.confirmValueFailed))
+        XCTAssertEqual(PairingFailureReason.confirmValueFailed.description, "Confirm Value Failed (0x04)")
+        XCTAssertEqual(PairingFailureReason(rawValue: 0x42).description, "reason (0x42)")
+        XCTAssertEqual(SecurityManagerPDU(bytes: [0x0B, 0x01]), .securityRequest(authReq: 1))
+        XCTAssertNil(SecurityManagerPDU(bytes: [0x03, 0x01]))
+        XCTAssertNil(SecurityManagerPDU(bytes: []))
     }
 
     static let central = DeviceAddress(string: "C1:22:33:44:55:66")!
@@ -51,16 +51,16 @@ final class SMPLegacyPairingTests: XCTestCase {
     /// functions: the exchange ends with both sides holding the same STK.
     func testCentralPairsWithAJustWorksResponder() throws {
         for (maximumKeySize, zeroed) in [(UInt8(16), 0), (7, 9)] {
-            var central = SMPLegacyPairing(initiator: Self.central, initiatorAddressType: 1, responder: Self.peripheral,
+            var central = LegacyPairing(initiator: Self.central, initiatorAddressType: 1, responder: Self.peripheral,
                                            responderAddressType: 1, random: hex("00112233445566778899AABBCCDDEEFF"))
             let request = central.start()
             XCTAssertEqual(request, [0x01, 0x03, 0x00, 0x00, 0x10, 0x00, 0x00])
-            let response = SMPPDU.pairingResponse(SMPPairingParameters(
+            let response = SecurityManagerPDU.pairingResponse(PairingParameters(
                 ioCapability: 3, oobDataFlag: 0, authReq: 0x04, maximumKeySize: maximumKeySize,
                 initiatorKeyDistribution: 0, responderKeyDistribution: 0)).bytes
             let srand = hex("F0E0D0C0B0A090807060504030201000")
             func confirm(_ random: [UInt8]) -> [UInt8] {
-                SMPLegacyCrypto.c1(k: [UInt8](repeating: 0, count: 16), r: random, preq: request, pres: response, iat: 1,
+                LegacyPairingCrypto.c1(k: [UInt8](repeating: 0, count: 16), r: random, preq: request, pres: response, iat: 1,
                                    rat: 1, ia: Self.central.bytes, ra: Self.peripheral.bytes)
             }
             guard case let .send(mconfirmPDU) = central.handle(response) else { return XCTFail("no Pairing Confirm") }
@@ -71,7 +71,7 @@ final class SMPLegacyPairingTests: XCTestCase {
             let mrand = Array(mrandPDU.dropFirst().reversed())
             XCTAssertEqual(Array(mconfirmPDU.dropFirst().reversed()), confirm(mrand), "Mconfirm = c1(TK, Mrand, ...)")
             guard case let .encrypt(stk) = central.handle([0x04] + srand.reversed()) else { return XCTFail("no STK") }
-            var expected = SMPLegacyCrypto.s1(k: [UInt8](repeating: 0, count: 16), r1: srand, r2: mrand)
+            var expected = LegacyPairingCrypto.s1(k: [UInt8](repeating: 0, count: 16), r1: srand, r2: mrand)
             for index in 0..<zeroed { expected[index] = 0 }
             XCTAssertEqual(stk, expected.reversed(), "STK = s1(TK, Srand, Mrand), \(maximumKeySize)-byte key")
             XCTAssertTrue(central.isDone)
@@ -79,8 +79,8 @@ final class SMPLegacyPairingTests: XCTestCase {
     }
 
     func testFailures() {
-        func started() -> SMPLegacyPairing {
-            var central = SMPLegacyPairing(initiator: Self.central, initiatorAddressType: 1, responder: Self.peripheral,
+        func started() -> LegacyPairing {
+            var central = LegacyPairing(initiator: Self.central, initiatorAddressType: 1, responder: Self.peripheral,
                                            responderAddressType: 0, random: [UInt8](repeating: 7, count: 16))
             _ = central.start()
             return central
@@ -112,15 +112,15 @@ final class SMPLegacyPairingTests: XCTestCase {
 
 /// Garbage never crashes the SMP decoders or the pairing machine: every random PDU is decoded
 /// or refused, and the machine answers each with an action.
-final class SMPGarbageTests: XCTestCase {
+final class SecurityManagerGarbageTests: XCTestCase {
     func testRandomPDUsNeverCrash() {
         var generator = SeededGenerator(seed: 0x5EC)
         for round in 0..<20_000 {
             let length = Int.random(in: 0...24, using: &generator)
             var bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
             if !bytes.isEmpty, round % 2 == 0 { bytes[0] = UInt8.random(in: 0...0x0E, using: &generator) }
-            if let pdu = SMPPDU(bytes: bytes) { XCTAssertEqual(SMPPDU(bytes: pdu.bytes), pdu) }
-            var machine = SMPLegacyPairing(initiator: DeviceAddress(value: 1), initiatorAddressType: 1,
+            if let pdu = SecurityManagerPDU(bytes: bytes) { XCTAssertEqual(SecurityManagerPDU(bytes: pdu.bytes), pdu) }
+            var machine = LegacyPairing(initiator: DeviceAddress(value: 1), initiatorAddressType: 1,
                                            responder: DeviceAddress(value: 2), responderAddressType: 0,
                                            random: [UInt8](repeating: 3, count: 16))
             _ = machine.start()

@@ -7,7 +7,7 @@ import DFUGATT
 /// DFUKit pairs as a device without input or output (NoInputNoOutput), asks for no bonding and
 /// no keys, and offers neither Secure Connections nor MITM protection: the peer then pairs with
 /// Just Works, TK = 0, which gives an encrypted link (BT_SECURITY medium) and nothing more.
-public struct SMPLegacyPairing: Sendable {
+public struct LegacyPairing: Sendable {
     public enum Action: Sendable, Equatable {
         case send([UInt8])
         /// Pairing is done: start encryption with this STK (16 bytes least significant first,
@@ -35,7 +35,7 @@ public struct SMPLegacyPairing: Sendable {
 
     /// What DFUKit asks for: NoInputNoOutput, no OOB, no bonding, no MITM, no SC, 16-byte keys,
     /// no keys distributed.
-    public static let requestParameters = SMPPairingParameters(
+    public static let requestParameters = PairingParameters(
         ioCapability: 0x03, oobDataFlag: 0x00, authReq: 0x00, maximumKeySize: 16,
         initiatorKeyDistribution: 0, responderKeyDistribution: 0)
 
@@ -55,13 +55,13 @@ public struct SMPLegacyPairing: Sendable {
 
     /// The Pairing Request that starts pairing.
     public mutating func start() -> [UInt8] {
-        request = SMPPDU.pairingRequest(Self.requestParameters).bytes
+        request = SecurityManagerPDU.pairingRequest(Self.requestParameters).bytes
         state = .awaitingResponse
         return request
     }
 
     public mutating func handle(_ bytes: [UInt8]) -> Action {
-        guard let pdu = SMPPDU(bytes: bytes) else {
+        guard let pdu = SecurityManagerPDU(bytes: bytes) else {
             return fail("a malformed SMP PDU (\(bytes.count) bytes)", reply: .invalidParameters)
         }
         switch (state, pdu) {
@@ -78,17 +78,17 @@ public struct SMPLegacyPairing: Sendable {
             response = pdu.bytes
             keySize = Int(min(values.maximumKeySize, Self.requestParameters.maximumKeySize))
             state = .awaitingConfirm
-            return .send(SMPPDU.pairingConfirm(confirm(for: mrand).reversed()).bytes)
+            return .send(SecurityManagerPDU.pairingConfirm(confirm(for: mrand).reversed()).bytes)
         case let (.awaitingConfirm, .pairingConfirm(value)):
             sconfirm = value.reversed()
             state = .awaitingRandom
-            return .send(SMPPDU.pairingRandom(mrand.reversed()).bytes)
+            return .send(SecurityManagerPDU.pairingRandom(mrand.reversed()).bytes)
         case let (.awaitingRandom, .pairingRandom(value)):
             let srand = Array(value.reversed())
             guard confirm(for: srand) == sconfirm else {
                 return fail("the device's confirm value does not match its random value", reply: .confirmValueFailed)
             }
-            var stk = SMPLegacyCrypto.s1(k: Self.temporaryKey, r1: srand, r2: mrand)
+            var stk = LegacyPairingCrypto.s1(k: Self.temporaryKey, r1: srand, r2: mrand)
             // A shorter agreed key keeps the least significant bytes (MSB-first: zero the first ones).
             for index in 0..<(16 - keySize) { stk[index] = 0 }
             state = .done
@@ -99,12 +99,12 @@ public struct SMPLegacyPairing: Sendable {
     }
 
     private func confirm(for random: [UInt8]) -> [UInt8] {
-        SMPLegacyCrypto.c1(k: Self.temporaryKey, r: random, preq: request, pres: response, iat: initiator.type,
+        LegacyPairingCrypto.c1(k: Self.temporaryKey, r: random, preq: request, pres: response, iat: initiator.type,
                            rat: responder.type, ia: initiator.address, ra: responder.address)
     }
 
-    private mutating func fail(_ reason: String, reply: SMPFailureReason) -> Action {
+    private mutating func fail(_ reason: String, reply: PairingFailureReason) -> Action {
         state = .failed
-        return .fail(reason: reason, reply: SMPPDU.pairingFailed(reply).bytes)
+        return .fail(reason: reason, reply: SecurityManagerPDU.pairingFailed(reply).bytes)
     }
 }

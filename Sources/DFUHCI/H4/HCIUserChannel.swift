@@ -27,7 +27,7 @@ public enum HCIUserChannel {
     }
 
     public static func open(index: UInt16, name: String? = nil, socketCall: SocketCall = systemSocket) throws(HCIError) -> Int32 {
-        let name = name ?? HCITransportAddress.userChannel(index: index).description
+        let name = name ?? H4PipeAddress.userChannel(index: index).description
         let (descriptor, failure) = socketCall(addressFamily, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
                                                protocolHCI)
         guard descriptor >= 0 else {
