@@ -13,6 +13,9 @@ public enum FlashEvent: Sendable {
     case scanning(transport: String)
     case connecting(DeviceAddress)
     case connected(DeviceAddress, mtu: Int)
+    /// What the stack granted the connection just made, and what was asked (after `connected`,
+    /// on transports that can tell).
+    case linkGranted(LinkGrant)
     case imageStarted(name: String, size: Int, index: Int, count: Int)
     case phase(name: String, PhaseChange)
     /// A procedure run starts moving the current image's data: the device already holds

@@ -31,6 +31,7 @@ public final class SimulatedLink: GATTLink {
 
     public var mtu: Int { scheduler.settings.mtu }
     public var now: Duration { world.now }
+    public var linkGrant: LinkGrant? { get async { scheduler.settings.grant } }
     public var isConnected: Bool { disconnectReason == nil }
 
     public func discoverServices() async throws(GATTError) -> [GATTService] {
