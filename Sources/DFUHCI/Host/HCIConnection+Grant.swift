@@ -1,12 +1,11 @@
 import DFUGATT
-import DFUHCI
 
 extension HCIConnection {
     /// What the controller granted this connection (its LE Connection Complete and Connection
     /// Update Complete, LE Data Length Change, LE PHY Update Complete), against what the host's
     /// `configuration` asked for; the ATT_MTU is the link's to add. `proposedMTU` is what the
     /// ATT client offers.
-    func grant(configuration: HCIHostConfiguration, proposedMTU: Int) -> LinkGrant {
+    public func grant(configuration: HCIHostConfiguration, proposedMTU: Int) -> LinkGrant {
         let asked = configuration.connectionParameters
         var grant = LinkGrant(
             source: .controller, txPHY: LinkGrant.PHY(hciValue: txPHY), rxPHY: LinkGrant.PHY(hciValue: rxPHY),
