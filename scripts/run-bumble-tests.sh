@@ -77,6 +77,19 @@ start vendor_ctrlpt_device.py
 timeout 300 "$bin" flash --profile vendor-ctrlpt --device "hci:tcp:127.0.0.1:$((port + 1))" "$work/app.zip" --json \
     --trace "$work/trace.btsnoop" > "$work/out.txt" 2>&1
 check "vendor flash over hci:tcp ends verified" flashed "$app_sha"
+# What the controller granted (issue 14): DFUKit asked for 2M PHY, data length 251, MTU 247 and
+# a 7.5-15 ms interval. Bumble's controller grants the shortest interval asked (7.5 ms), the
+# peer's MTU (247); it knows no LE Set Data Length (27-byte LL payloads stay) and never answers
+# LE Set PHY (1M stays), which the notes say.
+echo "  granted: $(grep -m1 '^link: ' "$work/out.txt")"
+check "the flash reports the link Bumble granted (interval, MTU, data length, PHY, what was asked, why not)" \
+    "$PY" -c 'import json,sys
+r = json.loads([l for l in open(sys.argv[1]) if l.startswith("{")][-1])["link"]
+assert (r["source"], r["interval_ms"], r["latency"], r["supervision_timeout_ms"]) == ("controller", 7.5, 0, 2000), r
+assert (r["mtu"], r["tx_octets"], r["rx_octets"], r["tx_phy"], r["rx_phy"]) == (247, 27, 27, "1M", "1M"), r
+q = r["requested"]
+assert (q["phy"], q["data_length"], q["mtu"], q["interval_min_ms"], q["interval_max_ms"]) == ("2M", 251, 247, 7.5, 15), q
+assert any("LE Set Data Length" in n for n in r["notes"]) and any("LE Set PHY" in n for n in r["notes"]), r["notes"]' "$work/out.txt"
 check "the btsnoop trace opens and holds ATT writes" bash -c "\"$PY\" Tests/Bumble/btsnoop_dump.py \"$work/trace.btsnoop\" | grep -c \" sent data \" | grep -qv \"^0\$\""
 
 start vendor_ctrlpt_device.py --disconnect-after 20000

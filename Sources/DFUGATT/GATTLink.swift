@@ -33,6 +33,10 @@ public protocol GATTLink: AnyObject {
     func sleep(until deadline: Duration) async throws(GATTError)
     /// Closes the link; later calls on it fail with `.disconnected`.
     func disconnect() async
+    /// What the stack granted this connection (PHY, data length, MTU, interval...) and what was
+    /// asked; nil when the transport cannot tell. Read after discovery: updates the controller
+    /// makes right after connecting have arrived by then.
+    var linkGrant: LinkGrant? { get async }
 }
 
 /// A way to reach devices: a simulated world, an HCI controller, a BlueZ adapter.
@@ -78,6 +82,9 @@ public enum GATTValueUpdates: Sendable, Hashable {
 }
 
 extension GATTLink {
+    /// A link that does not know what was granted.
+    public var linkGrant: LinkGrant? { get async { nil } }
+
     /// Notifications when the characteristic can notify, else indications.
     public func setNotifications(enabled: Bool, for characteristic: GATTCharacteristic) async throws(GATTError) {
         try await setNotifications(enabled: enabled, for: characteristic, preferring: .notifications)

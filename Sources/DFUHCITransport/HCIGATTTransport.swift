@@ -41,7 +41,8 @@ public final class HCIGATTTransport: GATTTransport, Sendable {
         try await gate.serialized { () throws(GATTError) -> HCIHost in
             if let host = state.withLock({ $0.host }) { return host }
             do throws(HCIError) {
-                let opened = try await HCIHost.open("hci:" + address, traceFile: traceFile)
+                let opened = try await HCIHost.open("hci:" + address, configuration: Self.configuration,
+                                                    traceFile: traceFile)
                 state.withLock { $0.host = opened }
                 return opened
             } catch {
@@ -94,7 +95,19 @@ public final class HCIGATTTransport: GATTTransport, Sendable {
                 throw GATTError(.connectionFailed, address: address.description, detail: "\(error)")
             }
         }
-        return try await ATTGATTLink.connect(bearer: HCIATTBearer(channel: channel, mtu: mtu), address: address)
+        let link = try await ATTGATTLink.connect(bearer: HCIATTBearer(channel: channel, mtu: mtu), address: address)
+        let handle = channel.handle, proposedMTU = mtu
+        link.grantReporter = { [host] in
+            await host.connection(handle)?.grant(configuration: host.configuration, proposedMTU: proposedMTU)
+        }
+        return link
+    }
+
+    /// The host's configuration: the defaults, with a short connection interval for the transfer.
+    static var configuration: HCIHostConfiguration {
+        var configuration = HCIHostConfiguration()
+        configuration.connectionParameters = .fastTransfer
+        return configuration
     }
 
     public func waitForAdvertisement(from address: DeviceAddress, timeout: Duration) async throws(GATTError) -> Advertisement? {

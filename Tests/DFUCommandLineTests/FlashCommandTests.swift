@@ -52,10 +52,11 @@ final class FlashCommandTests: XCTestCase {
         XCTAssertEqual(result.stdout, "", "without --json the result goes to standard error")
         XCTAssertFalse(result.stderr.contains("\r"), result.transcript)
         let lines = result.stderrLines
-        XCTAssertEqual(Array(lines.prefix(4)), [
+        XCTAssertEqual(Array(lines.prefix(5)), [
             "scanning sim:vendor-ctrlpt for a device that matches the profile",
             "connecting to C0:FF:EE:00:00:01",
             "connected to C0:FF:EE:00:00:01, ATT MTU 247",
+            "link (modelled): 1M PHY, data length 251, MTU 247, interval 15 ms",
             "image 1/1 'application': \(size) bytes",
         ], result.transcript)
         let progress = lines.filter { $0.hasPrefix("progress 'application': ") }

@@ -177,6 +177,16 @@ all_have() {   # SHA DIR PEERS: every peer's state file holds the sha256
     local address; IFS=, read -r -a list <<< "$3"
     for address in "${list[@]}"; do grep -q "$1" "$2/state-$address.json" 2>/dev/null || return 1; done
 }
+# The link the kernel granted (issue 14): DFUKit loaded a 7.5-15 ms interval through the
+# management interface before connecting (the kernel's default is 30-50 ms) and read the
+# controller's events on a raw HCI socket; Bumble's controller grants the shortest interval
+# asked and keeps 27-byte LL payloads; the ATT MTU is the peer's 247.
+link_granted() {
+    python3 -c 'import json,sys
+r = json.loads([l for l in open(sys.argv[1]) if l.startswith("{")][-1])["link"]
+assert (r["source"], r["interval_ms"], r["latency"], r["mtu"], r["tx_octets"]) == ("kernel", 7.5, 0, 247, 27), r
+assert (r["requested"]["interval_min_ms"], r["requested"]["interval_max_ms"], r["requested"]["mtu"]) == (7.5, 15, 517), r' "$1"
+}
 passed=0; failed=0
 for c in "${cases[@]}"; do
     read -r name kind peer script sha state _ <<< "${c%%|*}"
@@ -210,9 +220,12 @@ for c in "${cases[@]}"; do
     elif [ -n "$state" ] && ! all_have "\"${state%%=*}\": *\"\?${state#*=}\"\?[,}]" "$d" "$peer"; then
         why="the peripheral's state file does not say ${state%%=*} = ${state#*=}: $(cat "$d/state-$peer.json")"
     elif [[ $name == *-resume ]] && ! grep -q '"resumes" *: *[1-9]' "$d/out.txt"; then why="no resume reported"
+    elif [ "$name" = vendor-flash ] && ! link_granted "$d/out.txt"; then
+        why="the link is not the one asked for and granted: $(grep -m1 '^link: ' "$d/out.txt")"
     else ok=1; fi
     if [ $ok = 1 ]; then
         passed=$((passed + 1)); echo "ok: $name ($(cat "$d/seconds")s in the guest)"
+        [ "$kind" = flash ] && echo "    granted: $(grep -m1 '^link: ' "$d/out.txt")"
         [ "${KEEP_CAPTURES:-0}" = 1 ] || rm -f "$d/btmon.snoop"
     else
         failed=$((failed + 1)); echo "FAILED: $name: $why"

@@ -20,6 +20,9 @@ public final class ATTGATTLink: GATTLink {
     private let clock: any ATTClock
     /// Characteristics found by the last discovery, by value handle.
     private var discovered: [UInt16: DiscoveredCharacteristic] = [:]
+    /// Set by the transport that made the link: what its stack granted (`linkGrant` adds the
+    /// ATT_MTU the exchange settled on).
+    public var grantReporter: (@Sendable () async -> LinkGrant?)?
 
     private struct DiscoveredCharacteristic {
         var properties: GATTProperties

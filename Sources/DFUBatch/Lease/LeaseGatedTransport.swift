@@ -47,6 +47,7 @@ final class LeaseGatedLink: GATTLink {
     var address: DeviceAddress { base.address }
     var mtu: Int { base.mtu }
     var now: Duration { base.now }
+    var linkGrant: LinkGrant? { get async { await base.linkGrant } }
 
     func discoverServices() async throws(GATTError) -> [GATTService] {
         try await base.discoverServices()

@@ -204,6 +204,16 @@ public final class BlueZL2CAPBearer: ATTBearer {
         if let failure { throw failure }
     }
 
+    /// getsockopt(2) on the connection's socket: nil once it closed, or when the kernel refuses.
+    public func socketOption(level: Int32, option: Int32, length: Int) -> [UInt8]? {
+        state.withLock { state -> [UInt8]? in
+            guard !state.closed,
+                  case let .success(value) = syscalls.getSocketOption(state.descriptor, level: level, option: option,
+                                                                      length: length) else { return nil }
+            return value
+        }
+    }
+
     /// The next ATT PDU from the peer, in arrival order. Throws `.disconnected` once the link ends.
     public func receive() async throws(GATTError) -> [UInt8] {
         try await inbox.next()

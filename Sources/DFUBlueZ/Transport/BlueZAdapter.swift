@@ -9,7 +9,7 @@ public struct BlueZAdapter: Sendable {
     public let name: String
     /// N of `hciN`.
     public let index: UInt16
-    private let syscalls: any BlueZSyscalls
+    let syscalls: any BlueZSyscalls
 
     /// `name` must be `hciN`.
     public init?(name: String, syscalls: any BlueZSyscalls = SystemBlueZSyscalls()) {
@@ -21,13 +21,13 @@ public struct BlueZAdapter: Sendable {
         self.syscalls = syscalls
     }
 
-    private func fail(_ operation: String, _ error: SystemErrno) -> BlueZError {
+    func fail(_ operation: String, _ error: SystemErrno) -> BlueZError {
         BlueZError(operation, errno: error, adapter: name)
     }
 
     /// An HCI socket (socket(AF_BLUETOOTH, SOCK_RAW | SOCK_CLOEXEC, BTPROTO_HCI)): unbound it
     /// answers HCIGETDEVINFO; bound to the control channel it carries management commands.
-    private func hciSocket() throws(BlueZError) -> Int32 {
+    func hciSocket() throws(BlueZError) -> Int32 {
         let type = Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         switch syscalls.socket(domain: BlueZConstants.addressFamily, type: type, protocol: BlueZConstants.protocolHCI) {
         case let .success(descriptor): return descriptor
@@ -107,7 +107,7 @@ public struct BlueZAdapter: Sendable {
         return results
     }
 
-    private func send(_ command: MgmtCommand, on descriptor: Int32) throws(BlueZError) {
+    func send(_ command: MgmtCommand, on descriptor: Int32) throws(BlueZError) {
         while true {
             switch syscalls.write(descriptor, bytes: command.bytes) {
             case .success: return

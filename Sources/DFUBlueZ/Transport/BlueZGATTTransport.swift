@@ -75,7 +75,9 @@ public final class BlueZGATTTransport: GATTTransport, Sendable {
         } catch {
             throw error.gattError
         }
-        let bearer = try await gate.serialized { () throws(GATTError) -> BlueZL2CAPBearer in
+        // Opened before connecting, so the connection's HCI events are seen.
+        let monitor = try? BlueZLinkMonitor.open(adapter: adapter, peer: address).get()
+        let (bearer, parameters) = try await gate.serialized { () throws(GATTError) -> (BlueZL2CAPBearer, ParametersOutcome) in
             var types = heard.withLock { $0.addressType(of: address) }.map { [$0] }
             if types == nil {
                 // Look for it (a device that just rebooted may take a moment to advertise). Best
@@ -89,19 +91,58 @@ public final class BlueZGATTTransport: GATTTransport, Sendable {
                 var options = self.options
                 let remaining = ContinuousClock.now.duration(to: deadline)
                 options.connectTimeout = max(remaining / (candidates.count - attempt), .seconds(1))
+                let parameters = await loadConnectionParameters(for: address, type: type)
                 do throws(BlueZError) {
-                    return try await BlueZL2CAPBearer.connect(adapter: info, peer: address, peerType: type,
-                                                              options: options, syscalls: syscalls)
+                    return (try await BlueZL2CAPBearer.connect(adapter: info, peer: address, peerType: type,
+                                                               options: options, syscalls: syscalls), parameters)
                 } catch {
                     lastError = error
                     // Another address type can only help when this one found nobody.
                     guard [.timedOut, .hostUnreachable, .connectionRefused].contains(error.errno) else { break }
                 }
             }
+            monitor?.close()
             throw (lastError ?? BlueZError("connect", errno: .hostUnreachable, adapter: adapter.name, address: address))
                 .gattError
         }
-        return try await ATTGATTLink.connect(bearer: bearer, address: address)
+        let link: ATTGATTLink
+        do {
+            link = try await ATTGATTLink.connect(bearer: bearer, address: address)
+        } catch {
+            monitor?.close()
+            throw error
+        }
+        let proposedMTU = bearer.mtu
+        link.grantReporter = { [bearer] in
+            let bits = bearer.socketOption(level: BlueZConstants.solBluetooth, option: BlueZLinkGrant.btPHY, length: 4)
+                .flatMap { $0.count == 4 ? UInt32($0[0]) | UInt32($0[1]) << 8 | UInt32($0[2]) << 16 | UInt32($0[3]) << 24 : nil }
+            var requested = parameters.request
+            requested.mtu = proposedMTU
+            return BlueZLinkGrant.grant(events: monitor?.link, phyBits: bits, requested: requested,
+                                        notes: parameters.note.map { [$0] } ?? [])
+        }
+        return link
+    }
+
+    /// What Load Connection Parameters achieved: the request the kernel took, or why none.
+    struct ParametersOutcome: Sendable {
+        var request = LinkGrant.Request()
+        var note: String?
+    }
+
+    /// Asks the kernel, through the management interface, for a short connection interval on
+    /// its next connection to `address` (best effort: it needs CAP_NET_ADMIN).
+    private func loadConnectionParameters(for address: DeviceAddress, type: BlueZPeerAddressType) async -> ParametersOutcome {
+        let adapter = self.adapter
+        let entry = MgmtConnectionParameters(address: address, addressType: type.rawValue)
+        do throws(BlueZError) {
+            try await BlockingCall.run("DFUBlueZ connection parameters \(address)") { () throws(BlueZError) in
+                try adapter.loadConnectionParameters(entry)
+            }
+            return ParametersOutcome(request: entry.request)
+        } catch {
+            return ParametersOutcome(note: "connection parameters not set (the kernel's defaults apply): \(error)")
+        }
     }
 
     /// Listens through the adapter's discovery (which needs `CAP_NET_ADMIN`; without it,

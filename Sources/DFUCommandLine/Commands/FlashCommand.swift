@@ -220,6 +220,7 @@ struct FlashCommand: Command {
         if let transfer = report.transferSeconds { object["transfer_seconds"] = transfer }
         if !report.deviceHolds.isEmpty { object["device_holds"] = report.deviceHolds.map(\.rawValue) }
         if !report.phasesDone.isEmpty { object["phases_done"] = report.phasesDone }
+        if let link = report.link { object["link"] = LinkGrantFormat.json(link) }
         if let error = report.error {
             var errorObject: [String: Any] = ["kind": error.kind.rawValue, "message": error.message]
             if let state = error.deviceState { errorObject["device"] = state }

@@ -30,6 +30,8 @@ final class ProgressPrinter {
             line("connecting to \(address)")
         case let .connected(address, mtu):
             line("connected to \(address), ATT MTU \(mtu)")
+        case let .linkGranted(grant):
+            line(LinkGrantFormat.line(grant))
         case let .imageStarted(name, size, index, count):
             closeImage()
             meter = TransferMeter(image: name, total: size)

@@ -18,6 +18,9 @@ public enum FlashEvent: Sendable {
     case connecting(DeviceAddress)
     /// Connected, with the negotiated ATT_MTU.
     case connected(DeviceAddress, mtu: Int)
+    /// What the stack granted the connection just made, and what was asked (after `connected`,
+    /// on transports that can tell).
+    case linkGranted(LinkGrant)
     /// Image `index` (0-based) of `count` starts: its name and size in bytes.
     case imageStarted(name: String, size: Int, index: Int, count: Int)
     /// A phase of the procedure was entered, completed or found done.

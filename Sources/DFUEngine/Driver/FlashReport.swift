@@ -1,3 +1,4 @@
+import DFUGATT
 import DFUProfile
 
 /// How a flash ended.
@@ -39,6 +40,9 @@ public struct FlashReport: Sendable {
     public var deviceHolds: [FirmwareStage] = []
     /// The phases of the (last) image that were completed or found done, in order.
     public var phasesDone: [String] = []
+    /// What the stack granted the last connection (nil: the transport cannot tell, or no
+    /// connection was made).
+    public var link: LinkGrant?
 
     /// `bytes` over `seconds` (0 when no time passed).
     public var bytesPerSecond: Double { seconds > 0 ? Double(bytes) / seconds : 0 }

@@ -44,6 +44,10 @@ extension FlashSession {
             }
             adopt(link: newLink, bindings: newBindings, address: target)
             onEvent(.connected(target, mtu: newLink.mtu))
+            if let grant = await newLink.linkGrant {
+                linkGrant = grant
+                onEvent(.linkGranted(grant))
+            }
         } catch let error as FlashError {
             throw error
         } catch where Task.isCancelled {

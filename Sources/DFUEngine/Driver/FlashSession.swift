@@ -21,6 +21,8 @@ public final class FlashSession {
     private(set) var link: (any GATTLink)?
     private(set) var bindings: ConnectionBindings?
     private(set) var address: DeviceAddress?
+    /// What the stack granted the current connection.
+    var linkGrant: LinkGrant?
     private var startedAt: Duration = .zero
     private var retries = 0
     /// The next request sequence number (`sequence` in profiles), kept across images and runs.
@@ -88,6 +90,7 @@ public final class FlashSession {
                                  transferSeconds: transferSeconds)
         report.deviceHolds = failure?.deviceHolds ?? imageProgress.stage.map { [$0] } ?? []
         report.phasesDone = imageProgress.phaseOrder
+        report.link = linkGrant
         return report
     }
 

@@ -13,9 +13,15 @@ public struct HCIConnection: Sendable, Hashable {
     /// Link-layer payload sizes after an LE Data Length Change (27 until then).
     public var maxTxOctets: Int = 27
     public var maxRxOctets: Int = 27
+    /// Longest LL packet airtimes (microseconds) of the last LE Data Length Change; nil before one.
+    public var maxTxTime: Int?
+    public var maxRxTime: Int?
     /// 1 = 1M, 2 = 2M, 3 = Coded.
     public var txPHY: UInt8 = 1
     public var rxPHY: UInt8 = 1
+    /// What became of the host's requests for longer LL packets and the 2M PHY.
+    public var dataLengthRequest = HCILinkOption.notAsked
+    public var phyRequest = HCILinkOption.notAsked
 
     public init(handle: UInt16, peerAddress: DeviceAddress, peerAddressType: HCIAddressType, interval: UInt16,
                 latency: UInt16, supervisionTimeout: UInt16) {

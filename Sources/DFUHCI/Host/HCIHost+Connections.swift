@@ -90,17 +90,6 @@ extension HCIHost {
         }
     }
 
-    /// Optional link upgrades; failures only mean the link stays as it is.
-    private func negotiateLinkOptions(_ handle: UInt16) async {
-        guard let features = controller?.features else { return }
-        if configuration.requestDataLength, features.contains(.dataPacketLengthExtension), connections[handle] != nil {
-            _ = try? await executeOptional(LESetDataLengthCommand(handle: handle))
-        }
-        if configuration.request2MPHY, features.contains(.twoMegabitPHY), connections[handle] != nil {
-            _ = try? await executeOptional(LESetPHYCommand(handle: handle))
-        }
-    }
-
     /// Disconnects and waits for Disconnection Complete (at most `disconnectTimeout`; after
     /// that the host forgets the connection anyway).
     public func disconnect(_ handle: UInt16, reason: HCIStatus = .remoteUserTerminated) async throws(HCIError) {

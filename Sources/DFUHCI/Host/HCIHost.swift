@@ -218,6 +218,8 @@ public actor HCIHost {
         case let .leDataLengthChange(change):
             connections[change.handle]?.info.maxTxOctets = Int(change.maxTxOctets)
             connections[change.handle]?.info.maxRxOctets = Int(change.maxRxOctets)
+            connections[change.handle]?.info.maxTxTime = Int(change.maxTxTime)
+            connections[change.handle]?.info.maxRxTime = Int(change.maxRxTime)
         case let .lePHYUpdateComplete(update) where update.status == .success:
             connections[update.handle]?.info.txPHY = update.txPHY
             connections[update.handle]?.info.rxPHY = update.rxPHY

@@ -31,6 +31,7 @@ package final class SimulatedLink: GATTLink {
 
     package var mtu: Int { scheduler.settings.mtu }
     package var now: Duration { world.now }
+    package var linkGrant: LinkGrant? { get async { scheduler.settings.grant } }
     package var isConnected: Bool { disconnectReason == nil }
 
     package func discoverServices() async throws(GATTError) -> [GATTService] {

@@ -23,6 +23,7 @@ final class TracingLink: GATTLink {
     var address: DeviceAddress { inner.address }
     var mtu: Int { inner.mtu }
     var now: Duration { inner.now }
+    var linkGrant: LinkGrant? { get async { await inner.linkGrant } }
 
     func discoverServices() async throws(GATTError) -> [GATTService] {
         let services = try await traced { () async throws(GATTError) in try await inner.discoverServices() }

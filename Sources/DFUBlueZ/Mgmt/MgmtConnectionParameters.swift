@@ -1,0 +1,50 @@
+import DFUGATT
+
+/// One entry of Load Connection Parameters (BlueZ doc/mgmt-api.txt, command 0x0035): the
+/// interval range (1.25 ms units), latency and supervision timeout (10 ms units) the kernel
+/// uses when it connects to `address`.
+public struct MgmtConnectionParameters: Sendable, Hashable {
+    public var address: DeviceAddress
+    /// 1 LE public, 2 LE random.
+    public var addressType: UInt8
+    public var intervalMin: UInt16
+    public var intervalMax: UInt16
+    public var latency: UInt16
+    public var supervisionTimeout: UInt16
+
+    public init(address: DeviceAddress, addressType: UInt8, intervalMin: UInt16 = 0x0006, intervalMax: UInt16 = 0x000C,
+                latency: UInt16 = 0, supervisionTimeout: UInt16 = 0x00C8) {
+        self.address = address
+        self.addressType = addressType
+        self.intervalMin = intervalMin
+        self.intervalMax = intervalMax
+        self.latency = latency
+        self.supervisionTimeout = supervisionTimeout
+    }
+
+    /// Address (LSB first), Address_Type, Min_Connection_Interval, Max_Connection_Interval,
+    /// Connection_Latency, Supervision_Timeout.
+    public var bytes: [UInt8] {
+        address.bytes.reversed() + [addressType] + littleEndian(intervalMin) + littleEndian(intervalMax)
+            + littleEndian(latency) + littleEndian(supervisionTimeout)
+    }
+
+    /// What was asked, as a `LinkGrant` request.
+    public var request: LinkGrant.Request {
+        LinkGrant.Request(intervalMin: LinkGrant.microseconds(intervalUnits: intervalMin),
+                          intervalMax: LinkGrant.microseconds(intervalUnits: intervalMax), latency: Int(latency),
+                          supervisionTimeout: Int(supervisionTimeout) * 10)
+    }
+}
+
+extension MgmtCommand {
+    public static let loadConnectionParametersCode: UInt16 = 0x0035
+
+    /// Load Connection Parameters (0x0035): Param_Count, then each entry. The kernel drops
+    /// entries it finds invalid (with a log line) and answers success; before kernel 6.11 it also
+    /// forgets the stored parameters of every device not connected or auto-connecting.
+    public static func loadConnectionParameters(index: UInt16, _ entries: [MgmtConnectionParameters]) -> MgmtCommand {
+        MgmtCommand(code: loadConnectionParametersCode, index: index,
+                    parameters: littleEndian(UInt16(entries.count)) + entries.flatMap(\.bytes))
+    }
+}
