@@ -16,7 +16,7 @@ final class LinkGrantNegotiationTests: XCTestCase {
         configuration.randomAddress = DeviceAddress(string: "C3:11:22:33:44:55")
         configuration.connectionParameters = .fastTransfer
         tune(&configuration)
-        let host = HCIHost(transport: controller, configuration: configuration)
+        let host = HCIHost(pipe: controller, configuration: configuration)
         try await host.start()
         let channel = try await withTimeout(5, "connect") {
             try await host.connect(to: Self.peer, addressType: .randomDevice, timeout: .seconds(1))
@@ -55,7 +55,7 @@ final class LinkGrantNegotiationTests: XCTestCase {
         var configuration = HCIHostConfiguration()
         configuration.optionalCommandTimeout = .milliseconds(100)
         configuration.connectionParameters = .fastTransfer
-        let host = HCIHost(transport: controller, configuration: configuration)
+        let host = HCIHost(pipe: controller, configuration: configuration)
         try await host.start()
         _ = try await withTimeout(5, "connect") {
             try await host.connect(to: Self.peer, addressType: .randomDevice, timeout: .seconds(1))
