@@ -7,13 +7,18 @@
 //   readme-example PKG             the README's "Use DFUKit from Swift" example, verbatim
 import PackageDescription
 
+// A package found by path is known by its directory's name, not by its manifest's: this
+// manifest is <checkout>/Examples/Package.swift, so DFUKit is the package "<checkout>".
+let pathComponents = #filePath.split(separator: "/")
+let dfukit = String(pathComponents[pathComponents.count - 3])
+
 let package = Package(
     name: "DFUKitExamples",
     dependencies: [.package(path: "..")],
     targets: [
-        .executableTarget(name: "flash-simulated", dependencies: ["DFUKit"]),
-        .executableTarget(name: "verify-packages", dependencies: ["DFUKitPackages"]),
-        .executableTarget(name: "batch-two", dependencies: ["DFUKit"]),
-        .executableTarget(name: "readme-example", dependencies: ["DFUKit"]),
+        .executableTarget(name: "flash-simulated", dependencies: [.product(name: "DFUKit", package: dfukit)]),
+        .executableTarget(name: "verify-packages", dependencies: [.product(name: "DFUKitPackages", package: dfukit)]),
+        .executableTarget(name: "batch-two", dependencies: [.product(name: "DFUKit", package: dfukit)]),
+        .executableTarget(name: "readme-example", dependencies: [.product(name: "DFUKit", package: dfukit)]),
     ]
 )

@@ -13,7 +13,7 @@ let device = arguments.dropFirst().first ?? "sim:vendor-ctrlpt"
 do {
     let package = try FirmwarePackage.open(path: packagePath)
     let profile = try ProfileLibrary.standard().load("vendor-ctrlpt")
-    var shownPercent = -1
+    var shownPercent = -10
     for try await event in DFUKit.flash(package, profile: profile, device: device) {
         switch event {
         case let .connected(address, mtu):
@@ -31,8 +31,9 @@ do {
         case let .resuming(attempt, of, reason):
             print("link lost (\(reason)): resuming, attempt \(attempt) of \(of)")
         case let .finished(report):
-            print("\(report.status.rawValue): \(report.bytes) bytes in \(String(format: "%.2f", report.seconds)) s; "
-                  + "the device holds: \(report.deviceHolds.map(\.rawValue).joined(separator: " or "))")
+            print("\(report.status.rawValue): \(report.bytes) bytes, \(report.resumes) resume(s)")
+            print("the device holds: \(report.deviceHolds.map(\.rawValue).joined(separator: " or "))")
+            print("took \(String(format: "%.2f", report.seconds)) s on the transport's clock (simulated for sim:)")
         default:
             break
         }
