@@ -84,12 +84,12 @@ final class FlashAPITests: XCTestCase {
     /// Cancelling the consuming task stops the flash, and the sequence still says what the device holds.
     func testCancellingTheTaskStopsTheFlashAndSaysWhatTheDeviceHolds() async throws {
         let directory = try ScratchDirectory()
-        let size = 128 * 1024
+        let size = 96 * 1024
         let package = try FirmwarePackage.open(path: try Fixtures.vendorPackage(in: directory, size: size))
         let profile = try Fixtures.profile("vendor-ctrlpt")
-        // realtime: the simulated device paces itself on the wall clock, so the flash is still
+        // realtime=8: the simulated device paces itself on the wall clock (8 times faster), so the flash is still
         // running when the task cancels itself at its first progress event.
-        let events = DFUKit.flash(package, profile: profile, device: "sim:vendor-ctrlpt?realtime=1")
+        let events = DFUKit.flash(package, profile: profile, device: "sim:vendor-ctrlpt?realtime=8")
         let task = Task { () -> (progress: Int, afterCancel: Int, error: DFUKitError?) in
             var progress = 0, afterCancel = 0
             do throws(DFUKitError) {
