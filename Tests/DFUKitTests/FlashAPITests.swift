@@ -1,4 +1,4 @@
-import DFUKit
+@testable import DFUKit
 import Foundation
 import XCTest
 
@@ -90,24 +90,20 @@ final class FlashAPITests: XCTestCase {
         // realtime=8: the simulated device paces itself on the wall clock (8 times faster), so the flash is still
         // running when the task cancels itself at its first progress event.
         let events = DFUKit.flash(package, profile: profile, device: "sim:vendor-ctrlpt?realtime=8")
-        let task = Task { () -> (progress: Int, afterCancel: Int, error: DFUKitError?) in
-            var progress = 0, afterCancel = 0
+        let task = Task { () -> (progress: Int, error: DFUKitError?) in
+            var progress = 0
             do throws(DFUKitError) {
                 for try await event in events {
                     guard case .progress = event else { continue }
                     progress += 1
-                    if progress == 1 {
-                        withUnsafeCurrentTask { $0?.cancel() }
-                    } else {
-                        afterCancel += 1
-                    }
+                    if progress == 1 { withUnsafeCurrentTask { $0?.cancel() } }
                 }
-                return (progress, afterCancel, nil)
+                return (progress, nil)
             } catch {
-                return (progress, afterCancel, error)
+                return (progress, error)
             }
         }
-        let (progress, _, error) = await task.value
+        let (progress, error) = await task.value
         XCTAssertGreaterThanOrEqual(progress, 1)
         XCTAssertEqual(error?.kind, .cancelled, "a cancelled flash ends with .cancelled")
         XCTAssertEqual(error?.exitCode, 130)
@@ -116,5 +112,26 @@ final class FlashAPITests: XCTestCase {
         XCTAssertLessThan(report.bytes, size)
         XCTAssertEqual(report.error?.kind, .cancelled)
         XCTAssertNotNil(report.error?.deviceState, "the report says what the device holds in words")
+    }
+
+    /// Leaving the loop early (a `break`) drops the sequence, which cancels the flash.
+    func testBreakingOutOfTheLoopCancelsTheFlash() async throws {
+        let directory = try ScratchDirectory()
+        let package = try FirmwarePackage.open(path: try Fixtures.vendorPackage(in: directory, size: 96 * 1024))
+        let profile = try Fixtures.profile("vendor-ctrlpt")
+        func flashUntilFirstProgress() async throws -> Task<Void, Never> {
+            let events = DFUKit.flash(package, profile: profile, device: "sim:vendor-ctrlpt?realtime=8")
+            let operation = events.run.task
+            for try await event in events {
+                if case .progress = event { break }
+            }
+            withExtendedLifetime(events) {
+                XCTAssertFalse(operation.isCancelled, "still running while the sequence is held")
+            }
+            return operation
+        }
+        let operation = try await flashUntilFirstProgress()
+        XCTAssertTrue(operation.isCancelled, "the sequence is gone, so the flash is cancelled")
+        await operation.value
     }
 }
