@@ -37,6 +37,8 @@ demo: build
 	$(DFUKIT_DEBUG) flash --profile vendor-ctrlpt --device 'sim:vendor-ctrlpt?mtu=247' \
 	    $(DEMO_DIR)/demo-app.zip --json
 
+# The XCTest suites, then Examples/ (a package that uses the library products by path) built in
+# .build/examples and each example run and checked (scripts/run-examples.sh).
 test: deps
 	@scripts/run-tests.sh
 

@@ -17,6 +17,10 @@
 //                    generic device made from a profile alone (`dfukit profile trace`)
 //   -> DFUBatch      provisioning lines: many devices at once, retries, checks
 //   -> DFULedger     the provisioning ledger (SQLite / PostgreSQL: CSQLite, CPostgres) and batch reports
+//   -> DFUKit        the library: one import for all of the above (but the ledger), the embedding
+//                    API (flash, scan, exec, batch as async sequences of events) and the registry
+//                    of device transports (sim:, hci:, bluez:, and an embedder's own)
+//   -> DFUKitPackages  packages alone (DFUPackage + DFUBytes), for a build server that only verifies
 //   -> DFUCommandLine / dfukit   the CLI
 //   -> DFUFaultMatrix / dfukit-fault-matrix   boundary sweeps and the fault matrix over the simulators
 import PackageDescription
@@ -31,6 +35,8 @@ let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 let package = Package(
     name: "DFUKit",
     products: [
+        .library(name: "DFUKit", targets: ["DFUKit"]),
+        .library(name: "DFUKitPackages", targets: ["DFUKitPackages"]),
         .executable(name: "dfukit", targets: ["dfukit"]),
         .executable(name: "dfukit-bench", targets: ["dfukit-bench"]),
         .executable(name: "dfukit-fault-matrix", targets: ["dfukit-fault-matrix"]),
@@ -72,8 +78,13 @@ let package = Package(
         .target(name: "DFUBatch",
                 dependencies: ["DFUEngine", "DFUProfile", "DFUPackage", "DFUGATT"],
                 swiftSettings: swiftSettings),
+        .target(name: "DFUKit",
+                dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUHCI", "DFUATT",
+                               "DFUHCITransport", "DFUBlueZ", "DFUEngine", "DFUBatch"],
+                swiftSettings: swiftSettings),
+        .target(name: "DFUKitPackages", dependencies: ["DFUPackage", "DFUBytes"], swiftSettings: swiftSettings),
         .target(name: "DFUCommandLine",
-                dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUEngine",
+                dependencies: ["DFUKit", "DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUEngine",
                                "DFULedger", "DFUBatch", "DFUHCITransport", "DFUBlueZ", "DFUTrace"],
                 packageAccess: false, swiftSettings: swiftSettings),
         .target(name: "DFUFaultMatrix",
@@ -108,6 +119,8 @@ let package = Package(
                     dependencies: ["DFUBlueZ", "DFUATT", "DFUGATT", "DFUHCI", "DFUBytes", "CBluetooth"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "DFUCommandLineTests", dependencies: ["DFUCommandLine", "DFUBytes", "DFUPackage"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "DFUKitTests", dependencies: ["DFUKit", "DFUKitPackages", "DFUCommandLine"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "DFUFaultMatrixTests",
                     dependencies: ["DFUFaultMatrix", "DFUEngine", "DFUSimulator", "DFUProfile", "DFUPackage", "DFUBytes"],

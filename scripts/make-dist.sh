@@ -5,7 +5,7 @@
 # runtime libraries listed in share/dfukit/DEPENDS), share/dfukit/profiles (the shipped profiles,
 # found by the binary relative to its own location), share/dfukit/profile.schema.json, and the man
 # page and shell completions when the binary can generate them (`dfukit man`, `dfukit completion
-# bash|zsh|fish`). VERSION is what `dfukit --version` reports (DFUKitCommandLine.version).
+# bash|zsh|fish`). VERSION is what `dfukit --version` reports (DFUKit.version, in Sources/DFUKit/DFUKit.swift).
 # The build has its own scratch directory (.build/static) so it does not rebuild `make release`.
 set -euo pipefail
 cd "$(dirname "$0")/.."

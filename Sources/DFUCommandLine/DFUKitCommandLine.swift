@@ -1,6 +1,9 @@
+import DFUKit
+
 /// The `dfukit` command line: finds the subcommand, parses its options, runs it.
 public enum DFUKitCommandLine {
-    public static let version = "0.1.0"
+    /// What `dfukit --version` prints: the library's version.
+    public static var version: String { DFUKit.version }
 
     /// Every subcommand, by the words that name it.
     static var commands: [CommandEntry] {

@@ -238,20 +238,8 @@ struct BatchRunCommand: Command {
     /// (`hci:...`, `bluez:hciN` with the profile's link security) shared by all attempts.
     static func source(_ text: String, security: String? = nil) throws -> any BatchDeviceSource {
         let specifier = try DeviceSpecifier(parsing: text, command: "dfukit batch run")
-        if specifier.transport == .sim {
-            do {
-                let configuration = try SimulatorConfiguration(parsing: specifier.target)
-                if configuration.stateFile != nil {
-                    throw SimulatorConfigurationError("state keeps one device's memory between single commands; "
-                                                      + "batch run does not take it")
-                }
-                return SimulatedFleetSource(fleet: try SimulatedFleet(configuration))
-            } catch {
-                throw UsageError("\(error)", command: "dfukit batch run")
-            }
-        }
         do {
-            return SharedTransportBatchSource(transport: try TransportFactory.openRadio(specifier, security: security))
+            return try TransportFactory.batchSource(specifier, security: security)
         } catch {
             switch error {
             case let .usage(message): throw UsageError(message, command: "dfukit batch run")

@@ -1,15 +1,8 @@
-import DFUEngine
-import DFUPackage
+import DFUKit
 
 /// The images of a package as the engine flashes them, whatever the package format.
 enum PackageImages {
     static func flashImages(_ package: FirmwarePackage) -> [FlashImage] {
-        package.images.map {
-            var image = FlashImage(name: $0.name, version: $0.version, data: $0.data, initPacket: $0.initPacket ?? [],
-                                   softDeviceSize: $0.softDeviceSize, bootloaderSize: $0.bootloaderSize,
-                                   applicationSize: $0.applicationSize, imageHash: $0.mcubootImage?.imageHash ?? [])
-            image.info = $0.standalone?.values ?? [:]
-            return image
-        }
+        FlashImage.images(of: package)
     }
 }

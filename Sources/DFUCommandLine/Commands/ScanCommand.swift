@@ -1,6 +1,4 @@
-import DFUEngine
-import DFUGATT
-import DFUProfile
+import DFUKit
 import Foundation
 
 /// `dfukit scan --device TRANSPORT [--profile P] [--json]`: the advertising devices, with the
@@ -44,31 +42,38 @@ struct ScanCommand: Command {
             console.error(error.description)
             return ExitCode.dataError
         }
-        let transport: any GATTTransport
-        switch TransportFactory.open(device, console: console, command: "dfukit scan") {
-        case let .success(opened): transport = opened
-        case let .failure(status): return status.code
-        }
-        let seen: [Advertisement]
-        let timeout = Duration.seconds(seconds)
-        let (scanned, interruption) = await InterruptHandling.run { () -> Result<[Advertisement], GATTError> in
-            do throws(GATTError) { return .success(try await transport.scan(timeout: timeout)) } catch { return .failure(error) }
+        // The library's scan: the transport opened through the registry, each device with the
+        // profiles it matches (only matching ones when a profile was named).
+        let scan = DFUKit.scan(device: device.locator.description, seconds: seconds, profiles: profiles,
+                               onlyMatching: profileName != nil)
+        let (scanned, interruption) = await InterruptHandling.run { () -> Result<[ScanUpdate], DFUKitError> in
+            var found: [ScanUpdate] = []
+            do throws(DFUKitError) {
+                for try await update in scan { found.append(update) }
+                return .success(found)
+            } catch {
+                return .failure(error)
+            }
         }
         if let interruption {
             console.error(InterruptionSummary.text(interruption, nothingSentWhile: "scanning"))
             return interruption.exitCode
         }
+        let seen: [ScanUpdate]
         switch scanned {
-        case let .success(advertisements):
-            seen = advertisements
+        case let .success(updates):
+            seen = updates
+        case let .failure(error) where error.kind == .usage:
+            console.error("error: \(error.message)\nSee 'dfukit scan --help'.")
+            return ExitCode.usage
         case let .failure(error):
-            console.error("error: \(error)")
-            return error.kind == .transportUnavailable ? ExitCode.unavailable : ExitCode.failure
+            console.error("error: \(error.message)")
+            return error.exitCode
         }
         var rows: [[String: Any]] = []
-        for advertisement in seen {
-            let matching = profiles.filter { ProfileMatcher.matches(advertisement, $0.match) }.map(\.name)
-            if profileName != nil, matching.isEmpty { continue }
+        for found in seen {
+            let advertisement = found.advertisement
+            let matching = found.matchingProfiles
             rows.append(["address": advertisement.address.description, "name": advertisement.name ?? "",
                          "rssi": advertisement.rssi, "profiles": matching,
                          "services": advertisement.serviceUUIDs.map(\.description)])

@@ -1,65 +1,36 @@
-import DFUBlueZ
-import DFUGATT
-import DFUHCI
-import DFUHCITransport
-import DFUSimulator
+import DFUKit
 
-/// Opens the transport a `DeviceSpecifier` names.
+/// Opens the transport a `DeviceSpecifier` names, through the library's transport registry
+/// (`TransportRegistry.standard`: `sim:`, `hci:`, `bluez:`).
 enum TransportFactory {
     enum Failure: Error {
-        /// Wrong `sim:` options: a usage error (64).
+        /// Wrong options: a usage error (64).
         case usage(String)
         /// The transport cannot be used here (69).
         case unavailable(String)
+
+        init(_ error: DFUKitError) {
+            self = error.kind == .transport ? .unavailable(error.message) : .usage(error.message)
+        }
     }
 
     static func open(_ specifier: DeviceSpecifier, traceFile: String? = nil, security: String? = nil) throws(Failure) -> any GATTTransport {
-        guard specifier.transport == .sim else {
-            return try openRadio(specifier, traceFile: traceFile, security: security)
-        }
-        let configuration: SimulatorConfiguration
         do {
-            configuration = try SimulatorConfiguration(parsing: specifier.target)
+            return try TransportRegistry.standard.open(specifier.locator, security: security, traceFile: traceFile)
         } catch {
-            throw .usage(error.description)
+            throw Failure(error)
         }
-        return try openSimulator(configuration)
     }
 
-    /// `hci:...` or `bluez:hciN`: one transport that may hold several links at once (a batch
-    /// shares it between its attempts).
-    static func openRadio(_ specifier: DeviceSpecifier, traceFile: String? = nil,
-                          security: String? = nil) throws(Failure) -> any GATTTransport & Sendable {
-        switch specifier.transport {
-        case .sim:
-            throw .usage("sim: is not a radio transport")
-        case .hci:
-            do {
-                _ = try H4PipeAddress(parsing: "hci:" + specifier.target)
-            } catch {
-                throw .usage("\(error)")
-            }
-            // DFUKit's host pairs with Just Works only: an encrypted link, without MITM protection.
-            switch security {
-            case "high"?, "fips"?:
-                throw .unavailable("the profile asks for security \(security!) (an authenticated link); DFUKit's own HCI "
-                             + "host pairs with Just Works only (security medium): use bluez: for this device")
-            default:
-                return HCIGATTTransport(address: specifier.target, traceFile: traceFile, encrypt: security == "medium")
-            }
-        case .bluez:
-            do {
-                let level: BlueZSecurityLevel? = switch security {
-                case "low"?: .low
-                case "medium"?: .medium
-                case "high"?: .high
-                case "fips"?: .fips
-                default: nil
-                }
-                return try BlueZGATTTransport(adapter: specifier.target, security: level)
-            } catch {
-                throw .usage(error.detail)
-            }
+    /// Where a batch finds its devices on the transport `specifier` names (with the profile's
+    /// link security): a simulated fleet, or one radio transport shared by all attempts.
+    static func batchSource(_ specifier: DeviceSpecifier, security: String? = nil) throws(Failure) -> any BatchDeviceSource {
+        do {
+            let locator = specifier.locator
+            return try TransportRegistry.standard.scheme(for: locator)
+                .batchSource(TransportRequest(target: locator.target, security: security))
+        } catch {
+            throw Failure(error)
         }
     }
 
@@ -81,6 +52,13 @@ enum TransportFactory {
                 return .failure(ExitStatus(code: ExitCode.unavailable))
             }
         }
+    }
+}
+
+extension DeviceSpecifier {
+    /// The same device as the library's `DeviceLocator`.
+    var locator: DeviceLocator {
+        DeviceLocator(scheme: transport.rawValue, target: target, address: address)
     }
 }
 

@@ -25,8 +25,10 @@ enum InterruptHandling {
     /// that stopped it, if one did.
     static func run<T: Sendable>(_ operation: sending @escaping () async -> T) async -> (value: T, interruption: Interruption?) {
         let state = SignalState()
-        let task = Task { await operation() }
+        let cancellation = PendingCancellation()
         let signals = [SIGINT, SIGTERM]
+        // Caught before the operation starts: a signal that arrives as soon as the operation
+        // prints its first line (a test's marker) must not find the default action and kill us.
         for number in signals { signal(number, SIG_IGN) }
         let sources = signals.map { number in
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -36,7 +38,7 @@ enum InterruptHandling {
                     FileHandle.standardError.write(Data("\ninterrupted again: exiting now\n".utf8))
                     _exit(128 + number)
                 }
-                task.cancel()
+                cancellation.request()
                 DispatchQueue.global().asyncAfter(deadline: .now() + grace) {
                     guard !state.isFinished else { return }
                     FileHandle.standardError.write(Data(
@@ -48,6 +50,8 @@ enum InterruptHandling {
             source.resume()
             return source
         }
+        let task = Task { await operation() }
+        cancellation.attach { task.cancel() }
         let value = await task.value
         state.finish()
         for source in sources { source.cancel() }
@@ -81,4 +85,26 @@ private final class SignalState: Sendable {
     var received: Int32? { state.withLock { $0.received } }
     var isFinished: Bool { state.withLock { $0.finished } }
     func finish() { state.withLock { $0.finished = true } }
+}
+
+/// A cancellation a signal may ask for before the operation's task exists: it is carried out
+/// once the task is attached.
+private final class PendingCancellation: Sendable {
+    private let state = Mutex<(cancel: (@Sendable () -> Void)?, requested: Bool)>((nil, false))
+
+    func request() {
+        let cancel = state.withLock { state -> (@Sendable () -> Void)? in
+            state.requested = true
+            return state.cancel
+        }
+        cancel?()
+    }
+
+    func attach(_ cancel: @escaping @Sendable () -> Void) {
+        let requested = state.withLock { state -> Bool in
+            state.cancel = cancel
+            return state.requested
+        }
+        if requested { cancel() }
+    }
 }

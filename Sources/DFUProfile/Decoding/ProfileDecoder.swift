@@ -50,10 +50,10 @@ final class ProfileDecoder {
 
         let name = top.required("profile", context).flatMap { context.string($0, "'profile'") }
         let summary = top.optional("description").flatMap { context.string($0, "'description'") }
-        var version = 1
+        var version = ProfileLanguage.version
         if let node = top.optional("version"), let value = context.int(node, "'version'", range: 0...Int(Int32.max)) {
-            if value != 1 {
-                context.error("unsupported profile language version \(value); this DFUKit reads version 1",
+            if value != ProfileLanguage.version {
+                context.error("unsupported profile language version \(value); this DFUKit reads version \(ProfileLanguage.version)",
                               at: node.location)
             }
             version = value

@@ -1,11 +1,13 @@
 import DFUSimulator
 import Foundation
 
-/// The simulated devices this command opened with `state=FILE`: their memory is saved to their
-/// files when the command ends, whatever its outcome (a failed flash leaves a device holding
-/// part of an image, which the next command should meet).
-final class SimulatorStateRegistry: @unchecked Sendable {
-    static let shared = SimulatorStateRegistry()
+/// The simulated devices opened with `state=FILE` (`sim:NAME?state=FILE`): their memory is
+/// saved to their files by `saveAll()`, whatever the outcome (a failed flash leaves a device
+/// holding part of an image, which the next run should meet). `dfukit` saves when each command
+/// ends; an embedder calls `saveAll()` when it is done with such devices.
+public final class SimulatorStateRegistry: @unchecked Sendable {
+    /// The registry the `sim:` transport scheme registers its devices in.
+    public static let shared = SimulatorStateRegistry()
 
     private struct Entry {
         var world: SimulatedWorld
@@ -16,13 +18,14 @@ final class SimulatorStateRegistry: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [Entry] = []
 
-    func register(_ world: SimulatedWorld, file: SimulatorStateFile, device: String) {
+    /// Remembers that `world`'s device `device` is to be saved to `file`.
+    public func register(_ world: SimulatedWorld, file: SimulatorStateFile, device: String) {
         lock.withLock { entries.append(Entry(world: world, file: file, device: device)) }
     }
 
     /// Lets each device finish what its timers hold (a reset, a swap, a boot), saves it and
     /// forgets it. Returns why saving failed, one message per file.
-    func saveAll() -> [String] {
+    public func saveAll() -> [String] {
         let saving = lock.withLock {
             defer { entries.removeAll() }
             return entries

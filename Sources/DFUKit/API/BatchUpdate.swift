@@ -1,0 +1,78 @@
+/// What a batch reports (`DFUKit.batch`): each device's start, progress and end as the runner
+/// tells them, then the summary.
+public enum BatchUpdate: Sendable {
+    /// A runner event: a device started, progressed, finished, was skipped or retried.
+    case event(BatchEvent)
+    /// How the batch ended: devices, succeeded, failed, skipped, attempts, seconds.
+    case finished(BatchSummary)
+}
+
+/// Everything `DFUKit.batch` needs.
+public struct BatchRequest: Sendable {
+    /// The devices' protocol.
+    public var profile: Profile
+    /// The firmware package every device gets.
+    public var package: FirmwarePackage
+    /// Where the devices are: `sim:NAME?fleet=N`, `hci:...`, `bluez:hciN`.
+    public var device: String
+    /// How many devices, how many at once, retries, post-flash checks, parameters (as a line
+    /// file sets them; its `profile`, `package`, `device` and `ledger` are not read here).
+    public var line = LineConfiguration()
+    /// Which devices are done or claimed, and where attempts are recorded; in memory by default.
+    public var ledger: any BatchLedger = MemoryBatchLedger()
+    /// The schemes `device` may name.
+    public var registry: TransportRegistry = .standard
+
+    /// A batch of `package` with `profile` on the devices `device` reaches.
+    public init(profile: Profile, package: FirmwarePackage, device: String) {
+        self.profile = profile
+        self.package = package
+        self.device = device
+    }
+}
+
+extension DFUKit {
+    /// Runs a provisioning batch (as `dfukit batch run`): checks the line against the profile
+    /// and package before any device is touched, then flashes up to `line.concurrency`
+    /// devices at once with retries and checks. The last event is `.finished(summary)`;
+    /// cancelling the task cancels the running attempts, and the sequence then throws
+    /// `.cancelled` after the summary. A batch in which some device failed still finishes
+    /// normally: read `summary.failed`.
+    public static func batch(_ request: BatchRequest) -> DFUKitEvents<BatchUpdate> {
+        DFUKitEvents { (channel) throws(DFUKitError) in
+            let (locator, scheme) = try request.registry.locate(request.device)
+            let package = request.package
+            let profile = request.profile
+            do {
+                try package.requireIntact()
+            } catch {
+                throw DFUKitError(kind: .package, message: "\(error)\nno device was touched.")
+            }
+            if !profile.packageKinds.isEmpty, !profile.packageKinds.contains(package.kind.name) {
+                throw DFUKitError(kind: .package, message: "\(package.path): package kind \(package.kind.name); profile "
+                                  + "'\(profile.name)' takes only \(profile.packageKinds.joined(separator: ", "))\nno device was touched.")
+            }
+            let images = FlashImage.images(of: package)
+            let line: LineConfiguration
+            do throws(ProfileDiagnostics) {
+                line = try LinePlanValidator.validate(request.line, profile: profile, images: images)
+            } catch {
+                throw DFUKitError(kind: .usage, message: error.description + "\nno device was touched.")
+            }
+            let source = try scheme.batchSource(TransportRequest(target: locator.target, security: profile.security))
+            let runner = BatchRunner(plan: BatchRunner.Plan(line: line, profile: profile, images: images), source: source,
+                                     ledger: request.ledger) { channel.send(.event($0)) }
+            let summary: BatchSummary
+            do throws(FlashError) {
+                summary = try await runner.run()
+            } catch {
+                throw DFUKitError(error)
+            }
+            channel.send(.finished(summary))
+            if Task.isCancelled {
+                throw DFUKitError(kind: .cancelled, message: "the batch was cancelled: \(summary.succeeded) device(s) flashed, "
+                                  + "\(summary.failed) failed of \(summary.devices)")
+            }
+        }
+    }
+}

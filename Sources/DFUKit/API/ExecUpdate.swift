@@ -1,0 +1,62 @@
+/// What sending one command of a profile reports (`DFUKit.exec`): the engine's events while it
+/// connects, then the device's answer.
+public enum ExecUpdate: Sendable {
+    /// An engine event (scanning, connecting, connected...).
+    case detail(FlashEvent)
+    /// The device's answer, field by field as the profile's response decodes it, and the
+    /// engine's report of the run.
+    case answer([String: Value], report: FlashReport)
+}
+
+/// Everything `DFUKit.exec` needs.
+public struct ExecRequest: Sendable {
+    /// A key of the profile's `commands`.
+    public var command: String
+    /// The profile that defines it.
+    public var profile: Profile
+    /// `SCHEME:TARGET[/ADDRESS]`.
+    public var device: String
+    /// The parameters the command's request reads.
+    public var parameters: [String: ParameterValue] = [:]
+    /// Whether a command the profile marks `changes-device` (erase, write, activate, reset)
+    /// may be sent; false refuses it with `.usage` (`dfukit exec --yes`).
+    public var allowChangingDevice = false
+    /// The schemes `device` may name.
+    public var registry: TransportRegistry = .standard
+
+    /// A request for `command` of `profile` on `device`.
+    public init(command: String, profile: Profile, device: String) {
+        self.command = command
+        self.profile = profile
+        self.device = device
+    }
+}
+
+extension DFUKit {
+    /// Sends one command of a profile and yields the answer (as `dfukit exec`): connects as a
+    /// flash would, sends it once, disconnects. Throws `.usage` for an unknown command or one
+    /// that changes the device without `allowChangingDevice`, `.device` when the device
+    /// refuses or does not answer.
+    public static func exec(_ request: ExecRequest) -> DFUKitEvents<ExecUpdate> {
+        DFUKitEvents { (channel) throws(DFUKitError) in
+            let profile = request.profile
+            guard let spec = profile.commands[request.command] else {
+                throw DFUKitError(kind: .usage, message: "profile '\(profile.name)' has no command '\(request.command)'; "
+                                  + "its commands: \(profile.commands.keys.sorted().joined(separator: ", "))")
+            }
+            if spec.changesDevice, !request.allowChangingDevice {
+                throw DFUKitError(kind: .usage, message: "command '\(request.command)' of profile '\(profile.name)' changes "
+                                  + "the device (the profile marks it changes-device): set allowChangingDevice to send it")
+            }
+            let (locator, scheme) = try request.registry.locate(request.device)
+            let transport = try scheme.open(TransportRequest(target: locator.target, security: profile.security))
+            let result = await CommandExecution.run(request.command, profile: profile, transport: transport,
+                                                    address: locator.address,
+                                                    options: FlashOptions(parameters: request.parameters)) {
+                channel.send(.detail($0))
+            }
+            guard let fields = result.fields else { throw DFUKitError(report: result.report) }
+            channel.send(.answer(fields, report: result.report))
+        }
+    }
+}

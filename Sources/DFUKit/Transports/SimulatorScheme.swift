@@ -1,0 +1,91 @@
+/// `sim:NAME[?key=value&...]`: simulated peripherals on a virtual-clock link model (see the
+/// README's simulator options). One device, its memory read from `state=FILE` (saved by
+/// `SimulatorStateRegistry.shared.saveAll()`), or with `fleet=N` every device of the fleet in
+/// one world (a scan lists them all; a flash connects to the first, or to `/ADDRESS`).
+public struct SimulatorScheme: TransportScheme {
+    /// A `sim:` scheme.
+    public init() {}
+
+    /// `sim`.
+    public var name: String { "sim" }
+
+    /// What it reaches.
+    public var summary: String { "simulated devices: sim:NAME[?mtu=247&fault=...&fleet=N&state=FILE&realtime=SPEED]" }
+
+    /// The device name and every option, read as `open` would read them.
+    public func check(target: String) throws(DFUKitError) {
+        do {
+            try SimulatedDeviceCatalog.check(try SimulatorConfiguration(parsing: target))
+        } catch {
+            throw DFUKitError(kind: .usage, message: error.description)
+        }
+    }
+
+    /// The simulated world: one device, or a fleet.
+    public func open(_ request: TransportRequest) throws(DFUKitError) -> any GATTTransport {
+        try openWorld(configuration(request.target))
+    }
+
+    /// A fleet (`fleet=N`, or one device) as a batch's devices, each attempt on its own clock.
+    /// - Throws: `.usage` with `state=`, which keeps one device's memory between single runs.
+    public func batchSource(_ request: TransportRequest) throws(DFUKitError) -> any BatchDeviceSource {
+        let configuration = try configuration(request.target)
+        guard configuration.stateFile == nil else {
+            throw DFUKitError(kind: .usage, message: "state keeps one device's memory between single commands; "
+                              + "batch run does not take it")
+        }
+        do {
+            return SimulatedFleetSource(fleet: try SimulatedFleet(configuration))
+        } catch {
+            throw DFUKitError(kind: .usage, message: "\(error)")
+        }
+    }
+
+    /// True unless `realtime=` makes the world follow the wall clock.
+    public func usesSimulatedClock(target: String) -> Bool {
+        guard let query = target.split(separator: "?", maxSplits: 1).dropFirst().first else { return true }
+        return !query.split(separator: "&").contains { $0.hasPrefix("realtime=") }
+    }
+
+    private func configuration(_ target: String) throws(DFUKitError) -> SimulatorConfiguration {
+        do {
+            return try SimulatorConfiguration(parsing: target)
+        } catch {
+            throw DFUKitError(kind: .usage, message: error.description)
+        }
+    }
+
+    /// The world for `configuration`; with `state=FILE` its device's memory is loaded and the
+    /// world registered to be saved.
+    public func openWorld(_ configuration: SimulatorConfiguration) throws(DFUKitError) -> SimulatedWorld {
+        if configuration.fleet > 1 {
+            guard configuration.stateFile == nil else {
+                throw DFUKitError(kind: .usage, message: "sim: state keeps one device's memory, not a fleet's: leave out fleet or state")
+            }
+            do {
+                let fleet = try SimulatedFleet(configuration)
+                let devices = fleet.advertisements.compactMap { fleet.device(at: $0.address) }
+                return SimulatedWorld(name: "sim:\(configuration.deviceName)?fleet=\(configuration.fleet)",
+                                      settings: configuration.link, faults: configuration.faults, peripherals: devices)
+            } catch {
+                throw DFUKitError(kind: .usage, message: error.description)
+            }
+        }
+        let world: SimulatedWorld
+        do {
+            world = try SimulatedDeviceCatalog.makeWorld(configuration)
+        } catch {
+            throw DFUKitError(kind: .usage, message: error.description)
+        }
+        if let path = configuration.stateFile {
+            let file = SimulatorStateFile(path: path)
+            do {
+                try file.load(into: world, device: configuration.deviceName)
+            } catch {
+                throw DFUKitError(kind: .usage, message: "sim: state: \(error)")
+            }
+            SimulatorStateRegistry.shared.register(world, file: file, device: configuration.deviceName)
+        }
+        return world
+    }
+}

@@ -1,0 +1,37 @@
+/// A way to reach devices, named by the scheme of a device string (`sim:`, `hci:`, `bluez:`):
+/// implement this protocol and register it (`TransportRegistry.standard.register(_:)`) to make
+/// `SCHEME:...` usable by `DFUKit.flash`, `scan`, `exec` and `batch`.
+///
+/// The transport it opens implements `GATTTransport` (scan, connect, wait for a device's
+/// advertisement, a clock); the engine needs nothing else.
+public protocol TransportScheme: Sendable {
+    /// The scheme without its colon: `sim`.
+    var name: String { get }
+    /// One line for listings: what the scheme reaches and what its target looks like.
+    var summary: String { get }
+    /// Checks a target without opening anything, so that a mistake is reported before any
+    /// profile or package is read. The default accepts every target.
+    /// - Throws: `.usage` for a target this scheme cannot mean.
+    func check(target: String) throws(DFUKitError)
+    /// Opens the transport for one operation (a flash, a scan, a command).
+    /// - Throws: `.usage` for a wrong target, `.transport` when it cannot be used here.
+    func open(_ request: TransportRequest) throws(DFUKitError) -> any GATTTransport
+    /// Where a batch finds its devices on this transport. The default refuses (`.usage`).
+    func batchSource(_ request: TransportRequest) throws(DFUKitError) -> any BatchDeviceSource
+    /// Whether the transport's clock is simulated (its seconds are not wall-clock seconds).
+    /// The default is false.
+    func usesSimulatedClock(target: String) -> Bool
+}
+
+extension TransportScheme {
+    /// Accepts every target.
+    public func check(target: String) throws(DFUKitError) {}
+
+    /// Refuses: this transport does not hold several devices at once.
+    public func batchSource(_ request: TransportRequest) throws(DFUKitError) -> any BatchDeviceSource {
+        throw DFUKitError(kind: .usage, message: "\(name): cannot run batches (it offers no device source for them)")
+    }
+
+    /// False: a wall clock.
+    public func usesSimulatedClock(target: String) -> Bool { false }
+}
