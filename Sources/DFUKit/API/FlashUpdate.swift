@@ -17,6 +17,9 @@ public enum FlashUpdate: Sendable {
     case retrying(reason: String)
     /// The link was lost and the flash resumes: attempt `attempt` of `of`.
     case resuming(attempt: Int, of: Int, reason: String)
+    /// What the stack granted the connection just made (PHY, data length, MTU, interval) and
+    /// what was asked, on transports that can tell.
+    case linkGranted(LinkGrant)
     /// An image was accepted; `verified` when the device confirmed its checksum.
     case imageFinished(name: String, verified: Bool)
     /// Any other engine event (scanning, connecting, rebooting, the transfer's start), as it came.
@@ -36,6 +39,7 @@ public enum FlashUpdate: Sendable {
         case let .progress(image, done, total, elapsed): self = .progress(image: image, bytes: done, total: total, elapsed: elapsed)
         case let .retrying(reason): self = .retrying(reason: reason)
         case let .resuming(attempt, of, reason): self = .resuming(attempt: attempt, of: of, reason: reason)
+        case let .linkGranted(grant): self = .linkGranted(grant)
         case let .imageFinished(name, verified): self = .imageFinished(name: name, verified: verified)
         case .scanning, .connecting, .transferStarted, .rebooting: self = .detail(event)
         }
