@@ -33,7 +33,16 @@ controllers() {
     local list=(); for i in $(seq 0 "$1"); do list+=("tcp-server:127.0.0.1:$((port + i))"); done
     "$PY" scripts/bumble-controllers.py "${list[@]}" > "$work/controllers.log" 2>&1 &
     pids+=($!)
-    for _ in $(seq 50); do grep -q ready "$work/controllers.log" && break; sleep 0.1; done
+    for _ in $(seq 300); do grep -q ready "$work/controllers.log" && break; sleep 0.1; done
+}
+
+# advertising LOG...: waits (at most 30 s each) until every peripheral log says it advertises.
+# A fixed sleep was not enough on a loaded machine: Python and Bumble can take seconds to start.
+advertising() {
+    local log
+    for log in "$@"; do
+        for _ in $(seq 300); do grep -q 'advertising as' "$log" 2>/dev/null && break; sleep 0.1; done
+    done
 }
 
 # start PERIPHERAL [peripheral options...]: fresh controllers and the peripheral.
@@ -43,7 +52,7 @@ start() {
     rm -f "$work/state.json"
     "$PY" "Tests/Bumble/$script" --transport "tcp-client:127.0.0.1:$port" --state-file "$work/state.json" "$@" > "$work/peripheral.log" 2>&1 &
     pids+=($!)
-    sleep 1
+    advertising "$work/peripheral.log"
 }
 
 check() {  # check NAME CONDITION-COMMAND...
@@ -226,7 +235,7 @@ rm -f "$work/state.json"
     --bootloader-transport "tcp-client:127.0.0.1:$((port + 1))" --address F0:DF:00:00:02:01 \
     --state-file "$work/state.json" > "$work/peripheral.log" 2>&1 &
 pids+=($!)
-sleep 1
+advertising "$work/peripheral.log"
 timeout 300 "$bin" flash --profile nordic-secure-dfu --device "hci:tcp:127.0.0.1:$((port + 2))/F0:DF:00:00:02:01" "$nordic_pkg" \
     --json > "$work/out.txt" 2>&1
 check "Nordic buttonless entry over hci:tcp: the bootloader on address + 1 ends verified" bash -c \
@@ -320,7 +329,7 @@ for index in 1 2; do
         --address "F0:DF:00:00:01:0$index" --state-file "$work/line-$index.json" > "$work/peripheral-$index.log" 2>&1 &
     pids+=($!)
 done
-sleep 1
+advertising "$work/peripheral-1.log" "$work/peripheral-2.log"
 timeout 300 "$bin" batch run --profile vendor-ctrlpt --package "$work/app.zip" --device "hci:tcp:127.0.0.1:$((port + 2))" \
     --concurrency 2 --ledger "sqlite:$work/line.sqlite" --station bumble --json > "$work/out.txt" 2>&1
 check "a batch over hci:tcp flashes two devices at once" bash -c \
