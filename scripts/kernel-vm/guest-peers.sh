@@ -39,6 +39,13 @@ echo "[guest] hci0, D-Bus and bluetoothd up after $(echo "$(up) - $t0" | bc)s ($
 while read -r client run address; do
     [ -z "$client" ] && continue
     d=$R/$client-$run; mkdir -p $d
+    # Every run starts from a freshly powered adapter: bluetoothd 5.66 can be left believing
+    # the kernel still discovers after a scan's stop lands in a race (bluez/bluez issue 1554,
+    # bleak issue 2021: "discovery state ... is stuck", then StartDiscovery and connects fail
+    # with InProgress until the adapter is power cycled or bluetoothd restarted).
+    timeout 20 btmgmt -i hci0 power off >> $R/btmgmt.log 2>&1
+    timeout 20 btmgmt -i hci0 power on >> $R/btmgmt.log 2>&1
+    sleep 1
     s=$(up)
     case $client in
         smpmgr) timeout $RUN_TIMEOUT $SMPMGR --ble $address --timeout $SMPMGR_TIMEOUT upgrade --confirm \
