@@ -24,7 +24,11 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..', 'Tests', 'Bumble'))
-from mcumgr_smp_device import SlotImage  # noqa: E402  (the peer's own MCUboot image parser)
+from mcumgr_smp_device import FlashTiming, SlotImage  # noqa: E402  (the peer's own classes)
+
+# The flash times run-peers-bench.sh gives the peers (nRF52840 Product Specification v1.7,
+# NVMC electrical specification: t_ERASEPAGE, t_WRITE).
+FLASH = FlashTiming(erase_ms_per_page=85, write_us_per_word=41)
 
 def read(path: str) -> str:
     try:
@@ -112,12 +116,16 @@ def main() -> int:
         shown = f'{medians[client]:.2f} s' if medians[client] is not None else 'none'
         print(f'median upload, {client}: {shown} ({len(values)} confirmed runs)')
     ratio = medians['smpmgr'] / medians['dfukit'] if medians['smpmgr'] and medians['dfukit'] else None
+    flash_floor = FLASH.erase_seconds(len(data)) + FLASH.write_seconds(len(data))
+    print(f'the device\'s flash alone takes {flash_floor:.2f} s for this image (no upload can be faster)')
     print(f'ratio smpmgr/dfukit: {ratio:.2f}x' if ratio else 'ratio smpmgr/dfukit: none (a client has no confirmed run)')
     all_confirmed = bool(rows) and all(row['confirmed'] for row in rows)
     print(f'every run confirmed: {"yes" if all_confirmed else "no"}')
     result = {'image': os.path.basename(args.image), 'image_bytes': len(data), 'image_sha256': image_sha,
               'smpmgr_version': args.smpmgr_version, 'vm': 'qemu TCG (emulated): compare within one boot only',
-              'peer': {'flash_erase_ms_per_page': 85, 'flash_write_us_per_word': 41, 'page_bytes': 4096,
+              'peer': {'flash_erase_ms_per_page': FLASH.erase_ms_per_page,
+                       'flash_write_us_per_word': FLASH.write_us_per_word, 'page_bytes': FLASH.page_size,
+                       'flash_seconds': round(flash_floor, 3),
                        'source': 'nRF52840 Product Specification v1.7, NVMC electrical specification'},
               'runs': rows, 'median_upload_seconds': medians, 'ratio_smpmgr_over_dfukit': ratio,
               'all_confirmed': all_confirmed}

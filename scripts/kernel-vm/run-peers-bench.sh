@@ -91,7 +91,8 @@ for _ in $(seq 100); do grep -q ready "$results/bridge.log" && break; sleep 0.1;
 grep -q ready "$results/bridge.log" || die "bumble-bridge.py did not start: $(tail -3 "$results/bridge.log")"
 # nRF52840 Product Specification v1.7, NVMC electrical specification: t_ERASEPAGE 85 ms per
 # 4 kB page and t_WRITE 41 us per 32-bit word (maximum figures); the rest of the peer's timing
-# (reset delay, boot, MCUboot swap) is its default, as in make test-kernel.
+# (reset delay, boot, MCUboot swap) is its default, as in make test-kernel. peers-report.py
+# (FLASH) states the same figures.
 flash=(--flash-erase-ms-per-page 85 --flash-write-us-per-word 41)
 i=0
 while read -r client run address; do
