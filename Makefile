@@ -90,8 +90,8 @@ bench: deps
 # dfukit (bluez:hci0) side by side with smpmgr (PyPI, bleak over BlueZ's D-Bus API) in ONE boot
 # of the test-kernel VM, against fresh Bumble MCUmgr peers with an nRF52840's flash times:
 # RUNS=3 uploads each, alternating; prints upload seconds per run, whether each was confirmed,
-# the medians and the ratio smpmgr/dfukit; writes .build/bench-peers/results.json. Slow (about
-# 10 minutes: smpmgr's Python starts slowly under TCG); not part of `make test` nor of .ci/run.
+# the medians and the ratio smpmgr/dfukit; writes .build/bench-peers/results.json. Slow (8-11
+# minutes: smpmgr's Python starts slowly under TCG); not part of `make test` nor of .ci/run.
 bench-peers: deps
 	@scripts/kernel-vm/run-peers-bench.sh
 
