@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 DFUKIT_DEBUG = .build/debug/dfukit
 DEMO_DIR = .build/demo
 
-.PHONY: deps build release dist test-dist demo test docs fault-matrix test-postgres test-chaos test-report test-bumble test-kernel bench install clean
+.PHONY: deps build release dist test-dist demo test docs fault-matrix test-postgres test-chaos test-report test-bumble test-kernel bench bench-peers install clean
 
 deps:
 	@scripts/install-deps.sh
@@ -95,6 +95,14 @@ test-kernel: deps
 # Release build; writes .build/bench/results.json (and batch.json, ledger.json beside it).
 bench: deps
 	@scripts/run-bench.sh
+
+# dfukit (bluez:hci0) side by side with smpmgr (PyPI, bleak over BlueZ's D-Bus API) in ONE boot
+# of the test-kernel VM, against fresh Bumble MCUmgr peers with an nRF52840's flash times:
+# RUNS=3 uploads each, alternating; prints upload seconds per run, whether each was confirmed,
+# the medians and the ratio smpmgr/dfukit; writes .build/bench-peers/results.json. Slow (8-11
+# minutes: smpmgr's Python starts slowly under TCG); not part of `make test` nor of .ci/run.
+bench-peers: deps
+	@scripts/kernel-vm/run-peers-bench.sh
 
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/dfukit/profiles

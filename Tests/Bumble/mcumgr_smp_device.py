@@ -10,6 +10,15 @@ version with its sequence number. Headers and messages are encoded and decoded w
 (4.2.0) and cbor2. Groups: os (0 echo, 5 reset, 6 mcumgr params) and image (0 state read/write,
 1 upload into slot 1, 5 erase). The upload survives disconnects and resumes by its `sha`.
 
+Flash time (off unless asked, `make bench-peers` asks for an nRF52840's): with
+--flash-erase-ms-per-page and --flash-write-us-per-word the device spends, before answering, the
+time its flash takes: a new upload erases the pages the image will use (Zephyr img_mgmt.c
+img_mgmt_upload calls img_mgmt_erase_image_data(0, len) on the first chunk unless
+CONFIG_IMG_ERASE_PROGRESSIVELY), every chunk is written word by word, an image erase erases the
+slot. One request at a time, as Zephyr's SMP work queue handles them: later writes wait.
+The state file also gives `upload_seconds`, the last complete upload as the device saw it: from
+its first chunk's arrival to the last chunk's answer (the same measure whichever client sent it).
+
 Reset, as research/firmware-timing.md sections A and B describe it:
 1. `reset` is answered at once; the device keeps running the old image and answering for
    --reset-delay-ms (default 250: Zephyr subsys/mgmt/mcumgr/grp/os_mgmt/Kconfig
@@ -36,6 +45,7 @@ import dataclasses
 import hashlib
 import logging
 import struct
+import time
 
 import cbor2
 import pydantic
@@ -255,13 +265,33 @@ def raw_header(frame: bytes) -> tuple:
     return first & 7, (first >> 3) & 3, flags, length, group, sequence, command
 
 
-class SMPServer:
-    """Complete request frames in, (response frame, reboot) out."""
+@dataclasses.dataclass(frozen=True)
+class FlashTiming:
+    """How long the device's flash takes (zero: instant). nRF52840 Product Specification v1.7,
+    NVMC electrical specification: t_ERASEPAGE 85 ms (max) per 4 kB page, t_WRITE 41 us (max)
+    per 32-bit word; `make bench-peers` uses those figures."""
+    erase_ms_per_page: float = 0
+    write_us_per_word: float = 0
+    page_size: int = 4096
 
-    def __init__(self, buf_size: int, buf_count: int):
-        self.buf_size, self.buf_count = buf_size, buf_count
+    def erase_seconds(self, size: int) -> float:
+        return -(-size // self.page_size) * self.erase_ms_per_page / 1000
+
+    def write_seconds(self, size: int) -> float:
+        return -(-size // 4) * self.write_us_per_word / 1_000_000
+
+
+class SMPServer:
+    """Complete request frames in, (response frame, reboot) out. `busy_seconds` adds up the
+    flash time of what was handled (the peripheral waits it out before answering)."""
+
+    def __init__(self, buf_size: int, buf_count: int, flash: FlashTiming = FlashTiming()):
+        self.buf_size, self.buf_count, self.flash = buf_size, buf_count, flash
         self.slots = MCUbootSlots(FACTORY_IMAGE)
         self.upload: Upload | None = None
+        self.busy_seconds = 0.0
+        self.upload_started: float | None = None  # the first chunk of the current upload arrived
+        self.upload_completed = False  # the last chunk was just written (its answer is due)
 
     def handle(self, frame: bytes) -> tuple[bytes, bool] | None:
         try:
@@ -334,6 +364,7 @@ class SMPServer:
                 raise ImageError(IMG.NO_FREE_SLOT)
             self.upload = None
             self.slots.clear_secondary()
+            self.busy_seconds += self.flash.erase_seconds(SLOT_SIZE)  # img_mgmt_erase: the whole slot
             return self.frame(request, {'rc': 0}), False
         return {'rc': ENOTSUP}, False
 
@@ -394,18 +425,22 @@ class SMPServer:
         if len(request.data) > request.len:
             raise ImageError(IMG.INVALID_IMAGE_DATA_OVERRUN)
         self.upload = Upload(request.len, sha)
+        self.upload_started = time.monotonic()
         self.slots.clear_secondary()
+        self.busy_seconds += self.flash.erase_seconds(request.len)  # the pages the image will use
         log.info('upload of %d bytes started', request.len)
         return self.write(request.data)
 
     def write(self, data: bytes) -> tuple[int, bool | None]:
         current = self.upload
         current.received += data
+        self.busy_seconds += self.flash.write_seconds(len(data))
         offset = len(current.received)
         if offset < current.size:
             return offset, None
         image = bytes(current.received)
         self.upload = None
+        self.upload_completed = True
         match = hashlib.sha256(image).digest() == current.sha if current.sha else None
         self.slots.clear_secondary(SlotImage.parse(image))
         log.info('upload complete: %d bytes, sha %s, slot 1 %s', offset,
@@ -422,11 +457,16 @@ class SMPServer:
 class SMPPeripheral(Peripheral):
     def __init__(self, args):
         super().__init__(args, SERVICE_UUID)
-        self.server = SMPServer(args.buf_size, args.buf_count)
+        self.server = SMPServer(args.buf_size, args.buf_count,
+                                FlashTiming(args.flash_erase_ms_per_page, args.flash_write_us_per_word))
+        # One request at a time (Zephyr's SMP work queue): Bumble runs each write in a task of
+        # its own, so with flash time a later write would otherwise be handled meanwhile.
+        self.serial = asyncio.Lock()
         # SMP reassembly, per connection as in Zephyr's smp_bt: a write of a connection that has
         # just dropped (delivered after its disconnection) must not spill into the next one.
         self.buffers: dict[int, bytearray] = {}
         self.reboot_task: asyncio.Task | None = None
+        self.upload_seconds: float | None = None  # the last complete upload, as the device saw it
         properties = Characteristic.Properties
         self.characteristic = Characteristic(
             CHARACTERISTIC_UUID, properties.WRITE_WITHOUT_RESPONSE | properties.WRITE | properties.NOTIFY,
@@ -437,8 +477,9 @@ class SMPPeripheral(Peripheral):
 
     def installed(self) -> None:
         primary = self.server.slots.primary
+        extra = {} if self.upload_seconds is None else {'upload_seconds': round(self.upload_seconds, 3)}
         write_state_file(self.args.state_file, primary.data, version=primary.version_string,
-                         confirmed=self.server.slots.primary_confirmed)
+                         confirmed=self.server.slots.primary_confirmed, **extra)
 
     def schedule_reboot(self) -> None:
         """os_mgmt_reset: the reboot is scheduled, the answer goes out, the device runs on.
@@ -476,6 +517,10 @@ class SMPPeripheral(Peripheral):
         return frames
 
     async def written(self, connection, value: bytes) -> None:
+        async with self.serial:  # FIFO: writes are handled in the order they arrived
+            await self.handle_written(connection, value)
+
+    async def handle_written(self, connection, value: bytes) -> None:
         if not self.received(connection, value):
             return
         answers = []
@@ -493,6 +538,13 @@ class SMPPeripheral(Peripheral):
             if outcome[1]:
                 log.info('reset requested: rebooting in %d ms', self.args.reset_delay_ms)
                 self.schedule_reboot()
+        busy, self.server.busy_seconds = self.server.busy_seconds, 0.0
+        if busy:
+            await asyncio.sleep(busy)  # the flash erases and writes before the answer leaves
+        if self.server.upload_completed and self.server.upload_started is not None:
+            self.upload_seconds = time.monotonic() - self.server.upload_started
+            self.server.upload_completed = False
+            log.info('upload took %.3f s from its first chunk to the last answer', self.upload_seconds)
         if await self.drop_if_due(connection):
             return  # processed, but no answer leaves
         segment = connection.att_mtu - 3
@@ -521,6 +573,10 @@ async def main() -> None:
                              'permanent, revert; default 97: three 85 ms page erases and three 4 KiB '
                              'page writes at 43 us per word for every 4 KiB sector, about 4 s for '
                              'a 40 KB image, 30 s for 300 KB)')
+    parser.add_argument('--flash-erase-ms-per-page', type=float, default=0,
+                        help='flash page (4 kB) erase time (default 0; an nRF52840 takes up to 85)')
+    parser.add_argument('--flash-write-us-per-word', type=float, default=0,
+                        help='flash write time per 32-bit word (default 0; an nRF52840 takes up to 41)')
     args = parser.parse_args()
     peripheral = SMPPeripheral(args)
     if args.verbose:
