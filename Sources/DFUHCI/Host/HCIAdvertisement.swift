@@ -7,8 +7,8 @@ public struct HCIAdvertisement: Sendable, Hashable {
     public var address: DeviceAddress
     /// Needed to connect (LE Create Connection's Peer_Address_Type).
     public var addressType: HCIAddressType
-    /// Whether its latest advertisement accepts connections (ADV_IND, ADV_DIRECT_IND or connectable extended
-    /// advertising); only connectable devices are offered to the engine.
+    /// Whether its latest advertisement accepts connections (ADV_IND, ADV_DIRECT_IND or
+    /// connectable extended advertising); only connectable devices are offered to the engine.
     public var isConnectable: Bool
     /// The data of its latest advertisement.
     public var advertisingData: AdvertisingData
