@@ -3,8 +3,7 @@
 # tools only (swift-symbolgraph-extract through `swift package dump-symbol-graph`, then docc).
 #   1. builds the package and extracts the public symbol graphs of the library modules;
 #   2. fails, naming FILE:LINE and the symbol, on a public symbol without a doc comment in the
-#      modules scripts/check-doc-coverage.py checks (its CHECKED_MODULES; the modules still to cover
-#      are listed there as NOT_YET_CHECKED);
+#      modules scripts/check-doc-coverage.py checks (its CHECKED_MODULES: every module below);
 #   3. assembles the catalog: Documentation/DFUKit.docc, with the reference parts of three articles
 #      appended from the files that already hold them (profiles/README.md, README.md's
 #      "The simulated link" and "Provisioning lines"), so the site says what the README says;

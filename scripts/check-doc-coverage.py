@@ -29,13 +29,12 @@ import os
 import sys
 from urllib.parse import unquote, urlparse
 
-# The modules whose public symbols are all documented. Still to cover (owned by other branches when
-# this was written): DFUHCI, DFUATT, DFUHCITransport, and DFUKit (the umbrella module).
+# The modules whose public symbols are all documented: every library module `make docs` documents.
 CHECKED_MODULES = [
-    "DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUEngine", "DFUTrace",
-    "DFUBatch", "DFULedger", "DFUBlueZ",
+    "DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUHCI", "DFUATT",
+    "DFUHCITransport", "DFUEngine", "DFUTrace", "DFUBatch", "DFULedger", "DFUBlueZ", "DFUKit",
 ]
-NOT_YET_CHECKED = ["DFUHCI", "DFUATT", "DFUHCITransport", "DFUKit"]
+NOT_YET_CHECKED = []
 
 
 def graph_files(directory, module):
@@ -112,8 +111,8 @@ def main(argv):
     if total_missing:
         print(f"{total_missing} public symbol(s) without a doc comment in {', '.join(modules)}", file=sys.stderr)
         return 1
-    print(f"every public symbol documented in {', '.join(modules)}"
-          f" (not checked yet: {', '.join(NOT_YET_CHECKED)})")
+    unchecked = f" (not checked yet: {', '.join(NOT_YET_CHECKED)})" if NOT_YET_CHECKED else ""
+    print(f"every public symbol documented in {', '.join(modules)}{unchecked}")
     return 0
 
 

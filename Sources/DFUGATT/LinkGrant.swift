@@ -8,8 +8,11 @@
 public struct LinkGrant: Sendable, Hashable {
     /// A PHY as HCI and BlueZ name them (LE 1M, LE 2M, LE Coded).
     public enum PHY: String, Sendable, Hashable {
+        /// LE 1M: 1 Msym/s, the PHY every LE device supports and every connection starts on.
         case le1M = "1M"
+        /// LE 2M: 2 Msym/s, optional; halves the airtime of each packet.
         case le2M = "2M"
+        /// LE Coded (S=2 or S=8): long range at 500 or 125 kbit/s, optional.
         case leCoded = "Coded"
 
         /// The HCI PHY number of LE PHY Update Complete (1 = 1M, 2 = 2M, 3 = Coded).
@@ -35,17 +38,22 @@ public struct LinkGrant: Sendable, Hashable {
 
     /// What DFUKit asked for (nil: nothing asked, the stack's default).
     public struct Request: Sendable, Hashable {
+        /// The PHY asked for in both directions (DFUKit's HCI host asks with LE Set PHY).
         public var phy: PHY?
         /// LL payload octets (27...251).
         public var dataLength: Int?
+        /// The ATT_MTU this side proposed in its Exchange MTU Request (23...517).
         public var mtu: Int?
-        /// Connection interval range, microseconds (multiples of 1250).
+        /// Connection interval range, microseconds (multiples of 1250): the shortest asked.
         public var intervalMin: Int?
+        /// The longest connection interval asked, microseconds (multiples of 1250).
         public var intervalMax: Int?
+        /// Peripheral latency asked: connection events the peripheral may skip (0...499).
         public var latency: Int?
         /// Milliseconds.
         public var supervisionTimeout: Int?
 
+        /// A request of these values; each nil leaves the stack's default.
         public init(phy: PHY? = nil, dataLength: Int? = nil, mtu: Int? = nil, intervalMin: Int? = nil,
                     intervalMax: Int? = nil, latency: Int? = nil, supervisionTimeout: Int? = nil) {
             self.phy = phy
@@ -57,17 +65,25 @@ public struct LinkGrant: Sendable, Hashable {
             self.supervisionTimeout = supervisionTimeout
         }
 
+        /// Whether nothing was asked (every value nil): reports then leave out "asked".
         public var isEmpty: Bool { self == Request() }
     }
 
+    /// Which stack reported these values.
     public var source: Source
+    /// The PHY this side transmits on (central to peripheral), nil when not reported.
     public var txPHY: PHY?
+    /// The PHY this side receives on (peripheral to central), nil when not reported.
     public var rxPHY: PHY?
-    /// LL payload octets each way (LE Data Length Change; 27 until one).
+    /// LL payload octets this side may send in one packet (LE Data Length Change's
+    /// MaxTxOctets; 27 until one).
     public var txOctets: Int?
+    /// LL payload octets the peripheral may send in one packet (LE Data Length Change's
+    /// MaxRxOctets; 27 until one).
     public var rxOctets: Int?
-    /// Longest LL packet airtime each way, microseconds, when the stack says.
+    /// Longest LL packet airtime sent, microseconds (MaxTxTime), when the stack says.
     public var txTime: Int?
+    /// Longest LL packet airtime received, microseconds (MaxRxTime), when the stack says.
     public var rxTime: Int?
     /// The ATT_MTU the exchange settled on.
     public var mtu: Int?
@@ -77,10 +93,12 @@ public struct LinkGrant: Sendable, Hashable {
     public var latency: Int?
     /// Milliseconds.
     public var supervisionTimeout: Int?
+    /// What DFUKit asked for on this connection, to compare with what was granted.
     public var requested: Request
     /// Why something asked for was not granted, or what the stack could not report.
     public var notes: [String]
 
+    /// A grant reported by `source`; every value not given is "not reported".
     public init(source: Source, txPHY: PHY? = nil, rxPHY: PHY? = nil, txOctets: Int? = nil, rxOctets: Int? = nil,
                 txTime: Int? = nil, rxTime: Int? = nil, mtu: Int? = nil, interval: Int? = nil, latency: Int? = nil,
                 supervisionTimeout: Int? = nil, requested: Request = Request(), notes: [String] = []) {

@@ -5,6 +5,7 @@ public struct OutcomeSlots<Value: Sendable>: Sendable {
     private var waiting: [UInt64: CheckedContinuation<Value, Never>] = [:]
     private var early: [UInt64: Value] = [:]
 
+    /// No caller waiting and no answer kept.
     public init() {}
 
     /// Resumes the caller of `id`, or keeps `value` until it comes.

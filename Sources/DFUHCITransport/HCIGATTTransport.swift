@@ -9,6 +9,7 @@ import Synchronization
 /// wall clock. Several links may be open at once (a provisioning line); connections are made
 /// one at a time, as the controller creates them.
 public final class HCIGATTTransport: GATTTransport, Sendable {
+    /// `hci:` and the controller's address, e.g. `hci:tcp:127.0.0.1:9002`, for reports.
     public let name: String
     private let address: String
     private let traceFile: String?
@@ -35,6 +36,7 @@ public final class HCIGATTTransport: GATTTransport, Sendable {
         self.encrypt = encrypt
     }
 
+    /// The wall clock since this transport was made (monotonic).
     public var now: Duration { ContinuousClock.now - started }
 
     private func openHost() async throws(GATTError) -> HCIHost {
@@ -51,6 +53,9 @@ public final class HCIGATTTransport: GATTTransport, Sendable {
         }
     }
 
+    /// Opens the host on first use (resetting the controller), then scans actively for `timeout`,
+    /// at most 2 s, and returns the connectable devices heard. Throws `.transportUnavailable` when
+    /// the controller cannot be reached.
     public func scan(timeout: Duration) async throws(GATTError) -> [Advertisement] {
         let host = try await openHost()
         do {
@@ -64,6 +69,9 @@ public final class HCIGATTTransport: GATTTransport, Sendable {
         }
     }
 
+    /// Connects to `address` (scanning for it first unless heard already), pairs and encrypts the
+    /// link when made with `encrypt`, then exchanges the ATT_MTU on the ATT fixed channel. Throws
+    /// `.connectionFailed` when the device is not heard within `timeout` or refuses the link.
     public func connect(to address: DeviceAddress, timeout: Duration) async throws(GATTError) -> any GATTLink {
         let host = try await openHost()
         let channel = try await gate.serialized { () throws(GATTError) -> HCIATTChannel in
@@ -110,6 +118,8 @@ public final class HCIGATTTransport: GATTTransport, Sendable {
         return configuration
     }
 
+    /// A fresh scan until `address` advertises as connectable, or nil after `timeout`: what was
+    /// heard before the call does not count (a rebooted device must be heard again).
     public func waitForAdvertisement(from address: DeviceAddress, timeout: Duration) async throws(GATTError) -> Advertisement? {
         let host = try await openHost()
         return try await gate.serialized { () throws(GATTError) -> Advertisement? in
@@ -125,6 +135,7 @@ public final class HCIGATTTransport: GATTTransport, Sendable {
         }
     }
 
+    /// Sleeps on the wall clock until `now` reaches `deadline`; returns at once if it has.
     public func sleep(until deadline: Duration) async {
         let remaining = deadline - now
         if remaining > .zero { try? await Task.sleep(for: remaining) }

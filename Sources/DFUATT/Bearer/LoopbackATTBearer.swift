@@ -6,8 +6,8 @@ import DFUGATT
 /// ```swift
 /// let (central, peripheral) = LoopbackATTBearer.makePair(mtu: 247)
 /// ```
-public final class LoopbackATTBearer: ATTBearer {
-    public let mtu: Int
+package final class LoopbackATTBearer: ATTBearer {
+    package let mtu: Int
     private let wire: LoopbackWire
     private let side: Int
 
@@ -18,33 +18,33 @@ public final class LoopbackATTBearer: ATTBearer {
     }
 
     /// Two connected ends; each can carry PDUs of up to `mtu` bytes.
-    public static func makePair(mtu: Int = 23) -> (central: LoopbackATTBearer, peripheral: LoopbackATTBearer) {
+    package static func makePair(mtu: Int = 23) -> (central: LoopbackATTBearer, peripheral: LoopbackATTBearer) {
         let wire = LoopbackWire()
         return (LoopbackATTBearer(wire: wire, side: 0, mtu: mtu), LoopbackATTBearer(wire: wire, side: 1, mtu: mtu))
     }
 
-    public func send(_ pdu: [UInt8]) async throws(GATTError) {
+    package func send(_ pdu: [UInt8]) async throws(GATTError) {
         guard !pdu.isEmpty, pdu.count <= mtu else {
             throw GATTError(.unsupported, detail: "loopback bearer: a PDU of \(pdu.count) bytes does not fit ATT_MTU \(mtu)")
         }
         try await wire.deliver(pdu, to: 1 - side).get()
     }
 
-    public func receive() async throws(GATTError) -> [UInt8] {
+    package func receive() async throws(GATTError) -> [UInt8] {
         try await wire.receive(side: side).get()
     }
 
-    public func close() async {
+    package func close() async {
         await wire.close()
     }
 
     /// PDUs sent to this end that it has not received yet.
-    public func queuedCount() async -> Int {
+    package func queuedCount() async -> Int {
         await wire.queuedCount(side: side)
     }
 
     /// Whether the pair was closed (by either end).
-    public func isClosed() async -> Bool {
+    package func isClosed() async -> Bool {
         await wire.isClosed
     }
 }

@@ -19,15 +19,15 @@ import Synchronization
 ///   other requests from the peer get "Request Not Supported" (this client has no server).
 ///
 /// The client owns its bearer: nothing else may send requests on it.
-public actor ATTClient {
+package actor ATTClient {
     /// The ATT_MTU before any exchange on an LE bearer (Vol 3, Part F, 3.2.8).
-    public static let defaultLEMTU = ATTClientMachine.defaultLEMTU
+    package static let defaultLEMTU = ATTClientMachine.defaultLEMTU
 
-    public nonisolated let bearer: any ATTBearer
-    public nonisolated let clock: any ATTClock
-    public nonisolated let transactionTimeout: Duration
+    package nonisolated let bearer: any ATTBearer
+    package nonisolated let clock: any ATTClock
+    package nonisolated let transactionTimeout: Duration
     /// Put in front of every error ("C0:11:22:33:44:55").
-    public nonisolated let address: String?
+    package nonisolated let address: String?
 
     private var machine: ATTClientMachine
     /// The machine's ATT_MTU, readable without awaiting the actor.
@@ -39,7 +39,7 @@ public actor ATTClient {
     private var responses = OutcomeSlots<Result<[UInt8], GATTError>>()
     private var values = OutcomeSlots<Result<ATTReceivedValue?, GATTError>>()
 
-    public init(bearer: any ATTBearer, address: String? = nil, transactionTimeout: Duration = .seconds(30),
+    package init(bearer: any ATTBearer, address: String? = nil, transactionTimeout: Duration = .seconds(30),
                 clock: any ATTClock = ContinuousATTClock()) {
         self.bearer = bearer
         self.address = address
@@ -49,29 +49,29 @@ public actor ATTClient {
     }
 
     /// The current ATT_MTU: 23 until an MTU exchange, then min(client Rx MTU, server Rx MTU).
-    public nonisolated var mtu: Int { negotiatedMTU.withLock { $0 } }
+    package nonisolated var mtu: Int { negotiatedMTU.withLock { $0 } }
 
     /// Requests waiting for their turn behind the outstanding one.
-    public var queuedRequestCount: Int { machine.queuedRequestCount }
+    package var queuedRequestCount: Int { machine.queuedRequestCount }
 
     /// Whether a request has been sent and not answered yet.
-    public var hasOutstandingRequest: Bool { machine.hasOutstandingRequest }
+    package var hasOutstandingRequest: Bool { machine.hasOutstandingRequest }
 
     /// PDUs from the peer that were malformed or unexpected and were dropped.
-    public var droppedPDUCount: Int { machine.droppedPDUCount }
+    package var droppedPDUCount: Int { machine.droppedPDUCount }
 
     /// Values received and not yet returned by `nextValue(until:)`.
-    public var bufferedValueCount: Int { machine.bufferedValueCount }
+    package var bufferedValueCount: Int { machine.bufferedValueCount }
 
     /// Starts reading PDUs from the bearer (every other method does this too), so that
     /// indications are confirmed before the first request.
-    public func start() { startReadingIfNeeded() }
+    package func start() { startReadingIfNeeded() }
 
     // MARK: - Requests
 
     /// Sends `request` once no other request is outstanding and returns the server's response.
     /// An Error Response throws `.attError` with its code and handle.
-    public func request<Request: ATTRequestPDU>(_ request: Request) async throws(GATTError) -> Request.Response {
+    package func request<Request: ATTRequestPDU>(_ request: Request) async throws(GATTError) -> Request.Response {
         let bytes = try await transact(request.bytes, opcode: Request.opcode)
         do {
             return try Request.Response(decoding: bytes)
@@ -84,7 +84,7 @@ public actor ATTClient {
     /// returns the ATT_MTU now in force (the machine takes it from the response). A server
     /// that does not support it leaves 23.
     @discardableResult
-    public func exchangeMTU() async throws(GATTError) -> Int {
+    package func exchangeMTU() async throws(GATTError) -> Int {
         guard !mtuExchanged else { return mtu }
         mtuExchanged = true
         let proposed = UInt16(clamping: max(Self.defaultLEMTU, bearer.mtu))
@@ -100,24 +100,24 @@ public actor ATTClient {
     }
 
     /// Read Request: the value's first ATT_MTU - 1 bytes.
-    public func read(handle: UInt16) async throws(GATTError) -> [UInt8] {
+    package func read(handle: UInt16) async throws(GATTError) -> [UInt8] {
         try await request(ATTReadRequest(attributeHandle: handle)).attributeValue
     }
 
     /// Read Blob Request: up to ATT_MTU - 1 bytes from `offset`.
-    public func readBlob(handle: UInt16, offset: UInt16) async throws(GATTError) -> [UInt8] {
+    package func readBlob(handle: UInt16, offset: UInt16) async throws(GATTError) -> [UInt8] {
         try await request(ATTReadBlobRequest(attributeHandle: handle, valueOffset: offset)).partAttributeValue
     }
 
     /// Write Request: returns once the server sent its Write Response.
-    public func write(handle: UInt16, value: [UInt8]) async throws(GATTError) {
+    package func write(handle: UInt16, value: [UInt8]) async throws(GATTError) {
         try checkValueFits(value, what: "Write Request")
         _ = try await request(ATTWriteRequest(attributeHandle: handle, attributeValue: value))
     }
 
     /// Write Command: returns once the bearer accepted it. It does not wait for an
     /// outstanding request (commands are not transactions).
-    public func writeCommand(handle: UInt16, value: [UInt8]) async throws(GATTError) {
+    package func writeCommand(handle: UInt16, value: [UInt8]) async throws(GATTError) {
         startReadingIfNeeded()
         if let endedWith = machine.endedWith { throw endedWith }
         try checkValueFits(value, what: "Write Command")
@@ -129,7 +129,7 @@ public actor ATTClient {
     /// The oldest notification or indication not yet returned, waiting for one until
     /// `deadline` on `clock`; nil once the deadline passed. Values that arrived before the
     /// bearer closed are returned before the closing error.
-    public func nextValue(until deadline: Duration) async throws(GATTError) -> ATTReceivedValue? {
+    package func nextValue(until deadline: Duration) async throws(GATTError) -> ATTReceivedValue? {
         startReadingIfNeeded()
         let id = makeIdentifier()
         await take(.valueWaitStarted(id, until: deadline))
@@ -142,7 +142,7 @@ public actor ATTClient {
     }
 
     /// Closes the bearer; outstanding and later requests fail with `.disconnected`.
-    public func close() async {
+    package func close() async {
         await take(.closed)
     }
 

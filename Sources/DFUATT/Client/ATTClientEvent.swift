@@ -1,7 +1,7 @@
 import DFUGATT
 
 /// What happens to an ATT client, as `ATTClientMachine` takes it.
-public enum ATTClientEvent: Sendable, Equatable {
+package enum ATTClientEvent: Sendable, Equatable {
     /// A caller asks for request `pdu` (opcode `opcode`) to be sent and answered.
     case requestIssued(ATTClientMachine.ID, opcode: ATTOpcode, pdu: [UInt8])
     /// The bearer refused the request's PDU (`send` threw).
@@ -21,7 +21,7 @@ public enum ATTClientEvent: Sendable, Equatable {
 }
 
 /// What `ATTClientMachine` asks its driver to do, in the order given.
-public enum ATTClientAction: Sendable, Equatable {
+package enum ATTClientAction: Sendable, Equatable {
     /// Send `pdu` on the bearer. When it carries a request (`request` set) and the bearer
     /// refuses it, report `.requestSendFailed`; other sends (confirmations, answers to the
     /// peer's requests) may fail silently, the link's end comes as `.bearerEnded`.

@@ -21,25 +21,25 @@ import DFUGATT
 /// - Indications are confirmed as they arrive; notifications and indications wait in arrival
 ///   order for `valueWaitStarted`. The peer's Exchange MTU Request is answered; other requests
 ///   from the peer get "Request Not Supported" (this client has no server).
-public struct ATTClientMachine: Sendable {
+package struct ATTClientMachine: Sendable {
     /// Names one request or one wait for a value; chosen by the driver, unique per client.
-    public typealias ID = UInt64
+    package typealias ID = UInt64
 
     /// The ATT_MTU before any exchange on an LE bearer (Vol 3, Part F, 3.2.8).
-    public static let defaultLEMTU = 23
+    package static let defaultLEMTU = 23
 
     /// The ATT_MTU the bearer can carry: what this client proposes and answers with.
-    public let bearerMTU: Int
-    public let transactionTimeout: Duration
+    package let bearerMTU: Int
+    package let transactionTimeout: Duration
     /// Put on every error this machine makes ("C0:11:22:33:44:55").
-    public let address: String?
+    package let address: String?
 
     /// The current ATT_MTU: 23 until an MTU exchange, then min(client Rx MTU, server Rx MTU).
-    public internal(set) var mtu = ATTClientMachine.defaultLEMTU
+    package internal(set) var mtu = ATTClientMachine.defaultLEMTU
     /// Why the bearer ended, once it has: every later request and wait fails with it.
-    public internal(set) var endedWith: GATTError?
+    package internal(set) var endedWith: GATTError?
     /// PDUs from the peer that were malformed or unexpected and were dropped.
-    public internal(set) var droppedPDUCount = 0
+    package internal(set) var droppedPDUCount = 0
 
     var outstanding: OutstandingRequest?
     var queue: [QueuedRequest] = []
@@ -59,21 +59,21 @@ public struct ATTClientMachine: Sendable {
         var pdu: [UInt8]
     }
 
-    public init(bearerMTU: Int, transactionTimeout: Duration = .seconds(30), address: String? = nil) {
+    package init(bearerMTU: Int, transactionTimeout: Duration = .seconds(30), address: String? = nil) {
         self.bearerMTU = bearerMTU
         self.transactionTimeout = transactionTimeout
         self.address = address
     }
 
     /// Whether a request has been sent and not answered yet.
-    public var hasOutstandingRequest: Bool { outstanding != nil }
+    package var hasOutstandingRequest: Bool { outstanding != nil }
     /// Requests waiting for their turn behind the outstanding one.
-    public var queuedRequestCount: Int { queue.count }
+    package var queuedRequestCount: Int { queue.count }
     /// Values received and not yet handed to a wait.
-    public var bufferedValueCount: Int { values.count }
+    package var bufferedValueCount: Int { values.count }
 
     /// Takes one event at time `now` (on the driver's clock) and returns what to do, in order.
-    public mutating func handle(_ event: ATTClientEvent, at now: Duration) -> [ATTClientAction] {
+    package mutating func handle(_ event: ATTClientEvent, at now: Duration) -> [ATTClientAction] {
         switch event {
         case let .requestIssued(id, opcode, pdu):
             return issue(QueuedRequest(id: id, opcode: opcode, pdu: pdu), at: now)

@@ -1,6 +1,6 @@
 /// The clock ATT deadlines run on: time since an arbitrary origin, and a way to wait for a
 /// point in it. `ContinuousATTClock` for real links; tests drive their own.
-public protocol ATTClock: Sendable {
+package protocol ATTClock: Sendable {
     /// Time since this clock's origin.
     var now: Duration { get }
     /// Returns once `now >= deadline`; throws `CancellationError` if the task is cancelled
@@ -10,14 +10,14 @@ public protocol ATTClock: Sendable {
 
 /// Wall-clock time (`ContinuousClock`, which keeps counting while the machine sleeps) since
 /// the clock was made.
-public struct ContinuousATTClock: ATTClock {
+package struct ContinuousATTClock: ATTClock {
     private let origin: ContinuousClock.Instant
 
-    public init() { origin = ContinuousClock.now }
+    package init() { origin = ContinuousClock.now }
 
-    public var now: Duration { ContinuousClock.now - origin }
+    package var now: Duration { ContinuousClock.now - origin }
 
-    public func sleep(until deadline: Duration) async throws {
+    package func sleep(until deadline: Duration) async throws {
         try await ContinuousClock().sleep(until: origin.advanced(by: deadline), tolerance: nil)
     }
 }

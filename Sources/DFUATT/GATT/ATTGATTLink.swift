@@ -14,15 +14,15 @@ import DFUGATT
 ///
 /// Time is `clock` (real time since the link was made, by default). Used by one task at a
 /// time, like every `GATTLink`.
-public final class ATTGATTLink: GATTLink {
-    public let address: DeviceAddress
-    public let client: ATTClient
+package final class ATTGATTLink: GATTLink {
+    package let address: DeviceAddress
+    package let client: ATTClient
     private let clock: any ATTClock
     /// Characteristics found by the last discovery, by value handle.
     private var discovered: [UInt16: DiscoveredCharacteristic] = [:]
     /// Set by the transport that made the link: what its stack granted (`linkGrant` adds the
     /// ATT_MTU the exchange settled on).
-    public var grantReporter: (@Sendable () async -> LinkGrant?)?
+    package var grantReporter: (@Sendable () async -> LinkGrant?)?
 
     private struct DiscoveredCharacteristic {
         var properties: GATTProperties
@@ -30,17 +30,17 @@ public final class ATTGATTLink: GATTLink {
     }
 
     /// The largest attribute value GATT allows (Vol 3, Part F, 3.2.9).
-    public static let maximumAttributeValueLength = 512
+    package static let maximumAttributeValueLength = 512
 
     /// A link over an existing client; its clock is the client's.
-    public init(client: ATTClient, address: DeviceAddress) {
+    package init(client: ATTClient, address: DeviceAddress) {
         self.client = client
         self.address = address
         self.clock = client.clock
     }
 
     /// Makes the client over `bearer` and exchanges the MTU.
-    public static func connect(bearer: any ATTBearer, address: DeviceAddress,
+    package static func connect(bearer: any ATTBearer, address: DeviceAddress,
                                transactionTimeout: Duration = .seconds(30),
                                clock: any ATTClock = ContinuousATTClock()) async throws(GATTError) -> ATTGATTLink {
         let client = ATTClient(bearer: bearer, address: address.description,
@@ -55,12 +55,12 @@ public final class ATTGATTLink: GATTLink {
         return link
     }
 
-    public var mtu: Int { client.mtu }
-    public var now: Duration { clock.now }
+    package var mtu: Int { client.mtu }
+    package var now: Duration { clock.now }
 
     // MARK: - Discovery
 
-    public func discoverServices() async throws(GATTError) -> [GATTService] {
+    package func discoverServices() async throws(GATTError) -> [GATTService] {
         var found: [UInt16: DiscoveredCharacteristic] = [:]
         var services: [GATTService] = []
         for group in try await primaryServices() {
@@ -186,7 +186,7 @@ public final class ATTGATTLink: GATTLink {
 
     /// Read Characteristic Value, then Read Long Characteristic Values (Read Blob) while
     /// each answer fills ATT_MTU - 1 bytes.
-    public func read(_ characteristic: GATTCharacteristic) async throws(GATTError) -> [UInt8] {
+    package func read(_ characteristic: GATTCharacteristic) async throws(GATTError) -> [UInt8] {
         let handle = characteristic.valueHandle
         var value = try await client.read(handle: handle)
         // A shorter answer is the whole value.
@@ -209,7 +209,7 @@ public final class ATTGATTLink: GATTLink {
         return value
     }
 
-    public func write(_ value: [UInt8], to characteristic: GATTCharacteristic, type: GATTWriteType) async throws(GATTError) {
+    package func write(_ value: [UInt8], to characteristic: GATTCharacteristic, type: GATTWriteType) async throws(GATTError) {
         switch type {
         case .withResponse: try await client.write(handle: characteristic.valueHandle, value: value)
         case .withoutResponse: try await client.writeCommand(handle: characteristic.valueHandle, value: value)
@@ -219,7 +219,7 @@ public final class ATTGATTLink: GATTLink {
     /// Writes 0x0001 (notifications) or 0x0002 (indications: when preferred and the
     /// characteristic can indicate, or when it cannot notify) to the characteristic's Client
     /// Characteristic Configuration, or 0x0000.
-    public func setNotifications(enabled: Bool, for characteristic: GATTCharacteristic,
+    package func setNotifications(enabled: Bool, for characteristic: GATTCharacteristic,
                                  preferring kind: GATTValueUpdates) async throws(GATTError) {
         let known = discovered[characteristic.valueHandle]
         guard let configurationHandle = known?.configurationHandle else {
@@ -242,16 +242,16 @@ public final class ATTGATTLink: GATTLink {
                                value: [UInt8(configuration & 0xFF), UInt8(configuration >> 8)])
     }
 
-    public func nextNotification(until deadline: Duration) async throws(GATTError) -> GATTNotification? {
+    package func nextNotification(until deadline: Duration) async throws(GATTError) -> GATTNotification? {
         guard let value = try await client.nextValue(until: deadline) else { return nil }
         return GATTNotification(valueHandle: value.attributeHandle, value: value.attributeValue, receivedAt: value.receivedAt)
     }
 
-    public func sleep(until deadline: Duration) async throws(GATTError) {
+    package func sleep(until deadline: Duration) async throws(GATTError) {
         try? await clock.sleep(until: deadline)
     }
 
-    public func disconnect() async {
+    package func disconnect() async {
         await client.close()
     }
 

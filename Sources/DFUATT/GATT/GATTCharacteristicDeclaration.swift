@@ -4,14 +4,14 @@ import DFUGATT
 /// The value of a characteristic declaration (Core spec Vol 3, Part G, 3.3.1): Characteristic
 /// Properties (1 octet), Characteristic Value Attribute Handle (2 octets), Characteristic UUID
 /// (2 or 16 octets).
-public struct GATTCharacteristicDeclaration: Sendable, Hashable {
+package struct GATTCharacteristicDeclaration: Sendable, Hashable {
     /// The handle of the declaration itself.
-    public var declarationHandle: UInt16
-    public var properties: GATTProperties
-    public var valueHandle: UInt16
-    public var uuid: BluetoothUUID
+    package var declarationHandle: UInt16
+    package var properties: GATTProperties
+    package var valueHandle: UInt16
+    package var uuid: BluetoothUUID
 
-    public init(declarationHandle: UInt16, properties: GATTProperties, valueHandle: UInt16, uuid: BluetoothUUID) {
+    package init(declarationHandle: UInt16, properties: GATTProperties, valueHandle: UInt16, uuid: BluetoothUUID) {
         self.declarationHandle = declarationHandle
         self.properties = properties
         self.valueHandle = valueHandle
@@ -20,7 +20,7 @@ public struct GATTCharacteristicDeclaration: Sendable, Hashable {
 
     /// Parses the declaration's value as read from attribute `declarationHandle`; nil unless
     /// it is 5 or 19 bytes long.
-    public init?(declarationHandle: UInt16, value: [UInt8]) {
+    package init?(declarationHandle: UInt16, value: [UInt8]) {
         guard value.count == 5 || value.count == 19,
               let uuid = BluetoothUUID(littleEndianBytes: Array(value[3...])) else { return nil }
         self.declarationHandle = declarationHandle
@@ -30,7 +30,7 @@ public struct GATTCharacteristicDeclaration: Sendable, Hashable {
     }
 
     /// The declaration's value as a server stores it.
-    public var value: [UInt8] {
+    package var value: [UInt8] {
         [properties.rawValue, UInt8(valueHandle & 0xFF), UInt8(valueHandle >> 8)] + uuid.littleEndianBytes
     }
 }

@@ -1,6 +1,6 @@
 /// Why bytes received from a peer are not a well-formed ATT PDU. Offsets count from the
 /// opcode (offset 0).
-public enum ATTDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ATTDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Zero bytes: not even an opcode.
     case empty
     /// A decoder for one PDU was given another.
@@ -19,7 +19,7 @@ public enum ATTDecodingError: Error, Sendable, Hashable, CustomStringConvertible
     /// (or the list is empty where the spec requires at least one element).
     case invalidListLength(ATTOpcode, listBytes: Int, elementLength: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .empty:
             return "empty ATT PDU (no opcode)"

@@ -3,70 +3,70 @@
 ///
 /// Open: a code the spec reserves, or an application error (0x80-0x9F), is kept and printed
 /// by number.
-public struct ATTErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
-    public init(_ rawValue: UInt8) { self.rawValue = rawValue }
+package struct ATTErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
+    package init(_ rawValue: UInt8) { self.rawValue = rawValue }
 
     /// The attribute handle given was not valid on this server.
-    public static let invalidHandle = ATTErrorCode(0x01)
+    package static let invalidHandle = ATTErrorCode(0x01)
     /// The attribute cannot be read.
-    public static let readNotPermitted = ATTErrorCode(0x02)
+    package static let readNotPermitted = ATTErrorCode(0x02)
     /// The attribute cannot be written.
-    public static let writeNotPermitted = ATTErrorCode(0x03)
+    package static let writeNotPermitted = ATTErrorCode(0x03)
     /// The attribute PDU was invalid.
-    public static let invalidPDU = ATTErrorCode(0x04)
+    package static let invalidPDU = ATTErrorCode(0x04)
     /// The attribute requires authentication before it can be read or written.
-    public static let insufficientAuthentication = ATTErrorCode(0x05)
+    package static let insufficientAuthentication = ATTErrorCode(0x05)
     /// ATT Server does not support the request received from the client.
-    public static let requestNotSupported = ATTErrorCode(0x06)
+    package static let requestNotSupported = ATTErrorCode(0x06)
     /// Offset specified was past the end of the attribute.
-    public static let invalidOffset = ATTErrorCode(0x07)
+    package static let invalidOffset = ATTErrorCode(0x07)
     /// The attribute requires authorization before it can be read or written.
-    public static let insufficientAuthorization = ATTErrorCode(0x08)
+    package static let insufficientAuthorization = ATTErrorCode(0x08)
     /// Too many prepare writes have been queued.
-    public static let prepareQueueFull = ATTErrorCode(0x09)
+    package static let prepareQueueFull = ATTErrorCode(0x09)
     /// No attribute found within the given attribute handle range.
-    public static let attributeNotFound = ATTErrorCode(0x0A)
+    package static let attributeNotFound = ATTErrorCode(0x0A)
     /// The attribute cannot be read using the ATT_READ_BLOB_REQ PDU.
-    public static let attributeNotLong = ATTErrorCode(0x0B)
+    package static let attributeNotLong = ATTErrorCode(0x0B)
     /// The Encryption Key Size used for encrypting this link is too short.
-    public static let encryptionKeySizeTooShort = ATTErrorCode(0x0C)
+    package static let encryptionKeySizeTooShort = ATTErrorCode(0x0C)
     /// The attribute value length is invalid for the operation.
-    public static let invalidAttributeValueLength = ATTErrorCode(0x0D)
+    package static let invalidAttributeValueLength = ATTErrorCode(0x0D)
     /// The attribute request that was requested has encountered an error that was unlikely,
     /// and therefore could not be completed as requested.
-    public static let unlikelyError = ATTErrorCode(0x0E)
+    package static let unlikelyError = ATTErrorCode(0x0E)
     /// The attribute requires encryption before it can be read or written.
-    public static let insufficientEncryption = ATTErrorCode(0x0F)
+    package static let insufficientEncryption = ATTErrorCode(0x0F)
     /// The attribute type is not a supported grouping attribute as defined by a higher layer
     /// specification.
-    public static let unsupportedGroupType = ATTErrorCode(0x10)
+    package static let unsupportedGroupType = ATTErrorCode(0x10)
     /// Insufficient Resources to complete the request.
-    public static let insufficientResources = ATTErrorCode(0x11)
+    package static let insufficientResources = ATTErrorCode(0x11)
     /// The server requests the client to rediscover the database.
-    public static let databaseOutOfSync = ATTErrorCode(0x12)
+    package static let databaseOutOfSync = ATTErrorCode(0x12)
     /// The attribute parameter value was not allowed.
-    public static let valueNotAllowed = ATTErrorCode(0x13)
+    package static let valueNotAllowed = ATTErrorCode(0x13)
     /// A write request was rejected (common profile and service error code).
-    public static let writeRequestRejected = ATTErrorCode(0xFC)
+    package static let writeRequestRejected = ATTErrorCode(0xFC)
     /// The Client Characteristic Configuration descriptor is not configured as the
     /// procedure needs.
-    public static let cccdImproperlyConfigured = ATTErrorCode(0xFD)
+    package static let cccdImproperlyConfigured = ATTErrorCode(0xFD)
     /// A request cannot be serviced because an operation that was previously triggered is
     /// still in progress.
-    public static let procedureAlreadyInProgress = ATTErrorCode(0xFE)
+    package static let procedureAlreadyInProgress = ATTErrorCode(0xFE)
     /// An attribute value is out of range as defined by a profile or service specification.
-    public static let outOfRange = ATTErrorCode(0xFF)
+    package static let outOfRange = ATTErrorCode(0xFF)
 
     /// 0x80-0x9F: defined by a higher layer specification (an application error).
-    public var isApplicationError: Bool { (0x80...0x9F).contains(rawValue) }
+    package var isApplicationError: Bool { (0x80...0x9F).contains(rawValue) }
 
     /// The spec's name, when this code has one.
-    public var name: String? { Self.names[self] }
+    package var name: String? { Self.names[self] }
 
     /// "Attribute Not Found (0x0A)", "Application Error 0x81", "error code 0x55".
-    public var description: String {
+    package var description: String {
         let number = "0x" + hexByte(rawValue)
         if let name { return "\(name) (\(number))" }
         if isApplicationError { return "Application Error \(number)" }

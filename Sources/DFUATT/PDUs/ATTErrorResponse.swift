@@ -1,23 +1,23 @@
 /// ATT_ERROR_RSP (Core spec Vol 3, Part F, 3.4.1.1): "used to state that a given request
 /// cannot be performed, and to provide the reason".
-public struct ATTErrorResponse: ATTProtocolDataUnit {
-    public static let opcode = ATTOpcode.errorResponse
+package struct ATTErrorResponse: ATTProtocolDataUnit {
+    package static let opcode = ATTOpcode.errorResponse
 
     /// Request Opcode In Error: "the request that generated this ATT_ERROR_RSP PDU".
-    public var requestOpcodeInError: ATTOpcode
+    package var requestOpcodeInError: ATTOpcode
     /// Attribute Handle In Error: "the attribute handle that generated this ATT_ERROR_RSP
     /// PDU" (0x0000 when the request has no handle).
-    public var attributeHandleInError: UInt16
+    package var attributeHandleInError: UInt16
     /// Error Code: "the reason why the request has generated an ATT_ERROR_RSP PDU".
-    public var errorCode: ATTErrorCode
+    package var errorCode: ATTErrorCode
 
-    public init(requestOpcodeInError: ATTOpcode, attributeHandleInError: UInt16, errorCode: ATTErrorCode) {
+    package init(requestOpcodeInError: ATTOpcode, attributeHandleInError: UInt16, errorCode: ATTErrorCode) {
         self.requestOpcodeInError = requestOpcodeInError
         self.attributeHandleInError = attributeHandleInError
         self.errorCode = errorCode
     }
 
-    public init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
+    package init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTParameterReader(bytes, expecting: Self.opcode)
         requestOpcodeInError = ATTOpcode(try reader.byte())
         attributeHandleInError = try reader.uint16()
@@ -25,7 +25,7 @@ public struct ATTErrorResponse: ATTProtocolDataUnit {
         try reader.finish()
     }
 
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var writer = ATTParameterWriter(Self.opcode)
         writer.byte(requestOpcodeInError.rawValue)
         writer.uint16(attributeHandleInError)

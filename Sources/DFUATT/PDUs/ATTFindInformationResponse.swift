@@ -2,11 +2,11 @@ import DFUBytes
 
 /// ATT_FIND_INFORMATION_RSP (Core spec Vol 3, Part F, 3.4.3.2): "sent in reply to a received
 /// ATT_FIND_INFORMATION_REQ PDU and contains information about this server".
-public struct ATTFindInformationResponse: ATTProtocolDataUnit {
-    public static let opcode = ATTOpcode.findInformationResponse
+package struct ATTFindInformationResponse: ATTProtocolDataUnit {
+    package static let opcode = ATTOpcode.findInformationResponse
 
     /// Format: "the format of the information data".
-    public enum Format: UInt8, Sendable, Hashable {
+    package enum Format: UInt8, Sendable, Hashable {
         /// "A list of 1 or more handles with their 16-bit Bluetooth UUIDs".
         case uuid16 = 0x01
         /// "A list of 1 or more handles with their 128-bit UUIDs".
@@ -16,27 +16,27 @@ public struct ATTFindInformationResponse: ATTProtocolDataUnit {
     }
 
     /// One element of the Information Data: a handle and the attribute's type.
-    public struct Information: Sendable, Hashable {
-        public var handle: UInt16
-        public var type: BluetoothUUID
+    package struct Information: Sendable, Hashable {
+        package var handle: UInt16
+        package var type: BluetoothUUID
 
-        public init(handle: UInt16, type: BluetoothUUID) {
+        package init(handle: UInt16, type: BluetoothUUID) {
             self.handle = handle
             self.type = type
         }
     }
 
-    public let format: Format
+    package let format: Format
     /// Information Data: "the information data whose format is determined by the Format field".
-    public let information: [Information]
+    package let information: [Information]
 
     /// Format 0x01 when every type is a 16-bit SIG UUID, 0x02 otherwise.
-    public init(information: [Information]) {
+    package init(information: [Information]) {
         self.information = information
         self.format = information.allSatisfy { $0.type.uuid16 != nil } ? .uuid16 : .uuid128
     }
 
-    public init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
+    package init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTParameterReader(bytes, expecting: Self.opcode)
         let formatByte = try reader.byte()
         guard let format = Format(rawValue: formatByte) else {
@@ -53,7 +53,7 @@ public struct ATTFindInformationResponse: ATTProtocolDataUnit {
         }
     }
 
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var writer = ATTParameterWriter(Self.opcode, capacity: 2 + information.count * (2 + format.uuidLength))
         writer.byte(format.rawValue)
         for element in information {

@@ -2,15 +2,15 @@
 /// response to a received ATT_HANDLE_VALUE_IND PDU and confirms that the client has received
 /// an indication of the given attribute".
 /// It has no parameters.
-public struct ATTHandleValueConfirmation: ATTProtocolDataUnit {
-    public static let opcode = ATTOpcode.handleValueConfirmation
+package struct ATTHandleValueConfirmation: ATTProtocolDataUnit {
+    package static let opcode = ATTOpcode.handleValueConfirmation
 
-    public init() {}
+    package init() {}
 
-    public init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
+    package init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
         let reader = try ATTParameterReader(bytes, expecting: Self.opcode)
         try reader.finish()
     }
 
-    public var bytes: [UInt8] { [Self.opcode.rawValue] }
+    package var bytes: [UInt8] { [Self.opcode.rawValue] }
 }

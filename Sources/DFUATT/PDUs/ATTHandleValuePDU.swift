@@ -2,7 +2,7 @@
 /// Value filling the rest of the PDU (write request and command, notification,
 /// indication). They share one codec; each keeps its own type and opcode so a
 /// notification can never be mistaken for a write.
-public protocol ATTHandleValuePDU: ATTProtocolDataUnit {
+package protocol ATTHandleValuePDU: ATTProtocolDataUnit {
     /// Attribute Handle: "the handle of the attribute".
     var attributeHandle: UInt16 { get }
     /// Attribute Value: at most ATT_MTU - 3 bytes.
@@ -11,13 +11,13 @@ public protocol ATTHandleValuePDU: ATTProtocolDataUnit {
 }
 
 extension ATTHandleValuePDU {
-    public init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
+    package init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTParameterReader(bytes, expecting: Self.opcode)
         let handle = try reader.uint16()
         self.init(attributeHandle: handle, attributeValue: reader.remaining())
     }
 
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var writer = ATTParameterWriter(Self.opcode, capacity: 3 + attributeValue.count)
         writer.uint16(attributeHandle)
         writer.bytes(attributeValue)

@@ -2,60 +2,60 @@
 /// Command Flag, bit 7 the Authentication Signature Flag.
 ///
 /// Open: an opcode this module does not decode is still carried and printed by number.
-public struct ATTOpcode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
-    public init(_ rawValue: UInt8) { self.rawValue = rawValue }
+package struct ATTOpcode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
+    package init(_ rawValue: UInt8) { self.rawValue = rawValue }
 
-    public static let errorResponse = ATTOpcode(0x01)
-    public static let exchangeMTURequest = ATTOpcode(0x02)
-    public static let exchangeMTUResponse = ATTOpcode(0x03)
-    public static let findInformationRequest = ATTOpcode(0x04)
-    public static let findInformationResponse = ATTOpcode(0x05)
-    public static let findByTypeValueRequest = ATTOpcode(0x06)
-    public static let findByTypeValueResponse = ATTOpcode(0x07)
-    public static let readByTypeRequest = ATTOpcode(0x08)
-    public static let readByTypeResponse = ATTOpcode(0x09)
-    public static let readRequest = ATTOpcode(0x0A)
-    public static let readResponse = ATTOpcode(0x0B)
-    public static let readBlobRequest = ATTOpcode(0x0C)
-    public static let readBlobResponse = ATTOpcode(0x0D)
-    public static let readMultipleRequest = ATTOpcode(0x0E)
-    public static let readMultipleResponse = ATTOpcode(0x0F)
-    public static let readByGroupTypeRequest = ATTOpcode(0x10)
-    public static let readByGroupTypeResponse = ATTOpcode(0x11)
-    public static let writeRequest = ATTOpcode(0x12)
-    public static let writeResponse = ATTOpcode(0x13)
-    public static let prepareWriteRequest = ATTOpcode(0x16)
-    public static let prepareWriteResponse = ATTOpcode(0x17)
-    public static let executeWriteRequest = ATTOpcode(0x18)
-    public static let executeWriteResponse = ATTOpcode(0x19)
-    public static let readMultipleVariableRequest = ATTOpcode(0x20)
-    public static let readMultipleVariableResponse = ATTOpcode(0x21)
-    public static let multipleHandleValueNotification = ATTOpcode(0x23)
-    public static let handleValueNotification = ATTOpcode(0x1B)
-    public static let handleValueIndication = ATTOpcode(0x1D)
-    public static let handleValueConfirmation = ATTOpcode(0x1E)
-    public static let writeCommand = ATTOpcode(0x52)
-    public static let signedWriteCommand = ATTOpcode(0xD2)
+    package static let errorResponse = ATTOpcode(0x01)
+    package static let exchangeMTURequest = ATTOpcode(0x02)
+    package static let exchangeMTUResponse = ATTOpcode(0x03)
+    package static let findInformationRequest = ATTOpcode(0x04)
+    package static let findInformationResponse = ATTOpcode(0x05)
+    package static let findByTypeValueRequest = ATTOpcode(0x06)
+    package static let findByTypeValueResponse = ATTOpcode(0x07)
+    package static let readByTypeRequest = ATTOpcode(0x08)
+    package static let readByTypeResponse = ATTOpcode(0x09)
+    package static let readRequest = ATTOpcode(0x0A)
+    package static let readResponse = ATTOpcode(0x0B)
+    package static let readBlobRequest = ATTOpcode(0x0C)
+    package static let readBlobResponse = ATTOpcode(0x0D)
+    package static let readMultipleRequest = ATTOpcode(0x0E)
+    package static let readMultipleResponse = ATTOpcode(0x0F)
+    package static let readByGroupTypeRequest = ATTOpcode(0x10)
+    package static let readByGroupTypeResponse = ATTOpcode(0x11)
+    package static let writeRequest = ATTOpcode(0x12)
+    package static let writeResponse = ATTOpcode(0x13)
+    package static let prepareWriteRequest = ATTOpcode(0x16)
+    package static let prepareWriteResponse = ATTOpcode(0x17)
+    package static let executeWriteRequest = ATTOpcode(0x18)
+    package static let executeWriteResponse = ATTOpcode(0x19)
+    package static let readMultipleVariableRequest = ATTOpcode(0x20)
+    package static let readMultipleVariableResponse = ATTOpcode(0x21)
+    package static let multipleHandleValueNotification = ATTOpcode(0x23)
+    package static let handleValueNotification = ATTOpcode(0x1B)
+    package static let handleValueIndication = ATTOpcode(0x1D)
+    package static let handleValueConfirmation = ATTOpcode(0x1E)
+    package static let writeCommand = ATTOpcode(0x52)
+    package static let signedWriteCommand = ATTOpcode(0xD2)
 
     /// Bit 6, the Command Flag: commands get no response.
-    public var isCommand: Bool { rawValue & 0x40 != 0 }
+    package var isCommand: Bool { rawValue & 0x40 != 0 }
 
     /// Whether the spec defines this opcode as a request (a PDU the receiving server must
     /// answer with its response or an Error Response).
-    public var isRequest: Bool { Self.requestNames[self] != nil }
+    package var isRequest: Bool { Self.requestNames[self] != nil }
 
     /// The response opcode that completes a transaction started by this request, if it is one.
-    public var responseOpcode: ATTOpcode? {
+    package var responseOpcode: ATTOpcode? {
         isRequest ? ATTOpcode(rawValue + 1) : nil
     }
 
     /// The spec's name, e.g. "Read By Group Type Request".
-    public var name: String? { Self.requestNames[self] ?? Self.otherNames[self] }
+    package var name: String? { Self.requestNames[self] ?? Self.otherNames[self] }
 
     /// "Read Request (0x0A)", or "opcode 0x7F" when the spec name is not known here.
-    public var description: String {
+    package var description: String {
         let number = "0x" + hexByte(rawValue)
         return name.map { "\($0) (\(number))" } ?? "opcode \(number)"
     }

@@ -2,7 +2,7 @@
 ///
 /// Opcodes this module has no type for (Prepare Write, Read Multiple, Signed Write Command...)
 /// decode as `.other`, so that a client can still answer a request it does not support.
-public enum ATTPDU: Sendable, Hashable, CustomStringConvertible {
+package enum ATTPDU: Sendable, Hashable, CustomStringConvertible {
     case errorResponse(ATTErrorResponse)
     case exchangeMTURequest(ATTExchangeMTURequest)
     case exchangeMTUResponse(ATTExchangeMTUResponse)
@@ -27,7 +27,7 @@ public enum ATTPDU: Sendable, Hashable, CustomStringConvertible {
 
     /// Decodes any PDU. Throws only for an empty input or a known opcode whose parameters are
     /// malformed.
-    public init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
+    package init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
         guard let first = bytes.first else { throw .empty }
         switch ATTOpcode(first) {
         case .errorResponse: self = .errorResponse(try ATTErrorResponse(decoding: bytes))
@@ -54,13 +54,13 @@ public enum ATTPDU: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Decodes any PDU, or nil if it is malformed.
-    public init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard let decoded = try? ATTPDU(decoding: bytes) else { return nil }
         self = decoded
     }
 
     /// The PDU as a value of its own type, when it has one.
-    public var unit: (any ATTProtocolDataUnit)? {
+    package var unit: (any ATTProtocolDataUnit)? {
         switch self {
         case let .errorResponse(pdu): return pdu
         case let .exchangeMTURequest(pdu): return pdu
@@ -85,14 +85,14 @@ public enum ATTPDU: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var opcode: ATTOpcode {
+    package var opcode: ATTOpcode {
         switch self {
         case let .other(opcode, _): return opcode
         default: return unit.map { type(of: $0).opcode } ?? ATTOpcode(0)
         }
     }
 
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         switch self {
         case let .other(opcode, parameters): return [opcode.rawValue] + parameters
         default: return unit?.bytes ?? []
@@ -100,5 +100,5 @@ public enum ATTPDU: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The opcode's name, e.g. "Read Request (0x0A)".
-    public var description: String { opcode.description }
+    package var description: String { opcode.description }
 }

@@ -2,7 +2,7 @@ import DFUBytes
 
 /// One ATT PDU type (Core spec Vol 3, Part F, 3.4): its opcode, a decoder and an encoder that
 /// mirror each other. `bytes` starts with the opcode.
-public protocol ATTProtocolDataUnit: Sendable, Hashable {
+package protocol ATTProtocolDataUnit: Sendable, Hashable {
     static var opcode: ATTOpcode { get }
     /// Decodes a whole PDU (opcode included), refusing anything malformed with a typed error.
     init(decoding bytes: [UInt8]) throws(ATTDecodingError)
@@ -12,14 +12,14 @@ public protocol ATTProtocolDataUnit: Sendable, Hashable {
 
 extension ATTProtocolDataUnit {
     /// Decodes a whole PDU, or nil if it is malformed (see `init(decoding:)` for why).
-    public init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard let decoded = try? Self(decoding: bytes) else { return nil }
         self = decoded
     }
 }
 
 /// A request: the client sends it and waits for `Response` or an Error Response naming it.
-public protocol ATTRequestPDU: ATTProtocolDataUnit {
+package protocol ATTRequestPDU: ATTProtocolDataUnit {
     associatedtype Response: ATTProtocolDataUnit
 }
 

@@ -1,19 +1,19 @@
 /// ATT_READ_BLOB_RSP (Core spec Vol 3, Part F, 3.4.4.6): "sent in reply to a received
 /// ATT_READ_BLOB_REQ PDU and contains part of the value of the attribute that has been read".
-public struct ATTReadBlobResponse: ATTProtocolDataUnit {
-    public static let opcode = ATTOpcode.readBlobResponse
+package struct ATTReadBlobResponse: ATTProtocolDataUnit {
+    package static let opcode = ATTOpcode.readBlobResponse
 
     /// Part Attribute Value: "part of the value of the attribute with the handle given".
-    public var partAttributeValue: [UInt8]
+    package var partAttributeValue: [UInt8]
 
-    public init(partAttributeValue: [UInt8]) { self.partAttributeValue = partAttributeValue }
+    package init(partAttributeValue: [UInt8]) { self.partAttributeValue = partAttributeValue }
 
-    public init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
+    package init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTParameterReader(bytes, expecting: Self.opcode)
         partAttributeValue = reader.remaining()
     }
 
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var writer = ATTParameterWriter(Self.opcode, capacity: 1 + partAttributeValue.count)
         writer.bytes(partAttributeValue)
         return writer.bytes

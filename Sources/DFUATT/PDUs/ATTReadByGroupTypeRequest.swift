@@ -4,31 +4,31 @@ import DFUBytes
 /// of attributes where the attribute type is known, the type of a grouping attribute as
 /// defined by a higher layer specification, but the handle is not known". GATT uses it with
 /// type 0x2800 (Primary Service) to discover services.
-public struct ATTReadByGroupTypeRequest: ATTRequestPDU {
-    public typealias Response = ATTReadByGroupTypeResponse
-    public static let opcode = ATTOpcode.readByGroupTypeRequest
+package struct ATTReadByGroupTypeRequest: ATTRequestPDU {
+    package typealias Response = ATTReadByGroupTypeResponse
+    package static let opcode = ATTOpcode.readByGroupTypeRequest
 
     /// Starting Handle: "first requested handle number".
-    public var startingHandle: UInt16
+    package var startingHandle: UInt16
     /// Ending Handle: "last requested handle number".
-    public var endingHandle: UInt16
+    package var endingHandle: UInt16
     /// Attribute Group Type: "2 or 16 octet UUID".
-    public var attributeGroupType: BluetoothUUID
+    package var attributeGroupType: BluetoothUUID
 
-    public init(startingHandle: UInt16, endingHandle: UInt16, attributeGroupType: BluetoothUUID) {
+    package init(startingHandle: UInt16, endingHandle: UInt16, attributeGroupType: BluetoothUUID) {
         self.startingHandle = startingHandle
         self.endingHandle = endingHandle
         self.attributeGroupType = attributeGroupType
     }
 
-    public init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
+    package init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTParameterReader(bytes, expecting: Self.opcode)
         startingHandle = try reader.uint16()
         endingHandle = try reader.uint16()
         attributeGroupType = try reader.uuidToEnd()
     }
 
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var writer = ATTParameterWriter(Self.opcode, capacity: 21)
         writer.uint16(startingHandle)
         writer.uint16(endingHandle)

@@ -1,17 +1,17 @@
 /// ATT_READ_BY_GROUP_TYPE_RSP (Core spec Vol 3, Part F, 3.4.4.10): "sent in reply to a
 /// received ATT_READ_BY_GROUP_TYPE_REQ PDU and contains the handles and values of the
 /// attributes that have been read".
-public struct ATTReadByGroupTypeResponse: ATTProtocolDataUnit {
-    public static let opcode = ATTOpcode.readByGroupTypeResponse
+package struct ATTReadByGroupTypeResponse: ATTProtocolDataUnit {
+    package static let opcode = ATTOpcode.readByGroupTypeResponse
 
     /// One element of the Attribute Data List: "Attribute Handle", "End Group Handle" and
     /// "Attribute Value".
-    public struct AttributeData: Sendable, Hashable {
-        public var attributeHandle: UInt16
-        public var endGroupHandle: UInt16
-        public var attributeValue: [UInt8]
+    package struct AttributeData: Sendable, Hashable {
+        package var attributeHandle: UInt16
+        package var endGroupHandle: UInt16
+        package var attributeValue: [UInt8]
 
-        public init(attributeHandle: UInt16, endGroupHandle: UInt16, attributeValue: [UInt8]) {
+        package init(attributeHandle: UInt16, endGroupHandle: UInt16, attributeValue: [UInt8]) {
             self.attributeHandle = attributeHandle
             self.endGroupHandle = endGroupHandle
             self.attributeValue = attributeValue
@@ -19,13 +19,13 @@ public struct ATTReadByGroupTypeResponse: ATTProtocolDataUnit {
     }
 
     /// Length: "the size of each attribute data" (4 + the value's length).
-    public let length: UInt8
+    package let length: UInt8
     /// Attribute Data List: "a list of Attribute Data"; every value has the same length.
-    public let attributeDataList: [AttributeData]
+    package let attributeDataList: [AttributeData]
 
     /// Every value must have the same length, at most 251 bytes: anything else cannot be
     /// encoded and is a programming error.
-    public init(attributeDataList: [AttributeData]) {
+    package init(attributeDataList: [AttributeData]) {
         let valueLength = attributeDataList.first?.attributeValue.count ?? 0
         precondition(attributeDataList.allSatisfy { $0.attributeValue.count == valueLength },
                      "ATTReadByGroupTypeResponse: every attribute value must have the same length")
@@ -34,7 +34,7 @@ public struct ATTReadByGroupTypeResponse: ATTProtocolDataUnit {
         self.attributeDataList = attributeDataList
     }
 
-    public init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
+    package init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTParameterReader(bytes, expecting: Self.opcode)
         length = try reader.byte()
         guard length >= 4 else { throw .invalidElementLength(Self.opcode, length: length, minimum: 4) }
@@ -47,7 +47,7 @@ public struct ATTReadByGroupTypeResponse: ATTProtocolDataUnit {
         }
     }
 
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var writer = ATTParameterWriter(Self.opcode, capacity: 2 + attributeDataList.count * Int(length))
         writer.byte(length)
         for element in attributeDataList {

@@ -1,28 +1,28 @@
 /// ATT_READ_BY_TYPE_RSP (Core spec Vol 3, Part F, 3.4.4.2): "sent in reply to a received
 /// ATT_READ_BY_TYPE_REQ PDU and contains the handles and values of the attributes that have
 /// been read".
-public struct ATTReadByTypeResponse: ATTProtocolDataUnit {
-    public static let opcode = ATTOpcode.readByTypeResponse
+package struct ATTReadByTypeResponse: ATTProtocolDataUnit {
+    package static let opcode = ATTOpcode.readByTypeResponse
 
     /// One element of the Attribute Data List: "Attribute Handle" and "Attribute Value".
-    public struct AttributeData: Sendable, Hashable {
-        public var attributeHandle: UInt16
-        public var attributeValue: [UInt8]
+    package struct AttributeData: Sendable, Hashable {
+        package var attributeHandle: UInt16
+        package var attributeValue: [UInt8]
 
-        public init(attributeHandle: UInt16, attributeValue: [UInt8]) {
+        package init(attributeHandle: UInt16, attributeValue: [UInt8]) {
             self.attributeHandle = attributeHandle
             self.attributeValue = attributeValue
         }
     }
 
     /// Length: "the size of each attribute handle-value pair" (2 + the value's length).
-    public let length: UInt8
+    package let length: UInt8
     /// Attribute Data List: "a list of Attribute Data"; every value has the same length.
-    public let attributeDataList: [AttributeData]
+    package let attributeDataList: [AttributeData]
 
     /// Every value must have the same length, at most 253 bytes: anything else cannot be
     /// encoded and is a programming error.
-    public init(attributeDataList: [AttributeData]) {
+    package init(attributeDataList: [AttributeData]) {
         let valueLength = attributeDataList.first?.attributeValue.count ?? 0
         precondition(attributeDataList.allSatisfy { $0.attributeValue.count == valueLength },
                      "ATTReadByTypeResponse: every attribute value must have the same length")
@@ -31,7 +31,7 @@ public struct ATTReadByTypeResponse: ATTProtocolDataUnit {
         self.attributeDataList = attributeDataList
     }
 
-    public init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
+    package init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTParameterReader(bytes, expecting: Self.opcode)
         length = try reader.byte()
         guard length >= 2 else { throw .invalidElementLength(Self.opcode, length: length, minimum: 2) }
@@ -42,7 +42,7 @@ public struct ATTReadByTypeResponse: ATTProtocolDataUnit {
         }
     }
 
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var writer = ATTParameterWriter(Self.opcode, capacity: 2 + attributeDataList.count * Int(length))
         writer.byte(length)
         for element in attributeDataList {

@@ -1,21 +1,21 @@
 /// ATT_READ_REQ (Core spec Vol 3, Part F, 3.4.4.3): "used to request the server to read the
 /// value of an attribute and return its value in an ATT_READ_RSP PDU".
-public struct ATTReadRequest: ATTRequestPDU {
-    public typealias Response = ATTReadResponse
-    public static let opcode = ATTOpcode.readRequest
+package struct ATTReadRequest: ATTRequestPDU {
+    package typealias Response = ATTReadResponse
+    package static let opcode = ATTOpcode.readRequest
 
     /// Attribute Handle: "the handle of the attribute to be read".
-    public var attributeHandle: UInt16
+    package var attributeHandle: UInt16
 
-    public init(attributeHandle: UInt16) { self.attributeHandle = attributeHandle }
+    package init(attributeHandle: UInt16) { self.attributeHandle = attributeHandle }
 
-    public init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
+    package init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTParameterReader(bytes, expecting: Self.opcode)
         attributeHandle = try reader.uint16()
         try reader.finish()
     }
 
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var writer = ATTParameterWriter(Self.opcode)
         writer.uint16(attributeHandle)
         return writer.bytes

@@ -1,15 +1,15 @@
 /// ATT_WRITE_RSP (Core spec Vol 3, Part F, 3.4.5.2): "sent in reply to a valid
 /// ATT_WRITE_REQ PDU and acknowledges that the attribute has been successfully written".
 /// It has no parameters.
-public struct ATTWriteResponse: ATTProtocolDataUnit {
-    public static let opcode = ATTOpcode.writeResponse
+package struct ATTWriteResponse: ATTProtocolDataUnit {
+    package static let opcode = ATTOpcode.writeResponse
 
-    public init() {}
+    package init() {}
 
-    public init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
+    package init(decoding bytes: [UInt8]) throws(ATTDecodingError) {
         let reader = try ATTParameterReader(bytes, expecting: Self.opcode)
         try reader.finish()
     }
 
-    public var bytes: [UInt8] { [Self.opcode.rawValue] }
+    package var bytes: [UInt8] { [Self.opcode.rawValue] }
 }

@@ -4,14 +4,21 @@ import DFUGATT
 /// interval range (1.25 ms units), latency and supervision timeout (10 ms units) the kernel
 /// uses when it connects to `address`.
 public struct MgmtConnectionParameters: Sendable, Hashable {
+    /// The device these parameters apply to.
     public var address: DeviceAddress
     /// 1 LE public, 2 LE random.
     public var addressType: UInt8
+    /// The shortest connection interval, 1.25 ms units (0x0006 = 7.5 ms ... 0x0C80 = 4 s).
     public var intervalMin: UInt16
+    /// The longest connection interval, 1.25 ms units (at least `intervalMin`).
     public var intervalMax: UInt16
+    /// Peripheral latency: connection events the peripheral may skip (0...0x01F3).
     public var latency: UInt16
+    /// Supervision timeout, 10 ms units (0x000A = 100 ms ... 0x0C80 = 32 s).
     public var supervisionTimeout: UInt16
 
+    /// An entry for `address`; the defaults ask for a 7.5-15 ms interval, no latency and a 2 s
+    /// supervision timeout.
     public init(address: DeviceAddress, addressType: UInt8, intervalMin: UInt16 = 0x0006, intervalMax: UInt16 = 0x000C,
                 latency: UInt16 = 0, supervisionTimeout: UInt16 = 0x00C8) {
         self.address = address

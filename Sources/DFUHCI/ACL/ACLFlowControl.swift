@@ -2,24 +2,24 @@
 /// most as many ACL packets in the controller as it has LE buffers; each packet sent takes a
 /// credit and Number Of Completed Packets gives credits back. When a connection closes, the
 /// controller drops its queued packets, so their credits come back too. Pure accounting.
-public struct ACLFlowControl: Sendable, Hashable {
+package struct ACLFlowControl: Sendable, Hashable {
     /// Total_Num_LE_ACL_Data_Packets.
-    public let capacity: Int
+    package let capacity: Int
     /// Credits the host holds now.
-    public private(set) var available: Int
+    package private(set) var available: Int
     private var outstanding: [UInt16: Int] = [:]
 
-    public init(capacity: Int) {
+    package init(capacity: Int) {
         precondition(capacity > 0, "the controller must have at least one ACL buffer")
         self.capacity = capacity
         self.available = capacity
     }
 
     /// Packets in the controller for `handle`.
-    public func outstanding(on handle: UInt16) -> Int { outstanding[handle, default: 0] }
+    package func outstanding(on handle: UInt16) -> Int { outstanding[handle, default: 0] }
 
     /// Takes a credit for a packet on `handle`; false when none is left.
-    public mutating func consume(on handle: UInt16) -> Bool {
+    package mutating func consume(on handle: UInt16) -> Bool {
         guard available > 0 else { return false }
         available -= 1
         outstanding[handle, default: 0] += 1
@@ -29,7 +29,7 @@ public struct ACLFlowControl: Sendable, Hashable {
     /// Returns credits for packets the controller completed. A count larger than what is
     /// outstanding on the handle (a confused controller) is clamped; returns the credits given.
     @discardableResult
-    public mutating func complete(_ count: Int, on handle: UInt16) -> Int {
+    package mutating func complete(_ count: Int, on handle: UInt16) -> Int {
         let returned = min(count, outstanding[handle, default: 0])
         guard returned > 0 else { return 0 }
         outstanding[handle, default: 0] -= returned
@@ -40,7 +40,7 @@ public struct ACLFlowControl: Sendable, Hashable {
 
     /// The connection closed: every packet it had in the controller is freed.
     @discardableResult
-    public mutating func connectionClosed(_ handle: UInt16) -> Int {
+    package mutating func connectionClosed(_ handle: UInt16) -> Int {
         complete(outstanding[handle, default: 0], on: handle)
     }
 }

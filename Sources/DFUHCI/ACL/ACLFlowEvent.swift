@@ -2,7 +2,7 @@
 /// L2CAP frame on its way out (`HCIHost.sendL2CAP`); a connection is named by its handle
 /// (the controller's accounting) and by the host's connection ID (a handle is reused by a
 /// later connection, an ID never is).
-public enum ACLFlowEvent: Sendable, Hashable {
+package enum ACLFlowEvent: Sendable, Hashable {
     /// A sender wants the connection's send turn, so that its fragments do not interleave
     /// with another frame's on that connection.
     case frameStarted(ACLFlowMachine.Sender, connection: UInt64)
@@ -25,7 +25,7 @@ public enum ACLFlowEvent: Sendable, Hashable {
 }
 
 /// What `ACLFlowMachine` asks the host to do, in the order given.
-public enum ACLFlowAction: Sendable, Hashable {
+package enum ACLFlowAction: Sendable, Hashable {
     /// The sender has the connection's send turn.
     case grantTurn(ACLFlowMachine.Sender)
     /// The connection ended while the sender waited for its turn.

@@ -3,28 +3,28 @@
 /// connections, at most as many packets in the controller as it has LE ACL buffers (credits,
 /// handed out FIFO to waiting senders), credits back on Number Of Completed Packets and when a
 /// connection ends. No tasks, no clock: `HCIHost` drives it and runs its actions.
-public struct ACLFlowMachine: Sendable {
+package struct ACLFlowMachine: Sendable {
     /// Names one frame being sent; chosen by the driver, unique per host.
-    public typealias Sender = UInt64
+    package typealias Sender = UInt64
 
     /// The credit accounting itself.
-    public private(set) var flow: ACLFlowControl
+    package private(set) var flow: ACLFlowControl
     /// Send turns by connection ID: the holder, then the waiting senders in order.
     private var turns: [UInt64: [Sender]] = [:]
     /// Senders waiting for a credit, oldest first.
     private var creditQueue: [(sender: Sender, handle: UInt16)] = []
 
     /// `capacity`: Total_Num_LE_ACL_Data_Packets (or the shared ACL buffers when LE has none).
-    public init(capacity: Int) {
+    package init(capacity: Int) {
         flow = ACLFlowControl(capacity: capacity)
     }
 
     /// Credits the host holds now.
-    public var availableCredits: Int { flow.available }
+    package var availableCredits: Int { flow.available }
     /// Senders waiting for a credit.
-    public var creditWaitCount: Int { creditQueue.count }
+    package var creditWaitCount: Int { creditQueue.count }
 
-    public mutating func handle(_ event: ACLFlowEvent) -> [ACLFlowAction] {
+    package mutating func handle(_ event: ACLFlowEvent) -> [ACLFlowAction] {
         switch event {
         case let .frameStarted(sender, connection):
             turns[connection, default: []].append(sender)

@@ -3,28 +3,28 @@ import DFUBytes
 /// One HCI ACL Data packet (Core spec Vol 4, Part E, 5.4.2): a 12-bit connection handle, the
 /// packet boundary and broadcast flags, a 16-bit length, then the data (a whole L2CAP frame or a
 /// fragment of one).
-public struct ACLPacket: Sendable, Hashable, CustomStringConvertible {
+package struct ACLPacket: Sendable, Hashable, CustomStringConvertible {
     /// Packet_Boundary_Flag.
-    public struct Boundary: RawRepresentable, Sendable, Hashable {
-        public let rawValue: UInt8
-        public init(rawValue: UInt8) { self.rawValue = rawValue & 0x03 }
+    package struct Boundary: RawRepresentable, Sendable, Hashable {
+        package let rawValue: UInt8
+        package init(rawValue: UInt8) { self.rawValue = rawValue & 0x03 }
         /// First fragment of a non-flushable L2CAP frame: what an LE host sends.
-        public static let firstNonFlushable = Boundary(rawValue: 0b00)
+        package static let firstNonFlushable = Boundary(rawValue: 0b00)
         /// A continuation fragment.
-        public static let continuation = Boundary(rawValue: 0b01)
+        package static let continuation = Boundary(rawValue: 0b01)
         /// First fragment of a flushable L2CAP frame: what an LE controller sends.
-        public static let firstFlushable = Boundary(rawValue: 0b10)
+        package static let firstFlushable = Boundary(rawValue: 0b10)
 
-        public var isFirst: Bool { self == .firstNonFlushable || self == .firstFlushable }
+        package var isFirst: Bool { self == .firstNonFlushable || self == .firstFlushable }
     }
 
-    public var handle: UInt16
-    public var boundary: Boundary
+    package var handle: UInt16
+    package var boundary: Boundary
     /// Broadcast_Flag (0 on LE).
-    public var broadcast: UInt8
-    public var data: [UInt8]
+    package var broadcast: UInt8
+    package var data: [UInt8]
 
-    public init(handle: UInt16, boundary: Boundary, broadcast: UInt8 = 0, data: [UInt8]) {
+    package init(handle: UInt16, boundary: Boundary, broadcast: UInt8 = 0, data: [UInt8]) {
         precondition(handle <= 0x0EFF, "connection handles are 12 bits (0x0000-0x0EFF)")
         self.handle = handle
         self.boundary = boundary
@@ -32,7 +32,7 @@ public struct ACLPacket: Sendable, Hashable, CustomStringConvertible {
         self.data = data
     }
 
-    public init(packet: HCIPacket) throws(HCIDecodeError) {
+    package init(packet: HCIPacket) throws(HCIDecodeError) {
         guard packet.type == .acl else {
             throw HCIDecodeError("ACL packet", "packet type is \(packet.type)")
         }
@@ -48,7 +48,7 @@ public struct ACLPacket: Sendable, Hashable, CustomStringConvertible {
         data = Array(packet.body[4...])
     }
 
-    public var packet: HCIPacket {
+    package var packet: HCIPacket {
         var writer = ByteWriter(capacity: 4 + data.count)
         writer.appendUInt16(handle | UInt16(boundary.rawValue) << 12 | UInt16(broadcast) << 14)
         writer.appendUInt16(UInt16(data.count))
@@ -56,7 +56,7 @@ public struct ACLPacket: Sendable, Hashable, CustomStringConvertible {
         return HCIPacket(type: .acl, body: writer.bytes)
     }
 
-    public var description: String {
+    package var description: String {
         "ACL handle 0x\(hexWord(handle)) PB \(boundary.rawValue) \(data.count) byte(s)"
     }
 }

@@ -1,7 +1,7 @@
 /// Rebuilds L2CAP frames from the ACL packets of one connection: a first fragment, then
 /// continuation fragments until the L2CAP header's length is reached. Pure state.
-public struct ACLReassembler: Sendable {
-    public enum Outcome: Sendable, Hashable {
+package struct ACLReassembler: Sendable {
+    package enum Outcome: Sendable, Hashable {
         /// A whole L2CAP frame (basic header included).
         case frame([UInt8])
         /// More fragments are needed.
@@ -11,17 +11,17 @@ public struct ACLReassembler: Sendable {
     }
 
     /// Largest frame accepted (basic header + 65535 bytes of payload).
-    public static let maximumFrameLength = 4 + 0xFFFF
+    package static let maximumFrameLength = 4 + 0xFFFF
 
     private var pending: [UInt8] = []
     private var inProgress = false
 
-    public init() {}
+    package init() {}
 
     /// Whether a frame has started and is not complete.
-    public var isInProgress: Bool { inProgress }
+    package var isInProgress: Bool { inProgress }
 
-    public mutating func append(_ packet: ACLPacket) -> Outcome {
+    package mutating func append(_ packet: ACLPacket) -> Outcome {
         var note: String?
         if packet.boundary.isFirst {
             if inProgress {

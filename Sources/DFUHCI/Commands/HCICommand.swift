@@ -1,7 +1,7 @@
 import DFUBytes
 
 /// How the controller answers a command (Core spec Vol 4, Part E, 4.4).
-public enum HCICommandCompletion: Sendable, Hashable {
+package enum HCICommandCompletion: Sendable, Hashable {
     /// Command Complete carries the status and return parameters.
     case commandComplete
     /// Command Status says the command started; a later event reports the outcome.
@@ -10,7 +10,7 @@ public enum HCICommandCompletion: Sendable, Hashable {
 
 /// One HCI command: a fixed opcode and its parameters. Each conforming type encodes and decodes
 /// its parameters side by side (`parameters` and `init(parameters:)` mirror each other).
-public protocol HCICommand: Sendable, Hashable {
+package protocol HCICommand: Sendable, Hashable {
     static var opcode: HCIOpcode { get }
     /// The spec's name, e.g. "LE Set Scan Enable".
     static var name: String { get }
@@ -21,26 +21,26 @@ public protocol HCICommand: Sendable, Hashable {
 }
 
 extension HCICommand {
-    public static var completion: HCICommandCompletion { .commandComplete }
+    package static var completion: HCICommandCompletion { .commandComplete }
 
     /// The command packet: opcode (little-endian), parameter length, parameters.
-    public var packet: HCIPacket {
+    package var packet: HCIPacket {
         HCICommandPacket(opcode: Self.opcode, parameters: parameters).packet
     }
 }
 
 /// A command packet whose command may be unknown: opcode and raw parameters.
-public struct HCICommandPacket: Sendable, Hashable {
-    public var opcode: HCIOpcode
-    public var parameters: [UInt8]
+package struct HCICommandPacket: Sendable, Hashable {
+    package var opcode: HCIOpcode
+    package var parameters: [UInt8]
 
-    public init(opcode: HCIOpcode, parameters: [UInt8]) {
+    package init(opcode: HCIOpcode, parameters: [UInt8]) {
         precondition(parameters.count <= 255, "HCI command parameters are at most 255 bytes")
         self.opcode = opcode
         self.parameters = parameters
     }
 
-    public init(packet: HCIPacket) throws(HCIDecodeError) {
+    package init(packet: HCIPacket) throws(HCIDecodeError) {
         guard packet.type == .command else {
             throw HCIDecodeError("HCI command", "packet type is \(packet.type)")
         }
@@ -52,7 +52,7 @@ public struct HCICommandPacket: Sendable, Hashable {
         self.init(opcode: HCIOpcode(rawValue: opcode), parameters: parameters)
     }
 
-    public var packet: HCIPacket {
+    package var packet: HCIPacket {
         var writer = ByteWriter(capacity: 3 + parameters.count)
         writer.appendUInt16(opcode.rawValue)
         writer.append(byte: UInt8(parameters.count))
@@ -61,7 +61,7 @@ public struct HCICommandPacket: Sendable, Hashable {
     }
 
     /// Decodes the parameters as `Command`, after checking the opcode.
-    public func decode<Command: HCICommand>(as command: Command.Type) throws(HCIDecodeError) -> Command {
+    package func decode<Command: HCICommand>(as command: Command.Type) throws(HCIDecodeError) -> Command {
         guard opcode == Command.opcode else {
             throw HCIDecodeError(Command.name, "opcode is \(opcode), expected \(Command.opcode)")
         }
@@ -70,11 +70,11 @@ public struct HCICommandPacket: Sendable, Hashable {
 }
 
 /// A command without parameters.
-public protocol HCIParameterlessCommand: HCICommand {
+package protocol HCIParameterlessCommand: HCICommand {
     init()
 }
 
 extension HCIParameterlessCommand {
-    public var parameters: [UInt8] { [] }
-    public init(parameters: [UInt8]) throws(HCIDecodeError) { self.init() }
+    package var parameters: [UInt8] { [] }
+    package init(parameters: [UInt8]) throws(HCIDecodeError) { self.init() }
 }

@@ -2,24 +2,24 @@ import DFUBytes
 
 /// HCI_LE_Connection_Update (Vol 4, Part E, 7.8.18). Answered by Command Status; the outcome is
 /// an LE Connection Update Complete event.
-public struct LEConnectionUpdateCommand: HCICommand {
-    public static let opcode = HCIOpcode(ogf: HCIOpcode.leController, ocf: 0x0013)
-    public static let name = "LE Connection Update"
-    public static let completion = HCICommandCompletion.commandStatus
+package struct LEConnectionUpdateCommand: HCICommand {
+    package static let opcode = HCIOpcode(ogf: HCIOpcode.leController, ocf: 0x0013)
+    package static let name = "LE Connection Update"
+    package static let completion = HCICommandCompletion.commandStatus
 
-    public var handle: UInt16
-    public var connectionParameters: HCIConnectionParameters
-    public var minCELength: UInt16
-    public var maxCELength: UInt16
+    package var handle: UInt16
+    package var connectionParameters: HCIConnectionParameters
+    package var minCELength: UInt16
+    package var maxCELength: UInt16
 
-    public init(handle: UInt16, connectionParameters: HCIConnectionParameters, minCELength: UInt16 = 0, maxCELength: UInt16 = 0) {
+    package init(handle: UInt16, connectionParameters: HCIConnectionParameters, minCELength: UInt16 = 0, maxCELength: UInt16 = 0) {
         self.handle = handle
         self.connectionParameters = connectionParameters
         self.minCELength = minCELength
         self.maxCELength = maxCELength
     }
 
-    public init(parameters: [UInt8]) throws(HCIDecodeError) {
+    package init(parameters: [UInt8]) throws(HCIDecodeError) {
         self = try decodeParameters(Self.name, parameters) { reader throws(ByteReaderError) in
             LEConnectionUpdateCommand(
                 handle: try reader.readUInt16(),
@@ -31,7 +31,7 @@ public struct LEConnectionUpdateCommand: HCICommand {
         }
     }
 
-    public var parameters: [UInt8] {
+    package var parameters: [UInt8] {
         var writer = ByteWriter(capacity: 14)
         writer.appendUInt16(handle)
         writer.appendUInt16(connectionParameters.intervalMin)
@@ -46,13 +46,13 @@ public struct LEConnectionUpdateCommand: HCICommand {
 
 /// Connection parameters as HCI and L2CAP carry them: intervals in 1.25 ms units, latency in
 /// connection events, supervision timeout in 10 ms units.
-public struct HCIConnectionParameters: Sendable, Hashable, CustomStringConvertible {
-    public var intervalMin: UInt16
-    public var intervalMax: UInt16
-    public var latency: UInt16
-    public var supervisionTimeout: UInt16
+package struct HCIConnectionParameters: Sendable, Hashable, CustomStringConvertible {
+    package var intervalMin: UInt16
+    package var intervalMax: UInt16
+    package var latency: UInt16
+    package var supervisionTimeout: UInt16
 
-    public init(intervalMin: UInt16, intervalMax: UInt16, latency: UInt16, supervisionTimeout: UInt16) {
+    package init(intervalMin: UInt16, intervalMax: UInt16, latency: UInt16, supervisionTimeout: UInt16) {
         self.intervalMin = intervalMin
         self.intervalMax = intervalMax
         self.latency = latency
@@ -61,14 +61,14 @@ public struct HCIConnectionParameters: Sendable, Hashable, CustomStringConvertib
 
     /// Whether the values are in the spec's ranges (Vol 4, Part E, 7.8.18): interval 6...3200,
     /// min <= max, latency <= 499, timeout 10...3200 and longer than (1 + latency) * interval * 2.
-    public var isValid: Bool {
+    package var isValid: Bool {
         guard (6...3200).contains(intervalMin), (6...3200).contains(intervalMax), intervalMin <= intervalMax,
               latency <= 499, (10...3200).contains(supervisionTimeout) else { return false }
         // timeout (10 ms units) * 10 > (1 + latency) * intervalMax (1.25 ms units) * 1.25 * 2
         return Int(supervisionTimeout) * 40 > (1 + Int(latency)) * Int(intervalMax) * 10
     }
 
-    public var description: String {
+    package var description: String {
         "interval \(intervalMin)-\(intervalMax) x 1.25 ms, latency \(latency), timeout \(Int(supervisionTimeout) * 10) ms"
     }
 }

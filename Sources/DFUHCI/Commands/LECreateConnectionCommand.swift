@@ -4,27 +4,27 @@ import DFUGATT
 /// HCI_LE_Create_Connection (Vol 4, Part E, 7.8.12). Answered by Command Status; the outcome is
 /// an LE (Enhanced) Connection Complete event. Intervals: scan in 0.625 ms units, connection in
 /// 1.25 ms units, supervision timeout in 10 ms units.
-public struct LECreateConnectionCommand: HCICommand {
-    public static let opcode = HCIOpcode(ogf: HCIOpcode.leController, ocf: 0x000D)
-    public static let name = "LE Create Connection"
-    public static let completion = HCICommandCompletion.commandStatus
+package struct LECreateConnectionCommand: HCICommand {
+    package static let opcode = HCIOpcode(ogf: HCIOpcode.leController, ocf: 0x000D)
+    package static let name = "LE Create Connection"
+    package static let completion = HCICommandCompletion.commandStatus
 
-    public var scanInterval: UInt16
-    public var scanWindow: UInt16
+    package var scanInterval: UInt16
+    package var scanWindow: UInt16
     /// Initiator_Filter_Policy; 0 connects to the peer address given here.
-    public var filterPolicy: UInt8
-    public var peerAddressType: HCIAddressType
-    public var peerAddress: DeviceAddress
+    package var filterPolicy: UInt8
+    package var peerAddressType: HCIAddressType
+    package var peerAddress: DeviceAddress
     /// Must be random on Bumble's virtual controller: with a public own address ACL is dropped.
-    public var ownAddressType: HCIAddressType
-    public var connectionIntervalMin: UInt16
-    public var connectionIntervalMax: UInt16
-    public var maxLatency: UInt16
-    public var supervisionTimeout: UInt16
-    public var minCELength: UInt16
-    public var maxCELength: UInt16
+    package var ownAddressType: HCIAddressType
+    package var connectionIntervalMin: UInt16
+    package var connectionIntervalMax: UInt16
+    package var maxLatency: UInt16
+    package var supervisionTimeout: UInt16
+    package var minCELength: UInt16
+    package var maxCELength: UInt16
 
-    public init(peerAddressType: HCIAddressType, peerAddress: DeviceAddress,
+    package init(peerAddressType: HCIAddressType, peerAddress: DeviceAddress,
                 ownAddressType: HCIAddressType = .randomDevice,
                 scanInterval: UInt16 = 0x0060, scanWindow: UInt16 = 0x0060, filterPolicy: UInt8 = 0,
                 connectionIntervalMin: UInt16 = 0x0018, connectionIntervalMax: UInt16 = 0x0028,
@@ -44,7 +44,7 @@ public struct LECreateConnectionCommand: HCICommand {
         self.maxCELength = maxCELength
     }
 
-    public init(parameters: [UInt8]) throws(HCIDecodeError) {
+    package init(parameters: [UInt8]) throws(HCIDecodeError) {
         self = try decodeParameters(Self.name, parameters) { reader throws(ByteReaderError) in
             let scanInterval = try reader.readUInt16()
             let scanWindow = try reader.readUInt16()
@@ -61,7 +61,7 @@ public struct LECreateConnectionCommand: HCICommand {
         }
     }
 
-    public var parameters: [UInt8] {
+    package var parameters: [UInt8] {
         var writer = ByteWriter(capacity: 25)
         writer.appendUInt16(scanInterval)
         writer.appendUInt16(scanWindow)

@@ -2,30 +2,30 @@ import DFUBytes
 
 /// HCI_LE_Read_Buffer_Size [v1] (Vol 4, Part E, 7.8.2): the size and number of the controller's
 /// LE ACL buffers. A length of zero means LE shares the buffers of Read Buffer Size.
-public struct LEReadBufferSizeCommand: HCIParameterlessCommand {
-    public static let opcode = HCIOpcode(ogf: HCIOpcode.leController, ocf: 0x0002)
-    public static let name = "LE Read Buffer Size"
-    public init() {}
+package struct LEReadBufferSizeCommand: HCIParameterlessCommand {
+    package static let opcode = HCIOpcode(ogf: HCIOpcode.leController, ocf: 0x0002)
+    package static let name = "LE Read Buffer Size"
+    package init() {}
 
-    public struct ReturnParameters: Sendable, Hashable {
+    package struct ReturnParameters: Sendable, Hashable {
         /// LE_ACL_Data_Packet_Length: the largest ACL payload the controller accepts.
-        public var aclDataPacketLength: UInt16
+        package var aclDataPacketLength: UInt16
         /// Total_Num_LE_ACL_Data_Packets: the host's initial credits.
-        public var totalACLDataPackets: UInt8
+        package var totalACLDataPackets: UInt8
 
-        public init(aclDataPacketLength: UInt16, totalACLDataPackets: UInt8) {
+        package init(aclDataPacketLength: UInt16, totalACLDataPackets: UInt8) {
             self.aclDataPacketLength = aclDataPacketLength
             self.totalACLDataPackets = totalACLDataPackets
         }
 
-        public init(returnParameters bytes: [UInt8]) throws(HCIDecodeError) {
+        package init(returnParameters bytes: [UInt8]) throws(HCIDecodeError) {
             self = try decodeParameters("\(name) return parameters", bytes) { reader throws(ByteReaderError) in
                 ReturnParameters(aclDataPacketLength: try reader.readUInt16(),
                                  totalACLDataPackets: try reader.readByte())
             }
         }
 
-        public var encoded: [UInt8] {
+        package var encoded: [UInt8] {
             var writer = ByteWriter()
             writer.appendUInt16(aclDataPacketLength)
             writer.append(byte: totalACLDataPackets)

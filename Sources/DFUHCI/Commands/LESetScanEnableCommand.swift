@@ -1,24 +1,24 @@
 import DFUBytes
 
 /// HCI_LE_Set_Scan_Enable (Vol 4, Part E, 7.8.11).
-public struct LESetScanEnableCommand: HCICommand {
-    public static let opcode = HCIOpcode(ogf: HCIOpcode.leController, ocf: 0x000C)
-    public static let name = "LE Set Scan Enable"
+package struct LESetScanEnableCommand: HCICommand {
+    package static let opcode = HCIOpcode(ogf: HCIOpcode.leController, ocf: 0x000C)
+    package static let name = "LE Set Scan Enable"
 
-    public var enable: Bool
+    package var enable: Bool
     /// Filter_Duplicates: off, so that every report (and the latest RSSI) arrives.
-    public var filterDuplicates: Bool
+    package var filterDuplicates: Bool
 
-    public init(enable: Bool, filterDuplicates: Bool = false) {
+    package init(enable: Bool, filterDuplicates: Bool = false) {
         self.enable = enable
         self.filterDuplicates = filterDuplicates
     }
 
-    public init(parameters: [UInt8]) throws(HCIDecodeError) {
+    package init(parameters: [UInt8]) throws(HCIDecodeError) {
         self = try decodeParameters(Self.name, parameters) { reader throws(ByteReaderError) in
             LESetScanEnableCommand(enable: try reader.readByte() == 1, filterDuplicates: try reader.readByte() == 1)
         }
     }
 
-    public var parameters: [UInt8] { [enable ? 1 : 0, filterDuplicates ? 1 : 0] }
+    package var parameters: [UInt8] { [enable ? 1 : 0, filterDuplicates ? 1 : 0] }
 }

@@ -1,19 +1,19 @@
 import DFUBytes
 
 /// HCI_LE_Set_Scan_Parameters (Vol 4, Part E, 7.8.10). Intervals in units of 0.625 ms.
-public struct LESetScanParametersCommand: HCICommand {
-    public static let opcode = HCIOpcode(ogf: HCIOpcode.leController, ocf: 0x000B)
-    public static let name = "LE Set Scan Parameters"
+package struct LESetScanParametersCommand: HCICommand {
+    package static let opcode = HCIOpcode(ogf: HCIOpcode.leController, ocf: 0x000B)
+    package static let name = "LE Set Scan Parameters"
 
     /// Active scanning sends scan requests, so scan responses (often the name) arrive too.
-    public var active: Bool
-    public var interval: UInt16
-    public var window: UInt16
-    public var ownAddressType: HCIAddressType
+    package var active: Bool
+    package var interval: UInt16
+    package var window: UInt16
+    package var ownAddressType: HCIAddressType
     /// Scanning_Filter_Policy; 0 accepts every advertisement.
-    public var filterPolicy: UInt8
+    package var filterPolicy: UInt8
 
-    public init(active: Bool = true, interval: UInt16 = 0x0060, window: UInt16 = 0x0030,
+    package init(active: Bool = true, interval: UInt16 = 0x0060, window: UInt16 = 0x0030,
                 ownAddressType: HCIAddressType = .randomDevice, filterPolicy: UInt8 = 0) {
         self.active = active
         self.interval = interval
@@ -22,7 +22,7 @@ public struct LESetScanParametersCommand: HCICommand {
         self.filterPolicy = filterPolicy
     }
 
-    public init(parameters: [UInt8]) throws(HCIDecodeError) {
+    package init(parameters: [UInt8]) throws(HCIDecodeError) {
         self = try decodeParameters(Self.name, parameters) { reader throws(ByteReaderError) in
             LESetScanParametersCommand(active: try reader.readByte() == 1, interval: try reader.readUInt16(),
                                        window: try reader.readUInt16(),
@@ -31,7 +31,7 @@ public struct LESetScanParametersCommand: HCICommand {
         }
     }
 
-    public var parameters: [UInt8] {
+    package var parameters: [UInt8] {
         var writer = ByteWriter()
         writer.append(byte: active ? 0x01 : 0x00)
         writer.appendUInt16(interval)

@@ -2,18 +2,18 @@ import DFUBytes
 
 /// HCI_Read_Buffer_Size (Vol 4, Part E, 7.4.5): the controller's shared ACL buffers, used for LE
 /// too when LE_Read_Buffer_Size reports a length of zero.
-public struct ReadBufferSizeCommand: HCIParameterlessCommand {
-    public static let opcode = HCIOpcode(ogf: HCIOpcode.informational, ocf: 0x0005)
-    public static let name = "Read Buffer Size"
-    public init() {}
+package struct ReadBufferSizeCommand: HCIParameterlessCommand {
+    package static let opcode = HCIOpcode(ogf: HCIOpcode.informational, ocf: 0x0005)
+    package static let name = "Read Buffer Size"
+    package init() {}
 
-    public struct ReturnParameters: Sendable, Hashable {
-        public var aclDataPacketLength: UInt16
-        public var synchronousDataPacketLength: UInt8
-        public var totalACLDataPackets: UInt16
-        public var totalSynchronousDataPackets: UInt16
+    package struct ReturnParameters: Sendable, Hashable {
+        package var aclDataPacketLength: UInt16
+        package var synchronousDataPacketLength: UInt8
+        package var totalACLDataPackets: UInt16
+        package var totalSynchronousDataPackets: UInt16
 
-        public init(aclDataPacketLength: UInt16, synchronousDataPacketLength: UInt8,
+        package init(aclDataPacketLength: UInt16, synchronousDataPacketLength: UInt8,
                     totalACLDataPackets: UInt16, totalSynchronousDataPackets: UInt16) {
             self.aclDataPacketLength = aclDataPacketLength
             self.synchronousDataPacketLength = synchronousDataPacketLength
@@ -21,7 +21,7 @@ public struct ReadBufferSizeCommand: HCIParameterlessCommand {
             self.totalSynchronousDataPackets = totalSynchronousDataPackets
         }
 
-        public init(returnParameters bytes: [UInt8]) throws(HCIDecodeError) {
+        package init(returnParameters bytes: [UInt8]) throws(HCIDecodeError) {
             self = try decodeParameters("\(name) return parameters", bytes) { reader throws(ByteReaderError) in
                 ReturnParameters(aclDataPacketLength: try reader.readUInt16(),
                                  synchronousDataPacketLength: try reader.readByte(),
@@ -30,7 +30,7 @@ public struct ReadBufferSizeCommand: HCIParameterlessCommand {
             }
         }
 
-        public var encoded: [UInt8] {
+        package var encoded: [UInt8] {
             var writer = ByteWriter()
             writer.appendUInt16(aclDataPacketLength)
             writer.append(byte: synchronousDataPacketLength)

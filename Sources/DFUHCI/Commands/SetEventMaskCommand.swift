@@ -1,28 +1,28 @@
 import DFUBytes
 
 /// HCI_Set_Event_Mask (Vol 4, Part E, 7.3.1): which (non-LE) events the controller may send.
-public struct SetEventMaskCommand: HCICommand {
-    public static let opcode = HCIOpcode(ogf: HCIOpcode.controllerBaseband, ocf: 0x0001)
-    public static let name = "Set Event Mask"
+package struct SetEventMaskCommand: HCICommand {
+    package static let opcode = HCIOpcode(ogf: HCIOpcode.controllerBaseband, ocf: 0x0001)
+    package static let name = "Set Event Mask"
 
     /// Bit n enables the event with code n + 1.
-    public var mask: UInt64
+    package var mask: UInt64
 
-    public init(mask: UInt64) { self.mask = mask }
+    package init(mask: UInt64) { self.mask = mask }
 
     /// What an LE central needs: Disconnection Complete (bit 4), Encryption Change (7),
     /// Read Remote Version Information Complete (11), Hardware Error (15), Data Buffer Overflow
     /// (25), Encryption Key Refresh Complete (47) and LE Meta (61).
-    public static let leCentral = SetEventMaskCommand(
+    package static let leCentral = SetEventMaskCommand(
         mask: 1 << 4 | 1 << 7 | 1 << 11 | 1 << 15 | 1 << 25 | 1 << 47 | 1 << 61)
 
-    public init(parameters: [UInt8]) throws(HCIDecodeError) {
+    package init(parameters: [UInt8]) throws(HCIDecodeError) {
         mask = try decodeParameters(Self.name, parameters) { reader throws(ByteReaderError) in
             try reader.readUnsigned(width: 8, endianness: .little)
         }
     }
 
-    public var parameters: [UInt8] {
+    package var parameters: [UInt8] {
         var writer = ByteWriter()
         writer.append(mask, endianness: .little)
         return writer.bytes

@@ -4,33 +4,51 @@ import DFUBytes
 /// Vol 3, Part C, 11; types from the Assigned Numbers). Parsing is lenient: a structure whose
 /// length runs past the end ends the list, and `isTruncated` says so.
 public struct AdvertisingData: Sendable, Hashable {
-    /// AD type codes used here.
+    /// AD type 0x01, Flags (Core Specification Supplement, Part A, 1.3): discoverability and
+    /// BR/EDR support bits.
     public static let flagsType: UInt8 = 0x01
+    /// AD type 0x02: an incomplete list of 16-bit service UUIDs (Supplement, Part A, 1.1).
     public static let incomplete16BitUUIDsType: UInt8 = 0x02
+    /// AD type 0x03: the complete list of 16-bit service UUIDs (Supplement, Part A, 1.1).
     public static let complete16BitUUIDsType: UInt8 = 0x03
+    /// AD type 0x04: an incomplete list of 32-bit service UUIDs (Supplement, Part A, 1.1).
     public static let incomplete32BitUUIDsType: UInt8 = 0x04
+    /// AD type 0x05: the complete list of 32-bit service UUIDs (Supplement, Part A, 1.1).
     public static let complete32BitUUIDsType: UInt8 = 0x05
+    /// AD type 0x06: an incomplete list of 128-bit service UUIDs (Supplement, Part A, 1.1).
     public static let incomplete128BitUUIDsType: UInt8 = 0x06
+    /// AD type 0x07: the complete list of 128-bit service UUIDs (Supplement, Part A, 1.1).
     public static let complete128BitUUIDsType: UInt8 = 0x07
+    /// AD type 0x08: the device name cut short to fit (UTF-8; Supplement, Part A, 1.2).
     public static let shortenedLocalNameType: UInt8 = 0x08
+    /// AD type 0x09: the whole device name (UTF-8; Supplement, Part A, 1.2).
     public static let completeLocalNameType: UInt8 = 0x09
 
+    /// One AD structure as sent: a length octet (type plus data) is implied, then these.
     public struct Structure: Sendable, Hashable {
+        /// The AD type code (Assigned Numbers, Common Data Types), e.g. `completeLocalNameType`.
         public var type: UInt8
+        /// The structure's data after the type octet, as sent (little-endian where numeric).
         public var data: [UInt8]
 
+        /// A structure of `type` carrying `data` (at most 254 bytes to be encodable).
         public init(type: UInt8, data: [UInt8]) {
             self.type = type
             self.data = data
         }
     }
 
+    /// The structures in the order they were sent; duplicates are kept.
     public var structures: [Structure]
     /// Whether the input ended inside a structure (the rest was dropped).
     public private(set) var isTruncated = false
 
+    /// Data made of these structures, for building advertisements (tests, simulators).
     public init(structures: [Structure]) { self.structures = structures }
 
+    /// Parses the AD octets of an advertising report or scan response (at most 31 bytes for
+    /// legacy advertising, more for extended). Never fails: a zero length ends the data (the rest
+    /// is padding), and a structure running past the end is dropped with `isTruncated` set.
     public init(bytes: [UInt8]) {
         structures = []
         var index = 0
@@ -47,6 +65,7 @@ public struct AdvertisingData: Sendable, Hashable {
         }
     }
 
+    /// The structures encoded back to AD octets (length, type, data each), without padding.
     public var bytes: [UInt8] {
         structures.flatMap { [UInt8($0.data.count + 1), $0.type] + $0.data }
     }
@@ -56,10 +75,12 @@ public struct AdvertisingData: Sendable, Hashable {
     /// The Flags value (LE General Discoverable = 0x02, BR/EDR Not Supported = 0x04...).
     public var flags: UInt8? { data(ofType: Self.flagsType)?.first }
 
+    /// The Complete Local Name (AD type 0x09) decoded as UTF-8, if present.
     public var completeLocalName: String? {
         data(ofType: Self.completeLocalNameType).map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// The Shortened Local Name (AD type 0x08) decoded as UTF-8, if present.
     public var shortenedLocalName: String? {
         data(ofType: Self.shortenedLocalNameType).map { String(decoding: $0, as: UTF8.self) }
     }

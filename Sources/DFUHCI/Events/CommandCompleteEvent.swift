@@ -1,29 +1,29 @@
 import DFUBytes
 
 /// Command Complete (0x0E, Vol 4, Part E, 7.7.14): the answer to most commands.
-public struct CommandCompleteEvent: HCIEventParameters {
-    public static let code: UInt8 = 0x0E
-    public static let name = "Command Complete"
+package struct CommandCompleteEvent: HCIEventParameters {
+    package static let code: UInt8 = 0x0E
+    package static let name = "Command Complete"
 
     /// Num_HCI_Command_Packets: commands the controller accepts now.
-    public var allowedCommandPackets: UInt8
-    public var opcode: HCIOpcode
+    package var allowedCommandPackets: UInt8
+    package var opcode: HCIOpcode
     /// Return parameters, starting with the status byte for every command this host sends
     /// (empty for the NOP opcode 0x0000).
-    public var returnParameters: [UInt8]
+    package var returnParameters: [UInt8]
 
-    public init(allowedCommandPackets: UInt8 = 1, opcode: HCIOpcode, returnParameters: [UInt8]) {
+    package init(allowedCommandPackets: UInt8 = 1, opcode: HCIOpcode, returnParameters: [UInt8]) {
         self.allowedCommandPackets = allowedCommandPackets
         self.opcode = opcode
         self.returnParameters = returnParameters
     }
 
     /// A Command Complete with `status` followed by `rest`.
-    public init(opcode: HCIOpcode, status: HCIStatus, rest: [UInt8] = []) {
+    package init(opcode: HCIOpcode, status: HCIStatus, rest: [UInt8] = []) {
         self.init(opcode: opcode, returnParameters: [status.rawValue] + rest)
     }
 
-    public init(parameters: [UInt8]) throws(HCIDecodeError) {
+    package init(parameters: [UInt8]) throws(HCIDecodeError) {
         self = try decodeParameters(Self.name, parameters) { reader throws(ByteReaderError) in
             CommandCompleteEvent(allowedCommandPackets: try reader.readByte(),
                                  opcode: HCIOpcode(rawValue: try reader.readUInt16()),
@@ -31,7 +31,7 @@ public struct CommandCompleteEvent: HCIEventParameters {
         }
     }
 
-    public var parameters: [UInt8] {
+    package var parameters: [UInt8] {
         var writer = ByteWriter()
         writer.append(byte: allowedCommandPackets)
         writer.appendUInt16(opcode.rawValue)
@@ -40,8 +40,8 @@ public struct CommandCompleteEvent: HCIEventParameters {
     }
 
     /// The first return parameter, when there is one.
-    public var status: HCIStatus? { returnParameters.first.map(HCIStatus.init(rawValue:)) }
+    package var status: HCIStatus? { returnParameters.first.map(HCIStatus.init(rawValue:)) }
 
     /// Return parameters after the status byte.
-    public var parametersAfterStatus: [UInt8] { Array(returnParameters.dropFirst()) }
+    package var parametersAfterStatus: [UInt8] { Array(returnParameters.dropFirst()) }
 }

@@ -1,22 +1,22 @@
 import DFUBytes
 
 /// Disconnection Complete (0x05, Vol 4, Part E, 7.7.5).
-public struct DisconnectionCompleteEvent: HCIEventParameters {
-    public static let code: UInt8 = 0x05
-    public static let name = "Disconnection Complete"
+package struct DisconnectionCompleteEvent: HCIEventParameters {
+    package static let code: UInt8 = 0x05
+    package static let name = "Disconnection Complete"
 
-    public var status: HCIStatus
-    public var handle: UInt16
+    package var status: HCIStatus
+    package var handle: UInt16
     /// Why the link went away, e.g. Connection Timeout (0x08) or Remote User Terminated (0x13).
-    public var reason: HCIStatus
+    package var reason: HCIStatus
 
-    public init(status: HCIStatus = .success, handle: UInt16, reason: HCIStatus) {
+    package init(status: HCIStatus = .success, handle: UInt16, reason: HCIStatus) {
         self.status = status
         self.handle = handle
         self.reason = reason
     }
 
-    public init(parameters: [UInt8]) throws(HCIDecodeError) {
+    package init(parameters: [UInt8]) throws(HCIDecodeError) {
         self = try decodeParameters(Self.name, parameters) { reader throws(ByteReaderError) in
             DisconnectionCompleteEvent(status: HCIStatus(rawValue: try reader.readByte()),
                                        handle: try reader.readUInt16() & 0x0FFF,
@@ -24,7 +24,7 @@ public struct DisconnectionCompleteEvent: HCIEventParameters {
         }
     }
 
-    public var parameters: [UInt8] {
+    package var parameters: [UInt8] {
         var writer = ByteWriter(capacity: 4)
         writer.append(byte: status.rawValue)
         writer.appendUInt16(handle)

@@ -1,5 +1,5 @@
 /// An event from the controller, decoded when this host knows it.
-public enum HCIEvent: Sendable, Hashable {
+package enum HCIEvent: Sendable, Hashable {
     case commandComplete(CommandCompleteEvent)
     case commandStatus(CommandStatusEvent)
     case disconnectionComplete(DisconnectionCompleteEvent)
@@ -18,10 +18,10 @@ public enum HCIEvent: Sendable, Hashable {
     case other(code: UInt8, parameters: [UInt8])
 
     /// Event_Code of LE Meta events.
-    public static let leMetaCode: UInt8 = 0x3E
+    package static let leMetaCode: UInt8 = 0x3E
 
     /// Decodes an event packet (body: event code, parameter length, parameters).
-    public init(packet: HCIPacket) throws(HCIDecodeError) {
+    package init(packet: HCIPacket) throws(HCIDecodeError) {
         guard packet.type == .event else {
             throw HCIDecodeError("HCI event", "packet type is \(packet.type)")
         }
@@ -37,7 +37,7 @@ public enum HCIEvent: Sendable, Hashable {
         try self.init(code: code, parameters: Array(packet.body[2...]))
     }
 
-    public init(code: UInt8, parameters: [UInt8]) throws(HCIDecodeError) {
+    package init(code: UInt8, parameters: [UInt8]) throws(HCIDecodeError) {
         switch code {
         case CommandCompleteEvent.code: self = .commandComplete(try CommandCompleteEvent(parameters: parameters))
         case CommandStatusEvent.code: self = .commandStatus(try CommandStatusEvent(parameters: parameters))
@@ -75,7 +75,7 @@ public enum HCIEvent: Sendable, Hashable {
     }
 
     /// The event code and its parameters (LE Meta: subevent code first).
-    public var codeAndParameters: (code: UInt8, parameters: [UInt8]) {
+    package var codeAndParameters: (code: UInt8, parameters: [UInt8]) {
         switch self {
         case let .commandComplete(event): return (CommandCompleteEvent.code, event.parameters)
         case let .commandStatus(event): return (CommandStatusEvent.code, event.parameters)
@@ -98,7 +98,7 @@ public enum HCIEvent: Sendable, Hashable {
     }
 
     /// The event packet.
-    public var packet: HCIPacket {
+    package var packet: HCIPacket {
         let (code, parameters) = codeAndParameters
         precondition(parameters.count <= 255, "HCI event parameters are at most 255 bytes")
         return HCIPacket(type: .event, body: [code, UInt8(parameters.count)] + parameters)

@@ -1,5 +1,5 @@
 /// The parameters of one HCI event, encoded and decoded side by side.
-public protocol HCIEventParameters: Sendable, Hashable {
+package protocol HCIEventParameters: Sendable, Hashable {
     static var code: UInt8 { get }
     /// The spec's name, e.g. "Disconnection Complete".
     static var name: String { get }
@@ -8,7 +8,7 @@ public protocol HCIEventParameters: Sendable, Hashable {
 }
 
 /// The parameters of one LE Meta subevent (after the subevent code).
-public protocol LEMetaSubeventParameters: Sendable, Hashable {
+package protocol LEMetaSubeventParameters: Sendable, Hashable {
     static var subeventCode: UInt8 { get }
     static var name: String { get }
     init(parameters: [UInt8]) throws(HCIDecodeError)

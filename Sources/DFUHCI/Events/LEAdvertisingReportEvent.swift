@@ -2,34 +2,34 @@ import DFUBytes
 import DFUGATT
 
 /// LE Advertising Report (subevent 0x02, Vol 4, Part E, 7.7.65.2): legacy advertising PDUs.
-public struct LEAdvertisingReportEvent: LEMetaSubeventParameters {
-    public static let subeventCode: UInt8 = 0x02
-    public static let name = "LE Advertising Report"
+package struct LEAdvertisingReportEvent: LEMetaSubeventParameters {
+    package static let subeventCode: UInt8 = 0x02
+    package static let name = "LE Advertising Report"
 
     /// Event_Type of a legacy report.
-    public struct EventType: RawRepresentable, Sendable, Hashable {
-        public let rawValue: UInt8
-        public init(rawValue: UInt8) { self.rawValue = rawValue }
+    package struct EventType: RawRepresentable, Sendable, Hashable {
+        package let rawValue: UInt8
+        package init(rawValue: UInt8) { self.rawValue = rawValue }
         /// Connectable and scannable undirected (ADV_IND).
-        public static let connectableUndirected = EventType(rawValue: 0x00)
-        public static let connectableDirected = EventType(rawValue: 0x01)
-        public static let scannableUndirected = EventType(rawValue: 0x02)
-        public static let nonConnectableUndirected = EventType(rawValue: 0x03)
-        public static let scanResponse = EventType(rawValue: 0x04)
+        package static let connectableUndirected = EventType(rawValue: 0x00)
+        package static let connectableDirected = EventType(rawValue: 0x01)
+        package static let scannableUndirected = EventType(rawValue: 0x02)
+        package static let nonConnectableUndirected = EventType(rawValue: 0x03)
+        package static let scanResponse = EventType(rawValue: 0x04)
 
-        public var isConnectable: Bool { self == .connectableUndirected || self == .connectableDirected }
+        package var isConnectable: Bool { self == .connectableUndirected || self == .connectableDirected }
     }
 
-    public struct Report: Sendable, Hashable {
-        public var eventType: EventType
-        public var addressType: HCIAddressType
-        public var address: DeviceAddress
+    package struct Report: Sendable, Hashable {
+        package var eventType: EventType
+        package var addressType: HCIAddressType
+        package var address: DeviceAddress
         /// Advertising data or scan response data (up to 31 bytes).
-        public var data: [UInt8]
+        package var data: [UInt8]
         /// dBm; 127 means not available.
-        public var rssi: Int8
+        package var rssi: Int8
 
-        public init(eventType: EventType, addressType: HCIAddressType, address: DeviceAddress, data: [UInt8], rssi: Int8) {
+        package init(eventType: EventType, addressType: HCIAddressType, address: DeviceAddress, data: [UInt8], rssi: Int8) {
             self.eventType = eventType
             self.addressType = addressType
             self.address = address
@@ -38,11 +38,11 @@ public struct LEAdvertisingReportEvent: LEMetaSubeventParameters {
         }
     }
 
-    public var reports: [Report]
+    package var reports: [Report]
 
-    public init(reports: [Report]) { self.reports = reports }
+    package init(reports: [Report]) { self.reports = reports }
 
-    public init(parameters: [UInt8]) throws(HCIDecodeError) {
+    package init(parameters: [UInt8]) throws(HCIDecodeError) {
         reports = try decodeParameters(Self.name, parameters) { reader throws(ByteReaderError) in
             let count = Int(try reader.readByte())
             var reports: [Report] = []
@@ -59,7 +59,7 @@ public struct LEAdvertisingReportEvent: LEMetaSubeventParameters {
         }
     }
 
-    public var parameters: [UInt8] {
+    package var parameters: [UInt8] {
         var writer = ByteWriter()
         writer.append(byte: UInt8(reports.count))
         for report in reports {

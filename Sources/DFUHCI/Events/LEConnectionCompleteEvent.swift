@@ -4,39 +4,39 @@ import DFUGATT
 /// LE Connection Complete (subevent 0x01, Vol 4, Part E, 7.7.65.1) and LE Enhanced Connection
 /// Complete (0x0A, 7.7.65.10), which adds the two resolvable private addresses. A controller
 /// sends the enhanced one when it is unmasked.
-public struct LEConnectionCompleteEvent: Sendable, Hashable {
-    public static let subeventCode: UInt8 = 0x01
-    public static let enhancedSubeventCode: UInt8 = 0x0A
-    public static let name = "LE Connection Complete"
+package struct LEConnectionCompleteEvent: Sendable, Hashable {
+    package static let subeventCode: UInt8 = 0x01
+    package static let enhancedSubeventCode: UInt8 = 0x0A
+    package static let name = "LE Connection Complete"
 
     /// Role of this device: central or peripheral.
-    public struct Role: RawRepresentable, Sendable, Hashable {
-        public let rawValue: UInt8
-        public init(rawValue: UInt8) { self.rawValue = rawValue }
-        public static let central = Role(rawValue: 0x00)
-        public static let peripheral = Role(rawValue: 0x01)
+    package struct Role: RawRepresentable, Sendable, Hashable {
+        package let rawValue: UInt8
+        package init(rawValue: UInt8) { self.rawValue = rawValue }
+        package static let central = Role(rawValue: 0x00)
+        package static let peripheral = Role(rawValue: 0x01)
     }
 
-    public var status: HCIStatus
-    public var handle: UInt16
-    public var role: Role
-    public var peerAddressType: HCIAddressType
-    public var peerAddress: DeviceAddress
+    package var status: HCIStatus
+    package var handle: UInt16
+    package var role: Role
+    package var peerAddressType: HCIAddressType
+    package var peerAddress: DeviceAddress
     /// Connection_Interval in 1.25 ms units.
-    public var interval: UInt16
-    public var latency: UInt16
+    package var interval: UInt16
+    package var latency: UInt16
     /// Supervision_Timeout in 10 ms units.
-    public var supervisionTimeout: UInt16
-    public var centralClockAccuracy: UInt8
+    package var supervisionTimeout: UInt16
+    package var centralClockAccuracy: UInt8
     /// Present in the enhanced form only: (local, peer) resolvable private addresses.
-    public var resolvablePrivateAddresses: (local: DeviceAddress, peer: DeviceAddress)? {
+    package var resolvablePrivateAddresses: (local: DeviceAddress, peer: DeviceAddress)? {
         get { enhancedAddresses.map { ($0[0], $0[1]) } }
         set { enhancedAddresses = newValue.map { [$0.local, $0.peer] } }
     }
 
     private var enhancedAddresses: [DeviceAddress]?
 
-    public init(status: HCIStatus, handle: UInt16, role: Role, peerAddressType: HCIAddressType,
+    package init(status: HCIStatus, handle: UInt16, role: Role, peerAddressType: HCIAddressType,
                 peerAddress: DeviceAddress, interval: UInt16, latency: UInt16, supervisionTimeout: UInt16,
                 centralClockAccuracy: UInt8 = 0,
                 resolvablePrivateAddresses: (local: DeviceAddress, peer: DeviceAddress)? = nil) {
@@ -52,10 +52,10 @@ public struct LEConnectionCompleteEvent: Sendable, Hashable {
         self.enhancedAddresses = resolvablePrivateAddresses.map { [$0.local, $0.peer] }
     }
 
-    public var isEnhanced: Bool { enhancedAddresses != nil }
-    public var subeventCode: UInt8 { isEnhanced ? Self.enhancedSubeventCode : Self.subeventCode }
+    package var isEnhanced: Bool { enhancedAddresses != nil }
+    package var subeventCode: UInt8 { isEnhanced ? Self.enhancedSubeventCode : Self.subeventCode }
 
-    public init(parameters: [UInt8], enhanced: Bool) throws(HCIDecodeError) {
+    package init(parameters: [UInt8], enhanced: Bool) throws(HCIDecodeError) {
         let name = enhanced ? "LE Enhanced Connection Complete" : Self.name
         self = try decodeParameters(name, parameters) { reader throws(ByteReaderError) in
             let status = HCIStatus(rawValue: try reader.readByte())
@@ -73,7 +73,7 @@ public struct LEConnectionCompleteEvent: Sendable, Hashable {
     }
 
     /// Parameters after the subevent code.
-    public var parameters: [UInt8] {
+    package var parameters: [UInt8] {
         var writer = ByteWriter(capacity: 30)
         writer.append(byte: status.rawValue)
         writer.appendUInt16(handle)

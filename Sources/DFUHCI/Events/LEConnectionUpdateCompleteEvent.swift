@@ -1,19 +1,19 @@
 import DFUBytes
 
 /// LE Connection Update Complete (subevent 0x03, Vol 4, Part E, 7.7.65.3).
-public struct LEConnectionUpdateCompleteEvent: LEMetaSubeventParameters {
-    public static let subeventCode: UInt8 = 0x03
-    public static let name = "LE Connection Update Complete"
+package struct LEConnectionUpdateCompleteEvent: LEMetaSubeventParameters {
+    package static let subeventCode: UInt8 = 0x03
+    package static let name = "LE Connection Update Complete"
 
-    public var status: HCIStatus
-    public var handle: UInt16
+    package var status: HCIStatus
+    package var handle: UInt16
     /// 1.25 ms units.
-    public var interval: UInt16
-    public var latency: UInt16
+    package var interval: UInt16
+    package var latency: UInt16
     /// 10 ms units.
-    public var supervisionTimeout: UInt16
+    package var supervisionTimeout: UInt16
 
-    public init(status: HCIStatus, handle: UInt16, interval: UInt16, latency: UInt16, supervisionTimeout: UInt16) {
+    package init(status: HCIStatus, handle: UInt16, interval: UInt16, latency: UInt16, supervisionTimeout: UInt16) {
         self.status = status
         self.handle = handle
         self.interval = interval
@@ -21,7 +21,7 @@ public struct LEConnectionUpdateCompleteEvent: LEMetaSubeventParameters {
         self.supervisionTimeout = supervisionTimeout
     }
 
-    public init(parameters: [UInt8]) throws(HCIDecodeError) {
+    package init(parameters: [UInt8]) throws(HCIDecodeError) {
         self = try decodeParameters(Self.name, parameters) { reader throws(ByteReaderError) in
             LEConnectionUpdateCompleteEvent(status: HCIStatus(rawValue: try reader.readByte()),
                                             handle: try reader.readUInt16() & 0x0FFF,
@@ -30,7 +30,7 @@ public struct LEConnectionUpdateCompleteEvent: LEMetaSubeventParameters {
         }
     }
 
-    public var parameters: [UInt8] {
+    package var parameters: [UInt8] {
         var writer = ByteWriter(capacity: 9)
         writer.append(byte: status.rawValue)
         writer.appendUInt16(handle)

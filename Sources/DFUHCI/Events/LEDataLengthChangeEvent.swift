@@ -2,17 +2,17 @@ import DFUBytes
 
 /// LE Data Length Change (subevent 0x07, Vol 4, Part E, 7.7.65.7): the link-layer payload sizes
 /// now in force.
-public struct LEDataLengthChangeEvent: LEMetaSubeventParameters {
-    public static let subeventCode: UInt8 = 0x07
-    public static let name = "LE Data Length Change"
+package struct LEDataLengthChangeEvent: LEMetaSubeventParameters {
+    package static let subeventCode: UInt8 = 0x07
+    package static let name = "LE Data Length Change"
 
-    public var handle: UInt16
-    public var maxTxOctets: UInt16
-    public var maxTxTime: UInt16
-    public var maxRxOctets: UInt16
-    public var maxRxTime: UInt16
+    package var handle: UInt16
+    package var maxTxOctets: UInt16
+    package var maxTxTime: UInt16
+    package var maxRxOctets: UInt16
+    package var maxRxTime: UInt16
 
-    public init(handle: UInt16, maxTxOctets: UInt16, maxTxTime: UInt16, maxRxOctets: UInt16, maxRxTime: UInt16) {
+    package init(handle: UInt16, maxTxOctets: UInt16, maxTxTime: UInt16, maxRxOctets: UInt16, maxRxTime: UInt16) {
         self.handle = handle
         self.maxTxOctets = maxTxOctets
         self.maxTxTime = maxTxTime
@@ -20,7 +20,7 @@ public struct LEDataLengthChangeEvent: LEMetaSubeventParameters {
         self.maxRxTime = maxRxTime
     }
 
-    public init(parameters: [UInt8]) throws(HCIDecodeError) {
+    package init(parameters: [UInt8]) throws(HCIDecodeError) {
         self = try decodeParameters(Self.name, parameters) { reader throws(ByteReaderError) in
             LEDataLengthChangeEvent(handle: try reader.readUInt16() & 0x0FFF, maxTxOctets: try reader.readUInt16(),
                                     maxTxTime: try reader.readUInt16(), maxRxOctets: try reader.readUInt16(),
@@ -28,7 +28,7 @@ public struct LEDataLengthChangeEvent: LEMetaSubeventParameters {
         }
     }
 
-    public var parameters: [UInt8] {
+    package var parameters: [UInt8] {
         var writer = ByteWriter(capacity: 10)
         writer.appendUInt16(handle)
         writer.appendUInt16(maxTxOctets)

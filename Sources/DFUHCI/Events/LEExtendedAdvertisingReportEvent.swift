@@ -3,41 +3,41 @@ import DFUGATT
 
 /// LE Extended Advertising Report (subevent 0x0D, Vol 4, Part E, 7.7.65.13). Bumble's virtual
 /// controller sends these even after legacy scan commands.
-public struct LEExtendedAdvertisingReportEvent: LEMetaSubeventParameters {
-    public static let subeventCode: UInt8 = 0x0D
-    public static let name = "LE Extended Advertising Report"
+package struct LEExtendedAdvertisingReportEvent: LEMetaSubeventParameters {
+    package static let subeventCode: UInt8 = 0x0D
+    package static let name = "LE Extended Advertising Report"
 
     /// Event_Type bits; bits 5-6 are the data status.
-    public struct EventType: OptionSet, Sendable, Hashable {
-        public let rawValue: UInt16
-        public init(rawValue: UInt16) { self.rawValue = rawValue }
-        public static let connectable = EventType(rawValue: 1 << 0)
-        public static let scannable = EventType(rawValue: 1 << 1)
-        public static let directed = EventType(rawValue: 1 << 2)
-        public static let scanResponse = EventType(rawValue: 1 << 3)
-        public static let legacyPDU = EventType(rawValue: 1 << 4)
+    package struct EventType: OptionSet, Sendable, Hashable {
+        package let rawValue: UInt16
+        package init(rawValue: UInt16) { self.rawValue = rawValue }
+        package static let connectable = EventType(rawValue: 1 << 0)
+        package static let scannable = EventType(rawValue: 1 << 1)
+        package static let directed = EventType(rawValue: 1 << 2)
+        package static let scanResponse = EventType(rawValue: 1 << 3)
+        package static let legacyPDU = EventType(rawValue: 1 << 4)
 
         /// 0 complete, 1 incomplete with more to come, 2 incomplete and truncated.
-        public var dataStatus: UInt8 { UInt8((rawValue >> 5) & 0x03) }
+        package var dataStatus: UInt8 { UInt8((rawValue >> 5) & 0x03) }
     }
 
-    public struct Report: Sendable, Hashable {
-        public var eventType: EventType
-        public var addressType: HCIAddressType
-        public var address: DeviceAddress
-        public var primaryPHY: UInt8
-        public var secondaryPHY: UInt8
-        public var advertisingSID: UInt8
+    package struct Report: Sendable, Hashable {
+        package var eventType: EventType
+        package var addressType: HCIAddressType
+        package var address: DeviceAddress
+        package var primaryPHY: UInt8
+        package var secondaryPHY: UInt8
+        package var advertisingSID: UInt8
         /// dBm; 127 means not available.
-        public var txPower: Int8
+        package var txPower: Int8
         /// dBm; 127 means not available.
-        public var rssi: Int8
-        public var periodicAdvertisingInterval: UInt16
-        public var directAddressType: HCIAddressType
-        public var directAddress: DeviceAddress
-        public var data: [UInt8]
+        package var rssi: Int8
+        package var periodicAdvertisingInterval: UInt16
+        package var directAddressType: HCIAddressType
+        package var directAddress: DeviceAddress
+        package var data: [UInt8]
 
-        public init(eventType: EventType, addressType: HCIAddressType, address: DeviceAddress,
+        package init(eventType: EventType, addressType: HCIAddressType, address: DeviceAddress,
                     primaryPHY: UInt8 = 1, secondaryPHY: UInt8 = 0, advertisingSID: UInt8 = 0, txPower: Int8 = 127,
                     rssi: Int8, periodicAdvertisingInterval: UInt16 = 0,
                     directAddressType: HCIAddressType = .publicDevice,
@@ -57,11 +57,11 @@ public struct LEExtendedAdvertisingReportEvent: LEMetaSubeventParameters {
         }
     }
 
-    public var reports: [Report]
+    package var reports: [Report]
 
-    public init(reports: [Report]) { self.reports = reports }
+    package init(reports: [Report]) { self.reports = reports }
 
-    public init(parameters: [UInt8]) throws(HCIDecodeError) {
+    package init(parameters: [UInt8]) throws(HCIDecodeError) {
         reports = try decodeParameters(Self.name, parameters) { reader throws(ByteReaderError) in
             let count = Int(try reader.readByte())
             var reports: [Report] = []
@@ -88,7 +88,7 @@ public struct LEExtendedAdvertisingReportEvent: LEMetaSubeventParameters {
         }
     }
 
-    public var parameters: [UInt8] {
+    package var parameters: [UInt8] {
         var writer = ByteWriter()
         writer.append(byte: UInt8(reports.count))
         for report in reports {

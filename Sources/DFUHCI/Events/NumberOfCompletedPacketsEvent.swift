@@ -3,25 +3,25 @@ import DFUBytes
 /// Number Of Completed Packets (0x13, Vol 4, Part E, 7.7.19): ACL buffers the controller freed,
 /// per connection; each one is a credit back to the host. Arrays are interleaved
 /// (handle, count, handle, count...), as Bumble and Linux encode them.
-public struct NumberOfCompletedPacketsEvent: HCIEventParameters {
-    public static let code: UInt8 = 0x13
-    public static let name = "Number Of Completed Packets"
+package struct NumberOfCompletedPacketsEvent: HCIEventParameters {
+    package static let code: UInt8 = 0x13
+    package static let name = "Number Of Completed Packets"
 
-    public struct Entry: Sendable, Hashable {
-        public var handle: UInt16
-        public var completedPackets: UInt16
+    package struct Entry: Sendable, Hashable {
+        package var handle: UInt16
+        package var completedPackets: UInt16
 
-        public init(handle: UInt16, completedPackets: UInt16) {
+        package init(handle: UInt16, completedPackets: UInt16) {
             self.handle = handle
             self.completedPackets = completedPackets
         }
     }
 
-    public var entries: [Entry]
+    package var entries: [Entry]
 
-    public init(entries: [Entry]) { self.entries = entries }
+    package init(entries: [Entry]) { self.entries = entries }
 
-    public init(parameters: [UInt8]) throws(HCIDecodeError) {
+    package init(parameters: [UInt8]) throws(HCIDecodeError) {
         entries = try decodeParameters(Self.name, parameters) { reader throws(ByteReaderError) in
             let count = Int(try reader.readByte())
             var entries: [Entry] = []
@@ -32,7 +32,7 @@ public struct NumberOfCompletedPacketsEvent: HCIEventParameters {
         }
     }
 
-    public var parameters: [UInt8] {
+    package var parameters: [UInt8] {
         var writer = ByteWriter(capacity: 1 + 4 * entries.count)
         writer.append(byte: UInt8(entries.count))
         for entry in entries {

@@ -1,7 +1,7 @@
 /// A byte path to an HCI controller: sends packets, delivers the controller's packets in order
 /// (the Core spec's "HCI transport layer": H4 over a socket or a UART, or a user channel).
 /// Called a pipe so it is not mistaken for a `GATTTransport` such as `HCIGATTTransport`.
-public protocol H4Pipe: Sendable {
+package protocol H4Pipe: Sendable {
     /// What was opened, e.g. "hci:tcp:127.0.0.1:9001".
     var name: String { get }
     /// The controller's packets, in arrival order. Finishes when the transport closes or fails

@@ -1,16 +1,16 @@
 /// Where a controller is, as a user writes it after `--device`:
 /// `hci:tcp:HOST:PORT`, `hci:unix:PATH`, `hci:serial:PATH[,BAUD]`, `hci:user:N`.
 /// The leading `hci:` is optional.
-public enum H4PipeAddress: Sendable, Hashable, CustomStringConvertible {
+package enum H4PipeAddress: Sendable, Hashable, CustomStringConvertible {
     case tcp(host: String, port: UInt16)
     case unix(path: String)
     case serial(path: String, baudRate: Int)
     /// HCI user channel on adapter hciN (exclusive access; the kernel's host stack steps aside).
     case userChannel(index: UInt16)
 
-    public static let defaultBaudRate = 1_000_000
+    package static let defaultBaudRate = 1_000_000
 
-    public init(parsing text: String) throws(HCIError) {
+    package init(parsing text: String) throws(HCIError) {
         var rest = Substring(text)
         if rest.hasPrefix("hci:") { rest = rest.dropFirst(4) }
         guard let colon = rest.firstIndex(of: ":") else {
@@ -56,7 +56,7 @@ public enum H4PipeAddress: Sendable, Hashable, CustomStringConvertible {
                  detail: "'\(text)': \(problem); use hci:tcp:HOST:PORT, hci:unix:PATH, hci:serial:PATH[,BAUD] or hci:user:N")
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .tcp(host, port): return "hci:tcp:\(host.contains(":") ? "[\(host)]" : host):\(port)"
         case let .unix(path): return "hci:unix:\(path)"
@@ -66,7 +66,7 @@ public enum H4PipeAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Opens the transport.
-    public func open() throws(HCIError) -> any H4Pipe {
+    package func open() throws(HCIError) -> any H4Pipe {
         let descriptor: Int32
         switch self {
         case let .tcp(host, port): descriptor = try SocketConnector.connectTCP(host: host, port: port, name: description)

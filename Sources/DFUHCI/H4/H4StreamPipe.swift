@@ -7,9 +7,9 @@ import Synchronization
 /// H4 over a file descriptor (TCP or UNIX stream socket, serial port, HCI user channel socket).
 /// A dedicated thread blocks in poll(2) on the descriptor and a wake-up pipe, cuts the bytes into
 /// packets (resynchronising on garbage) and yields them; `close()` wakes it through the pipe.
-public final class H4StreamPipe: H4Pipe {
-    public let name: String
-    public let incoming: AsyncStream<HCIPacket>
+package final class H4StreamPipe: H4Pipe {
+    package let name: String
+    package let incoming: AsyncStream<HCIPacket>
 
     private struct State {
         var descriptor: Int32
@@ -23,7 +23,7 @@ public final class H4StreamPipe: H4Pipe {
     private let wakeWrite: Int32
 
     /// Takes ownership of `descriptor` (closed when the transport closes).
-    public init(descriptor: Int32, name: String) throws(HCIError) {
+    package init(descriptor: Int32, name: String) throws(HCIError) {
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else {
             throw HCIError(.transportUnavailable, detail: "\(name): pipe: \(errnoDescription(errno))")
@@ -42,12 +42,12 @@ public final class H4StreamPipe: H4Pipe {
         thread.start()
     }
 
-    public var failure: HCIError? { state.withLock { $0.failure } }
+    package var failure: HCIError? { state.withLock { $0.failure } }
 
     /// Bytes skipped as garbage on the stream so far.
-    public var discardedByteCount: Int { state.withLock { $0.discardedByteCount } }
+    package var discardedByteCount: Int { state.withLock { $0.discardedByteCount } }
 
-    public func send(_ packet: HCIPacket) async throws(HCIError) {
+    package func send(_ packet: HCIPacket) async throws(HCIError) {
         let bytes = packet.h4Bytes
         let problem: String? = state.withLock { state in
             guard !state.closed else { return state.failure?.description ?? "closed" }
@@ -77,7 +77,7 @@ public final class H4StreamPipe: H4Pipe {
         }
     }
 
-    public func close() {
+    package func close() {
         let wake = state.withLock { state -> Bool in
             guard !state.closed else { return false }
             state.closed = true

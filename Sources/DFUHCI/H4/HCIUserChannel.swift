@@ -5,16 +5,16 @@ import Glibc
 /// The Linux HCI user channel: an AF_BLUETOOTH socket bound to hciN with HCI_CHANNEL_USER gives
 /// this process the raw controller (the adapter must be down: `btmgmt -i N power off`; needs
 /// CAP_NET_ADMIN). Each read returns one whole H4 packet.
-public enum HCIUserChannel {
+package enum HCIUserChannel {
     /// PF_BLUETOOTH / AF_BLUETOOTH.
     static let addressFamily: Int32 = 31
     static let protocolHCI: Int32 = 1
     static let channelUser: UInt16 = 1
 
     /// socket(2), replaceable in tests (the syscall seam).
-    public typealias SocketCall = @Sendable (_ domain: Int32, _ type: Int32, _ protocol: Int32) -> (descriptor: Int32, errno: Int32)
+    package typealias SocketCall = @Sendable (_ domain: Int32, _ type: Int32, _ protocol: Int32) -> (descriptor: Int32, errno: Int32)
 
-    public static let systemSocket: SocketCall = { domain, type, proto in
+    package static let systemSocket: SocketCall = { domain, type, proto in
         let descriptor = socket(domain, type, proto)
         return (descriptor, descriptor < 0 ? errno : 0)
     }
@@ -26,7 +26,7 @@ public enum HCIUserChannel {
         var channel: UInt16
     }
 
-    public static func open(index: UInt16, name: String? = nil, socketCall: SocketCall = systemSocket) throws(HCIError) -> Int32 {
+    package static func open(index: UInt16, name: String? = nil, socketCall: SocketCall = systemSocket) throws(HCIError) -> Int32 {
         let name = name ?? H4PipeAddress.userChannel(index: index).description
         let (descriptor, failure) = socketCall(addressFamily, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
                                                protocolHCI)

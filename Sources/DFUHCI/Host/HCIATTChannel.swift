@@ -3,10 +3,10 @@ import DFUGATT
 /// The ATT fixed channel (L2CAP CID 0x0004) of one connection, as raw PDUs: what an ATT client
 /// runs over. To adapt it to an `ATTBearer` with an incoming stream:
 /// `AsyncStream(unfolding: { await channel.receive() })`, and map `HCIError` with `gattError`.
-public final class HCIATTChannel: Sendable {
-    public let host: HCIHost
-    public let handle: UInt16
-    public let peerAddress: DeviceAddress
+package final class HCIATTChannel: Sendable {
+    package let host: HCIHost
+    package let handle: UInt16
+    package let peerAddress: DeviceAddress
     /// The connection this channel belongs to (its handle may later be reused by another).
     let connectionID: UInt64
     let inbox: PDUInbox
@@ -20,31 +20,31 @@ public final class HCIATTChannel: Sendable {
     }
 
     /// Sends one ATT PDU (fragmented to the controller's buffer size; waits for ACL credits).
-    public func send(_ pdu: [UInt8]) async throws(HCIError) {
+    package func send(_ pdu: [UInt8]) async throws(HCIError) {
         if let end = inbox.end { throw end }  // why this link ended, even once its handle is reused
         try await host.sendL2CAP(pdu, channel: .att, handle: handle, connection: connectionID)
     }
 
     /// The next ATT PDU from the peer, or nil once the link is gone (or the task is cancelled).
-    public func receive() async -> [UInt8]? {
+    package func receive() async -> [UInt8]? {
         await inbox.receive()
     }
 
     /// Why the link ended, once it has; nil while connected.
-    public var disconnection: HCIError? { inbox.end }
+    package var disconnection: HCIError? { inbox.end }
 
     /// Waits until the link ends and says why (`.disconnected(handle, reason)` or
     /// `.transportClosed`).
-    public func waitUntilDisconnected() async -> HCIError {
+    package func waitUntilDisconnected() async -> HCIError {
         await inbox.waitForEnd()
     }
 
-    public func disconnect(reason: HCIStatus = .remoteUserTerminated) async throws(HCIError) {
+    package func disconnect(reason: HCIStatus = .remoteUserTerminated) async throws(HCIError) {
         try await host.disconnect(handle, reason: reason)
     }
 
     /// The connection's current parameters, PHY and data length, nil once it is gone.
-    public var connection: HCIConnection? {
+    package var connection: HCIConnection? {
         get async { await host.connection(handle) }
     }
 }

@@ -5,7 +5,7 @@ extension HCIConnection {
     /// Update Complete, LE Data Length Change, LE PHY Update Complete), against what the host's
     /// `configuration` asked for; the ATT_MTU is the link's to add. `proposedMTU` is what the
     /// ATT client offers.
-    public func grant(configuration: HCIHostConfiguration, proposedMTU: Int) -> LinkGrant {
+    package func grant(configuration: HCIHostConfiguration, proposedMTU: Int) -> LinkGrant {
         let asked = configuration.connectionParameters
         var grant = LinkGrant(
             source: .controller, txPHY: LinkGrant.PHY(hciValue: txPHY), rxPHY: LinkGrant.PHY(hciValue: rxPHY),

@@ -1,7 +1,7 @@
 import DFUGATT
 
 /// What happens to the host's connections, as `HCIConnectionLifecycle` takes it.
-public enum HCIConnectionEvent: Sendable, Hashable {
+package enum HCIConnectionEvent: Sendable, Hashable {
     /// `connect(to:)` was called for `peer`.
     case connectRequested(DeviceAddress)
     /// That call returned (connected, failed or cancelled).
@@ -22,7 +22,7 @@ public enum HCIConnectionEvent: Sendable, Hashable {
 }
 
 /// What `HCIConnectionLifecycle` asks `HCIHost` to do, in the order given.
-public enum HCIConnectionAction: Sendable, Hashable {
+package enum HCIConnectionAction: Sendable, Hashable {
     /// Go on: LE Create Connection to the peer.
     case createConnection(DeviceAddress)
     /// Already connected to that peer: hand out that connection.

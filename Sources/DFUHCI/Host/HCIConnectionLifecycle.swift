@@ -8,8 +8,8 @@ import DFUGATT
 /// A controller hands a freed handle to the next connection, so the host names connections by an
 /// ID of its own (`connection`): a sender that started on an earlier connection with the same
 /// handle learns how that one ended (`endReason`), and never reaches the new one.
-public struct HCIConnectionLifecycle: Sendable {
-    public enum Phase: Sendable, Hashable {
+package struct HCIConnectionLifecycle: Sendable {
+    package enum Phase: Sendable, Hashable {
         case connected
         /// Pairing and LE Enable Encryption under way.
         case encrypting
@@ -19,26 +19,26 @@ public struct HCIConnectionLifecycle: Sendable {
     }
 
     /// One live connection as the machine knows it.
-    public struct Connection: Sendable, Hashable {
-        public var id: UInt64
-        public var peer: DeviceAddress
-        public var phase: Phase
+    package struct Connection: Sendable, Hashable {
+        package var id: UInt64
+        package var peer: DeviceAddress
+        package var phase: Phase
     }
 
     /// The device a connection is being made to, if any.
-    public internal(set) var attempt: DeviceAddress?
-    public internal(set) var live: [UInt16: Connection] = [:]
+    package internal(set) var attempt: DeviceAddress?
+    package internal(set) var live: [UInt16: Connection] = [:]
     /// How each ended connection ended, until its handle is reused.
     var ended: [UInt16: HCIError] = [:]
 
-    public init() {}
+    package init() {}
 
     /// Why the last connection on `handle` ended, while no other has that handle.
-    public func endReason(_ handle: UInt16) -> HCIError? { ended[handle] }
+    package func endReason(_ handle: UInt16) -> HCIError? { ended[handle] }
 
-    public func phase(_ handle: UInt16) -> Phase? { live[handle]?.phase }
+    package func phase(_ handle: UInt16) -> Phase? { live[handle]?.phase }
 
-    public mutating func handle(_ event: HCIConnectionEvent) -> [HCIConnectionAction] {
+    package mutating func handle(_ event: HCIConnectionEvent) -> [HCIConnectionAction] {
         switch event {
         case let .connectRequested(peer):
             if let attempt {

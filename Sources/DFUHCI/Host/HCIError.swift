@@ -2,8 +2,8 @@ import DFUGATT
 
 /// A failure of the HCI host or of its transport: what failed (which command, which connection
 /// handle, which device) and, where it helps, what to do.
-public struct HCIError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: Sendable, Hashable {
+package struct HCIError: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum Kind: Sendable, Hashable {
         /// The transport cannot be opened (bad address, no such port, no Bluetooth sockets...).
         case transportUnavailable
         /// The transport closed or failed while in use.
@@ -30,15 +30,15 @@ public struct HCIError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidState
     }
 
-    public var kind: Kind
-    public var detail: String
+    package var kind: Kind
+    package var detail: String
 
-    public init(_ kind: Kind, detail: String = "") {
+    package init(_ kind: Kind, detail: String = "") {
         self.kind = kind
         self.detail = detail
     }
 
-    public var description: String {
+    package var description: String {
         let suffix = detail.isEmpty ? "" : ": \(detail)"
         switch kind {
         case .transportUnavailable:
@@ -69,7 +69,7 @@ public struct HCIError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The same failure as the GATT layer reports it, for transports built on this host.
-    public func gattError(address: DeviceAddress? = nil) -> GATTError {
+    package func gattError(address: DeviceAddress? = nil) -> GATTError {
         let gattKind: GATTError.Kind
         switch kind {
         case .transportUnavailable: gattKind = .transportUnavailable

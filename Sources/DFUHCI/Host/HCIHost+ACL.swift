@@ -5,7 +5,7 @@ extension HCIHost {
     /// connection never interleave. `connection` (the channel's) pins the connection: if it
     /// ends meanwhile, nothing more goes out, even when a new connection gets the same handle.
     /// The turns and credits are `ACLFlowMachine`'s; this only waits for its answers.
-    public func sendL2CAP(_ payload: [UInt8], channel: L2CAPChannelID, handle: UInt16,
+    package func sendL2CAP(_ payload: [UInt8], channel: L2CAPChannelID, handle: UInt16,
                           connection: UInt64? = nil) async throws(HCIError) {
         try checkOpen()
         guard let id = connection ?? connections[handle]?.id, connections[handle]?.id == id, let controller else {
@@ -87,7 +87,7 @@ extension HCIHost {
     }
 
     /// Credits the host holds now (for diagnostics and tests).
-    public var availableCredits: Int { acl.availableCredits }
+    package var availableCredits: Int { acl.availableCredits }
 
     func handleACL(_ packet: ACLPacket) {
         guard connections[packet.handle] != nil else {

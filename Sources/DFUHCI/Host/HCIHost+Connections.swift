@@ -14,7 +14,7 @@ struct ConnectionState {
 
 extension HCIHost {
     /// Connects to a device heard in a scan.
-    public func connect(to advertisement: HCIAdvertisement, timeout: Duration) async throws(HCIError) -> HCIATTChannel {
+    package func connect(to advertisement: HCIAdvertisement, timeout: Duration) async throws(HCIError) -> HCIATTChannel {
         try await connect(to: advertisement.address, addressType: advertisement.addressType, timeout: timeout)
     }
 
@@ -22,7 +22,7 @@ extension HCIHost {
     /// `timeout`; then cancels), then asks for longer data packets and the 2M PHY when the
     /// controller has those features (optional: no answer within `optionalCommandTimeout` counts
     /// as unsupported). Returns the connection's ATT channel.
-    public func connect(to address: DeviceAddress, addressType: HCIAddressType,
+    package func connect(to address: DeviceAddress, addressType: HCIAddressType,
                         timeout: Duration) async throws(HCIError) -> HCIATTChannel {
         try checkOpen()
         for action in runLifecycle(.connectRequested(address)) {
@@ -92,7 +92,7 @@ extension HCIHost {
 
     /// Disconnects and waits for Disconnection Complete (at most `disconnectTimeout`; after
     /// that the host forgets the connection anyway).
-    public func disconnect(_ handle: UInt16, reason: HCIStatus = .remoteUserTerminated) async throws(HCIError) {
+    package func disconnect(_ handle: UInt16, reason: HCIStatus = .remoteUserTerminated) async throws(HCIError) {
         guard connections[handle] != nil else { return }
         runLifecycle(.disconnectRequested(handle: handle))
         let id = expectEvent { event in
@@ -117,7 +117,7 @@ extension HCIHost {
     }
 
     /// Asks the controller for new connection parameters and waits for the update to complete.
-    public func updateConnection(_ handle: UInt16, parameters: HCIConnectionParameters) async throws(HCIError) {
+    package func updateConnection(_ handle: UInt16, parameters: HCIConnectionParameters) async throws(HCIError) {
         guard connections[handle] != nil else {
             throw HCIError(.disconnected(handle: handle, reason: .unknownConnectionIdentifier))
         }
@@ -141,10 +141,10 @@ extension HCIHost {
     }
 
     /// The live connection with `handle`, if any.
-    public func connection(_ handle: UInt16) -> HCIConnection? { connections[handle]?.info }
+    package func connection(_ handle: UInt16) -> HCIConnection? { connections[handle]?.info }
 
     /// Every live connection.
-    public var liveConnections: [HCIConnection] { connections.values.map(\.info).sorted { $0.handle < $1.handle } }
+    package var liveConnections: [HCIConnection] { connections.values.map(\.info).sorted { $0.handle < $1.handle } }
 
     func connectionEstablished(_ complete: LEConnectionCompleteEvent) {
         let info = HCIConnection(handle: complete.handle, peerAddress: complete.peerAddress,

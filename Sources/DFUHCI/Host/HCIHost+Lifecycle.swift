@@ -1,6 +1,6 @@
 extension HCIHost {
     /// The phase of the live connection `handle` (connected, encrypting...), nil once it is gone.
-    public func connectionPhase(_ handle: UInt16) -> HCIConnectionLifecycle.Phase? { lifecycle.phase(handle) }
+    package func connectionPhase(_ handle: UInt16) -> HCIConnectionLifecycle.Phase? { lifecycle.phase(handle) }
 
     /// Feeds one event to the connection life cycle and carries out its actions on the live
     /// connections' resources; returns the actions, for the caller to act on the answers meant

@@ -1,7 +1,7 @@
 extension HCIConnectionParameters {
     /// For a firmware transfer: a 7.5-15 ms interval (the shortest the spec allows, up to what
     /// phones commonly grant), no latency, 2 s supervision timeout.
-    public static let fastTransfer = HCIConnectionParameters(intervalMin: 0x0006, intervalMax: 0x000C,
+    package static let fastTransfer = HCIConnectionParameters(intervalMin: 0x0006, intervalMax: 0x000C,
                                                              latency: 0, supervisionTimeout: 0x00C8)
 }
 

@@ -5,7 +5,7 @@ extension HCIHost {
     /// The connection is `.encrypting` meanwhile (a second `pair` is refused), then `.encrypted`.
     /// - Throws: `.pairingFailed` with the reason (the device refused, a confirm value did not
     ///   match, no answer within `timeout`, encryption refused), or `.disconnected`.
-    public func pair(_ handle: UInt16, timeout: Duration = .seconds(30)) async throws(HCIError) {
+    package func pair(_ handle: UInt16, timeout: Duration = .seconds(30)) async throws(HCIError) {
         guard let state = connections[handle] else { throw disconnectedError(handle) }
         for case let .refuse(error) in runLifecycle(.encryptionStarted(handle: handle)) { throw error }
         var encrypted = false

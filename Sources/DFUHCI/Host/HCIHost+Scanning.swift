@@ -3,7 +3,7 @@ import DFUGATT
 extension HCIHost {
     /// Starts scanning (active by default, with the random own address; duplicates not
     /// filtered) and forgets earlier results.
-    public func startScan(active: Bool = true) async throws(HCIError) {
+    package func startScan(active: Bool = true) async throws(HCIError) {
         scanResults = [:]
         scanOrder = []
         guard !isScanning else { return }
@@ -13,7 +13,7 @@ extension HCIHost {
         isScanning = true
     }
 
-    public func stopScan() async throws(HCIError) {
+    package func stopScan() async throws(HCIError) {
         guard isScanning else { return }
         isScanning = false
         do {
@@ -25,10 +25,10 @@ extension HCIHost {
     }
 
     /// Devices heard since the scan started, in the order first heard.
-    public var advertisements: [HCIAdvertisement] { scanOrder.compactMap { scanResults[$0] } }
+    package var advertisements: [HCIAdvertisement] { scanOrder.compactMap { scanResults[$0] } }
 
     /// Scans for `duration` and returns every device heard, strongest first.
-    public func scan(for duration: Duration, active: Bool = true) async throws(HCIError) -> [HCIAdvertisement] {
+    package func scan(for duration: Duration, active: Bool = true) async throws(HCIError) -> [HCIAdvertisement] {
         try await startScan(active: active)
         try? await Task.sleep(for: duration)
         let results = advertisements
@@ -37,7 +37,7 @@ extension HCIHost {
     }
 
     /// Scans until a device matching `match` is heard (returned) or `timeout` passes (nil).
-    public func scan(timeout: Duration, active: Bool = true,
+    package func scan(timeout: Duration, active: Bool = true,
                      until match: @escaping @Sendable (HCIAdvertisement) -> Bool) async throws(HCIError) -> HCIAdvertisement? {
         try await startScan(active: active)
         let found: HCIAdvertisement?

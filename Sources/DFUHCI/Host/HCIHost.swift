@@ -8,25 +8,25 @@ import DFUGATT
 /// suspending, so they keep their order. Every command and every awaited event has a deadline.
 /// The rules of ACL sending (`ACLFlowMachine`: turns, credits) and of the connections' life
 /// (`HCIConnectionLifecycle`) are pure state machines this actor drives.
-public actor HCIHost {
-    public nonisolated let pipe: any H4Pipe
-    public nonisolated let configuration: HCIHostConfiguration
+package actor HCIHost {
+    package nonisolated let pipe: any H4Pipe
+    package nonisolated let configuration: HCIHostConfiguration
     /// The random static own address used to scan and connect.
-    public nonisolated let ownAddress: DeviceAddress
+    package nonisolated let ownAddress: DeviceAddress
     /// Every connection that ends, in order.
-    public nonisolated let disconnections: AsyncStream<HCIDisconnection>
+    package nonisolated let disconnections: AsyncStream<HCIDisconnection>
     let disconnectionsContinuation: AsyncStream<HCIDisconnection>.Continuation
 
     /// What the controller reported during `start()`.
-    public internal(set) var controller: HCIControllerInfo?
+    package internal(set) var controller: HCIControllerInfo?
     /// Packets from the controller that could not be decoded (ignored), with the last reason.
-    public internal(set) var malformedPacketCount = 0
-    public internal(set) var lastMalformedPacket: String?
+    package internal(set) var malformedPacketCount = 0
+    package internal(set) var lastMalformedPacket: String?
     /// ACL fragments dropped by reassembly, with the last reason.
-    public internal(set) var discardedFragmentCount = 0
-    public internal(set) var lastDiscardedFragment: String?
+    package internal(set) var discardedFragmentCount = 0
+    package internal(set) var lastDiscardedFragment: String?
     /// Optional commands found unsupported (by opcode), not sent again.
-    public internal(set) var unsupportedOptionalCommands: Set<HCIOpcode> = []
+    package internal(set) var unsupportedOptionalCommands: Set<HCIOpcode> = []
 
     var closedError: HCIError?
     var readerTask: Task<Void, Never>?
@@ -55,7 +55,7 @@ public actor HCIHost {
     var creditTimers: [UInt64: Task<Void, Never>] = [:]
     var signalingIdentifier: UInt8 = 0
 
-    public init(pipe: any H4Pipe, configuration: HCIHostConfiguration = HCIHostConfiguration()) {
+    package init(pipe: any H4Pipe, configuration: HCIHostConfiguration = HCIHostConfiguration()) {
         self.pipe = pipe
         self.configuration = configuration
         self.ownAddress = configuration.randomAddress ?? HCIHostConfiguration.makeRandomStaticAddress()
@@ -64,7 +64,7 @@ public actor HCIHost {
 
     /// Opens `address` (`hci:tcp:HOST:PORT`...), optionally tracing every packet to a btsnoop
     /// file, and starts the controller.
-    public static func open(_ address: String, configuration: HCIHostConfiguration = HCIHostConfiguration(),
+    package static func open(_ address: String, configuration: HCIHostConfiguration = HCIHostConfiguration(),
                             traceFile: String? = nil) async throws(HCIError) -> HCIHost {
         var pipe: any H4Pipe = try H4PipeAddress(parsing: address).open()
         if let traceFile {
@@ -87,7 +87,7 @@ public actor HCIHost {
 
     /// Resets the controller, reads its buffers and features, sets the event masks and the
     /// random own address.
-    public func start() async throws(HCIError) {
+    package func start() async throws(HCIError) {
         startReading()
         try await execute(ResetCommand())
         let version = try ReadLocalVersionCommand.ReturnParameters(
@@ -118,7 +118,7 @@ public actor HCIHost {
     }
 
     /// Stops reading, fails everything pending and closes the transport.
-    public func close() {
+    package func close() {
         readerTask?.cancel()
         readerTask = nil
         pipe.close()
@@ -235,7 +235,7 @@ public actor HCIHost {
     /// return parameters after the status; for Command Status commands, returns [] once the
     /// command started. A status other than success throws `.commandFailed`.
     @discardableResult
-    public func execute<Command: HCICommand>(_ command: Command, timeout: Duration? = nil) async throws(HCIError) -> [UInt8] {
+    package func execute<Command: HCICommand>(_ command: Command, timeout: Duration? = nil) async throws(HCIError) -> [UInt8] {
         try checkOpen()
         let opcode = Command.opcode
         await acquireCommandTurn()

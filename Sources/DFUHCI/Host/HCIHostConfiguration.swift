@@ -1,38 +1,38 @@
 import DFUGATT
 
 /// How an `HCIHost` drives its controller. The defaults suit real controllers and Bumble.
-public struct HCIHostConfiguration: Sendable {
+package struct HCIHostConfiguration: Sendable {
     /// How long a command may wait for its Command Complete / Command Status.
-    public var commandTimeout: Duration = .seconds(3)
+    package var commandTimeout: Duration = .seconds(3)
     /// How long an optional command (LE Set Data Length, LE Set PHY) may wait before it counts
     /// as unsupported. Bumble's controller never answers LE Set PHY.
-    public var optionalCommandTimeout: Duration = .seconds(2)
+    package var optionalCommandTimeout: Duration = .seconds(2)
     /// How long Disconnection Complete may take after Disconnect.
-    public var disconnectTimeout: Duration = .seconds(3)
+    package var disconnectTimeout: Duration = .seconds(3)
     /// How long LE Connection Update Complete may take.
-    public var connectionUpdateTimeout: Duration = .seconds(5)
+    package var connectionUpdateTimeout: Duration = .seconds(5)
     /// How long a sender waits for the controller to free an ACL buffer before giving up.
-    public var creditTimeout: Duration = .seconds(10)
+    package var creditTimeout: Duration = .seconds(10)
     /// The random static own address; nil makes a fresh one per host.
-    public var randomAddress: DeviceAddress?
+    package var randomAddress: DeviceAddress?
     /// Ask for 251-byte link-layer payloads when the controller has the feature.
-    public var requestDataLength = true
+    package var requestDataLength = true
     /// Ask for the 2M PHY when the controller has the feature.
-    public var request2MPHY = true
+    package var request2MPHY = true
     /// Parameters of new connections (30-50 ms interval, 2 s supervision timeout).
-    public var connectionParameters = HCIConnectionParameters(intervalMin: 0x0018, intervalMax: 0x0028,
+    package var connectionParameters = HCIConnectionParameters(intervalMin: 0x0018, intervalMax: 0x0028,
                                                               latency: 0, supervisionTimeout: 0x00C8)
     /// Scan interval and window, 0.625 ms units.
-    public var scanInterval: UInt16 = 0x0060
-    public var scanWindow: UInt16 = 0x0030
+    package var scanInterval: UInt16 = 0x0060
+    package var scanWindow: UInt16 = 0x0030
     /// Accept a peripheral's L2CAP Connection Parameter Update Request when its values are valid.
-    public var acceptConnectionParameterUpdates = true
+    package var acceptConnectionParameterUpdates = true
 
-    public init() {}
+    package init() {}
 
     /// A random static address (Core spec Vol 6, Part B, 1.3.2.1): the two top bits set, the rest
     /// random and neither all zeros nor all ones.
-    public static func makeRandomStaticAddress() -> DeviceAddress {
+    package static func makeRandomStaticAddress() -> DeviceAddress {
         while true {
             var generator = SystemRandomNumberGenerator()
             let value = generator.next() & 0x3FFF_FFFF_FFFF

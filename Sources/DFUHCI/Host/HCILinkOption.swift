@@ -1,6 +1,6 @@
 /// What became of an optional link upgrade the host asked the controller for after connecting
 /// (LE Set Data Length, LE Set PHY), so a report can say why a link stayed as it was.
-public enum HCILinkOption: Sendable, Hashable {
+package enum HCILinkOption: Sendable, Hashable {
     /// The host's configuration does not ask for it.
     case notAsked
     /// The controller's LE features lack it.
@@ -14,7 +14,7 @@ public enum HCILinkOption: Sendable, Hashable {
     case requested
 
     /// Why the upgrade was not had, for a person; nil when it was asked and accepted (or not asked).
-    public func reason(_ what: String, command: String) -> String? {
+    package func reason(_ what: String, command: String) -> String? {
         switch self {
         case .notAsked, .requested: return nil
         case .controllerLacksFeature: return "the controller has no \(what) feature"

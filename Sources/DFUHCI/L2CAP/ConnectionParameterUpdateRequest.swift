@@ -2,19 +2,19 @@ import DFUBytes
 
 /// L2CAP_CONNECTION_PARAMETER_UPDATE_REQ (Vol 3, Part A, 4.20): a peripheral asks the central
 /// for other connection parameters.
-public struct ConnectionParameterUpdateRequest: Sendable, Hashable {
-    public var parameters: HCIConnectionParameters
+package struct ConnectionParameterUpdateRequest: Sendable, Hashable {
+    package var parameters: HCIConnectionParameters
 
-    public init(parameters: HCIConnectionParameters) { self.parameters = parameters }
+    package init(parameters: HCIConnectionParameters) { self.parameters = parameters }
 
-    public init(data: [UInt8]) throws(HCIDecodeError) {
+    package init(data: [UInt8]) throws(HCIDecodeError) {
         parameters = try decodeParameters("Connection Parameter Update Request", data) { reader throws(ByteReaderError) in
             HCIConnectionParameters(intervalMin: try reader.readUInt16(), intervalMax: try reader.readUInt16(),
                                     latency: try reader.readUInt16(), supervisionTimeout: try reader.readUInt16())
         }
     }
 
-    public var data: [UInt8] {
+    package var data: [UInt8] {
         var writer = ByteWriter(capacity: 8)
         writer.appendUInt16(parameters.intervalMin)
         writer.appendUInt16(parameters.intervalMax)

@@ -2,17 +2,17 @@ import DFUBytes
 
 /// An L2CAP basic frame (B-frame, Core spec Vol 3, Part A, 3.1): payload length, channel ID,
 /// payload.
-public struct L2CAPBasicFrame: Sendable, Hashable {
-    public var channel: L2CAPChannelID
-    public var payload: [UInt8]
+package struct L2CAPBasicFrame: Sendable, Hashable {
+    package var channel: L2CAPChannelID
+    package var payload: [UInt8]
 
-    public init(channel: L2CAPChannelID, payload: [UInt8]) {
+    package init(channel: L2CAPChannelID, payload: [UInt8]) {
         precondition(payload.count <= 0xFFFF, "an L2CAP payload is at most 65535 bytes")
         self.channel = channel
         self.payload = payload
     }
 
-    public init(bytes: [UInt8]) throws(HCIDecodeError) {
+    package init(bytes: [UInt8]) throws(HCIDecodeError) {
         let (length, channel) = try decodeParameters("L2CAP frame", bytes) { reader throws(ByteReaderError) in
             (Int(try reader.readUInt16()), try reader.readUInt16())
         }
@@ -23,7 +23,7 @@ public struct L2CAPBasicFrame: Sendable, Hashable {
         self.payload = Array(bytes[4...])
     }
 
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var writer = ByteWriter(capacity: 4 + payload.count)
         writer.appendUInt16(UInt16(payload.count))
         writer.appendUInt16(channel.rawValue)

@@ -3,27 +3,27 @@
 /// A byte that is not an accepted packet indicator, or a header announcing an implausible
 /// length, is garbage: it is skipped (and counted) and decoding resynchronises on the next
 /// byte. A pure value: feed it bytes in any slicing, it returns whole packets.
-public struct H4StreamDecoder: Sendable {
+package struct H4StreamDecoder: Sendable {
     /// Indicators accepted; a host receives ACL, SCO, event and ISO packets.
-    public var acceptedTypes: Set<HCIPacketType>
+    package var acceptedTypes: Set<HCIPacketType>
     /// ACL payloads longer than this are taken for garbage (LE controllers send at most 251).
-    public var maximumACLLength: Int
+    package var maximumACLLength: Int
     /// Bytes skipped while resynchronising since the decoder was made.
-    public private(set) var discardedByteCount = 0
+    package private(set) var discardedByteCount = 0
 
     private var buffer: [UInt8] = []
 
-    public init(acceptedTypes: Set<HCIPacketType> = [.acl, .synchronous, .event, .iso],
+    package init(acceptedTypes: Set<HCIPacketType> = [.acl, .synchronous, .event, .iso],
                 maximumACLLength: Int = 4096) {
         self.acceptedTypes = acceptedTypes
         self.maximumACLLength = maximumACLLength
     }
 
     /// Bytes received but not yet part of a whole packet.
-    public var pendingByteCount: Int { buffer.count }
+    package var pendingByteCount: Int { buffer.count }
 
     /// Appends `bytes` and returns every packet completed by them, in order.
-    public mutating func append<Bytes: Sequence>(_ bytes: Bytes) -> [HCIPacket] where Bytes.Element == UInt8 {
+    package mutating func append<Bytes: Sequence>(_ bytes: Bytes) -> [HCIPacket] where Bytes.Element == UInt8 {
         buffer.append(contentsOf: bytes)
         var packets: [HCIPacket] = []
         var start = 0

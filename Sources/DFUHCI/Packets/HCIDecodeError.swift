@@ -1,17 +1,17 @@
 import DFUBytes
 
 /// A packet from the controller (or the peer) that could not be decoded: what it was and why.
-public struct HCIDecodeError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct HCIDecodeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The message being decoded, e.g. "LE Connection Complete".
-    public var message: String
-    public var reason: String
+    package var message: String
+    package var reason: String
 
-    public init(_ message: String, _ reason: String) {
+    package init(_ message: String, _ reason: String) {
         self.message = message
         self.reason = reason
     }
 
-    public var description: String { "malformed \(message): \(reason)" }
+    package var description: String { "malformed \(message): \(reason)" }
 }
 
 /// Decodes `bytes` with `body`, turning a short read into an `HCIDecodeError` naming `message`.

@@ -1,38 +1,38 @@
 /// An HCI error code (Core spec Vol 1, Part F), as carried by Command Complete, Command Status,
 /// connection and disconnection events. Open: an unknown code is still printed.
-public struct HCIStatus: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+package struct HCIStatus: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    public static let success = HCIStatus(rawValue: 0x00)
-    public static let unknownCommand = HCIStatus(rawValue: 0x01)
-    public static let unknownConnectionIdentifier = HCIStatus(rawValue: 0x02)
-    public static let hardwareFailure = HCIStatus(rawValue: 0x03)
-    public static let pageTimeout = HCIStatus(rawValue: 0x04)
-    public static let authenticationFailure = HCIStatus(rawValue: 0x05)
-    public static let memoryCapacityExceeded = HCIStatus(rawValue: 0x07)
-    public static let connectionTimeout = HCIStatus(rawValue: 0x08)
-    public static let connectionLimitExceeded = HCIStatus(rawValue: 0x09)
-    public static let connectionAlreadyExists = HCIStatus(rawValue: 0x0B)
-    public static let commandDisallowed = HCIStatus(rawValue: 0x0C)
-    public static let unsupportedFeatureOrParameter = HCIStatus(rawValue: 0x11)
-    public static let invalidParameters = HCIStatus(rawValue: 0x12)
-    public static let remoteUserTerminated = HCIStatus(rawValue: 0x13)
-    public static let remoteLowResources = HCIStatus(rawValue: 0x14)
-    public static let remotePowerOff = HCIStatus(rawValue: 0x15)
-    public static let localHostTerminated = HCIStatus(rawValue: 0x16)
-    public static let unsupportedRemoteFeature = HCIStatus(rawValue: 0x1A)
-    public static let unspecifiedError = HCIStatus(rawValue: 0x1F)
-    public static let unsupportedLLParameterValue = HCIStatus(rawValue: 0x20)
-    public static let llResponseTimeout = HCIStatus(rawValue: 0x22)
-    public static let llProcedureCollision = HCIStatus(rawValue: 0x23)
-    public static let instantPassed = HCIStatus(rawValue: 0x28)
-    public static let differentTransactionCollision = HCIStatus(rawValue: 0x2A)
-    public static let controllerBusy = HCIStatus(rawValue: 0x3A)
-    public static let unacceptableConnectionParameters = HCIStatus(rawValue: 0x3B)
-    public static let advertisingTimeout = HCIStatus(rawValue: 0x3C)
-    public static let connectionFailedToBeEstablished = HCIStatus(rawValue: 0x3E)
-    public static let unknownAdvertisingIdentifier = HCIStatus(rawValue: 0x42)
+    package static let success = HCIStatus(rawValue: 0x00)
+    package static let unknownCommand = HCIStatus(rawValue: 0x01)
+    package static let unknownConnectionIdentifier = HCIStatus(rawValue: 0x02)
+    package static let hardwareFailure = HCIStatus(rawValue: 0x03)
+    package static let pageTimeout = HCIStatus(rawValue: 0x04)
+    package static let authenticationFailure = HCIStatus(rawValue: 0x05)
+    package static let memoryCapacityExceeded = HCIStatus(rawValue: 0x07)
+    package static let connectionTimeout = HCIStatus(rawValue: 0x08)
+    package static let connectionLimitExceeded = HCIStatus(rawValue: 0x09)
+    package static let connectionAlreadyExists = HCIStatus(rawValue: 0x0B)
+    package static let commandDisallowed = HCIStatus(rawValue: 0x0C)
+    package static let unsupportedFeatureOrParameter = HCIStatus(rawValue: 0x11)
+    package static let invalidParameters = HCIStatus(rawValue: 0x12)
+    package static let remoteUserTerminated = HCIStatus(rawValue: 0x13)
+    package static let remoteLowResources = HCIStatus(rawValue: 0x14)
+    package static let remotePowerOff = HCIStatus(rawValue: 0x15)
+    package static let localHostTerminated = HCIStatus(rawValue: 0x16)
+    package static let unsupportedRemoteFeature = HCIStatus(rawValue: 0x1A)
+    package static let unspecifiedError = HCIStatus(rawValue: 0x1F)
+    package static let unsupportedLLParameterValue = HCIStatus(rawValue: 0x20)
+    package static let llResponseTimeout = HCIStatus(rawValue: 0x22)
+    package static let llProcedureCollision = HCIStatus(rawValue: 0x23)
+    package static let instantPassed = HCIStatus(rawValue: 0x28)
+    package static let differentTransactionCollision = HCIStatus(rawValue: 0x2A)
+    package static let controllerBusy = HCIStatus(rawValue: 0x3A)
+    package static let unacceptableConnectionParameters = HCIStatus(rawValue: 0x3B)
+    package static let advertisingTimeout = HCIStatus(rawValue: 0x3C)
+    package static let connectionFailedToBeEstablished = HCIStatus(rawValue: 0x3E)
+    package static let unknownAdvertisingIdentifier = HCIStatus(rawValue: 0x42)
 
     private static let names: [UInt8: String] = [
         0x00: "success", 0x01: "unknown HCI command", 0x02: "unknown connection identifier",
@@ -50,10 +50,10 @@ public struct HCIStatus: RawRepresentable, Sendable, Hashable, CustomStringConve
     ]
 
     /// The spec's name, or nil for a code this table does not know.
-    public var name: String? { Self.names[rawValue] }
+    package var name: String? { Self.names[rawValue] }
 
     /// "remote user terminated connection (0x13)", or "HCI status 0x99" for an unknown code.
-    public var description: String {
+    package var description: String {
         if let name { return "\(name) (0x\(hexByte(rawValue)))" }
         return "HCI status 0x\(hexByte(rawValue))"
     }

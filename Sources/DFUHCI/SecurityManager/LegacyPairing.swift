@@ -7,8 +7,8 @@ import DFUGATT
 /// DFUKit pairs as a device without input or output (NoInputNoOutput), asks for no bonding and
 /// no keys, and offers neither Secure Connections nor MITM protection: the peer then pairs with
 /// Just Works, TK = 0, which gives an encrypted link (BT_SECURITY medium) and nothing more.
-public struct LegacyPairing: Sendable {
-    public enum Action: Sendable, Equatable {
+package struct LegacyPairing: Sendable {
+    package enum Action: Sendable, Equatable {
         case send([UInt8])
         /// Pairing is done: start encryption with this STK (16 bytes least significant first,
         /// already shortened to the agreed key size).
@@ -35,7 +35,7 @@ public struct LegacyPairing: Sendable {
 
     /// What DFUKit asks for: NoInputNoOutput, no OOB, no bonding, no MITM, no SC, 16-byte keys,
     /// no keys distributed.
-    public static let requestParameters = PairingParameters(
+    package static let requestParameters = PairingParameters(
         ioCapability: 0x03, oobDataFlag: 0x00, authReq: 0x00, maximumKeySize: 16,
         initiatorKeyDistribution: 0, responderKeyDistribution: 0)
 
@@ -44,23 +44,23 @@ public struct LegacyPairing: Sendable {
     /// - Parameters:
     ///   - initiatorAddressType, responderAddressType: 0 public, 1 random (as HCI reports them).
     ///   - random: Mrand, 16 random bytes (most significant first).
-    public init(initiator: DeviceAddress, initiatorAddressType: UInt8, responder: DeviceAddress,
+    package init(initiator: DeviceAddress, initiatorAddressType: UInt8, responder: DeviceAddress,
                 responderAddressType: UInt8, random: [UInt8]) {
         self.initiator = (initiator.bytes, initiatorAddressType & 1)
         self.responder = (responder.bytes, responderAddressType & 1)
         self.mrand = random
     }
 
-    public var isDone: Bool { state == .done }
+    package var isDone: Bool { state == .done }
 
     /// The Pairing Request that starts pairing.
-    public mutating func start() -> [UInt8] {
+    package mutating func start() -> [UInt8] {
         request = SecurityManagerPDU.pairingRequest(Self.requestParameters).bytes
         state = .awaitingResponse
         return request
     }
 
-    public mutating func handle(_ bytes: [UInt8]) -> Action {
+    package mutating func handle(_ bytes: [UInt8]) -> Action {
         guard let pdu = SecurityManagerPDU(bytes: bytes) else {
             return fail("a malformed SMP PDU (\(bytes.count) bytes)", reply: .invalidParameters)
         }

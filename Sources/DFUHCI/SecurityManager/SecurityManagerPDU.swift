@@ -1,6 +1,6 @@
 /// A Security Manager protocol PDU on L2CAP CID 0x0006 (Core Vol 3, Part H, 3.3): a code and
 /// its parameters. Only what LE legacy Just Works pairing as central needs is decoded.
-public enum SecurityManagerPDU: Sendable, Hashable {
+package enum SecurityManagerPDU: Sendable, Hashable {
     case pairingRequest(PairingParameters)
     case pairingResponse(PairingParameters)
     /// Mconfirm / Sconfirm, 16 bytes least significant first.
@@ -13,7 +13,7 @@ public enum SecurityManagerPDU: Sendable, Hashable {
     case other(code: UInt8, parameters: [UInt8])
 
     /// Decodes one PDU; nil when it is shorter than its code needs.
-    public init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard let code = bytes.first else { return nil }
         let parameters = Array(bytes.dropFirst())
         switch code {
@@ -34,7 +34,7 @@ public enum SecurityManagerPDU: Sendable, Hashable {
         }
     }
 
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         switch self {
         case let .pairingRequest(values): return [0x01] + values.bytes
         case let .pairingResponse(values): return [0x02] + values.bytes
@@ -48,20 +48,20 @@ public enum SecurityManagerPDU: Sendable, Hashable {
 }
 
 /// The six parameter bytes of Pairing Request and Pairing Response.
-public struct PairingParameters: Sendable, Hashable {
+package struct PairingParameters: Sendable, Hashable {
     /// 0x03: NoInputNoOutput (what a station without a screen or keyboard is).
-    public var ioCapability: UInt8
-    public var oobDataFlag: UInt8
+    package var ioCapability: UInt8
+    package var oobDataFlag: UInt8
     /// Bonding_Flags (bits 0-1), MITM (bit 2), SC (bit 3), Keypress (bit 4), CT2 (bit 5).
-    public var authReq: UInt8
-    public var maximumKeySize: UInt8
-    public var initiatorKeyDistribution: UInt8
-    public var responderKeyDistribution: UInt8
+    package var authReq: UInt8
+    package var maximumKeySize: UInt8
+    package var initiatorKeyDistribution: UInt8
+    package var responderKeyDistribution: UInt8
 
-    public static let mitmFlag: UInt8 = 1 << 2
-    public static let secureConnectionsFlag: UInt8 = 1 << 3
+    package static let mitmFlag: UInt8 = 1 << 2
+    package static let secureConnectionsFlag: UInt8 = 1 << 3
 
-    public init(ioCapability: UInt8, oobDataFlag: UInt8, authReq: UInt8, maximumKeySize: UInt8,
+    package init(ioCapability: UInt8, oobDataFlag: UInt8, authReq: UInt8, maximumKeySize: UInt8,
                 initiatorKeyDistribution: UInt8, responderKeyDistribution: UInt8) {
         self.ioCapability = ioCapability
         self.oobDataFlag = oobDataFlag
@@ -77,22 +77,22 @@ public struct PairingParameters: Sendable, Hashable {
                   initiatorKeyDistribution: bytes[4], responderKeyDistribution: bytes[5])
     }
 
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         [ioCapability, oobDataFlag, authReq, maximumKeySize, initiatorKeyDistribution, responderKeyDistribution]
     }
 }
 
 /// Pairing Failed's reason (Core Vol 3, Part H, 3.5.5): an open struct, printed by name.
-public struct PairingFailureReason: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+package struct PairingFailureReason: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    public static let authenticationRequirements = PairingFailureReason(rawValue: 0x03)
-    public static let confirmValueFailed = PairingFailureReason(rawValue: 0x04)
-    public static let pairingNotSupported = PairingFailureReason(rawValue: 0x05)
-    public static let encryptionKeySize = PairingFailureReason(rawValue: 0x06)
-    public static let unspecifiedReason = PairingFailureReason(rawValue: 0x08)
-    public static let invalidParameters = PairingFailureReason(rawValue: 0x0A)
+    package static let authenticationRequirements = PairingFailureReason(rawValue: 0x03)
+    package static let confirmValueFailed = PairingFailureReason(rawValue: 0x04)
+    package static let pairingNotSupported = PairingFailureReason(rawValue: 0x05)
+    package static let encryptionKeySize = PairingFailureReason(rawValue: 0x06)
+    package static let unspecifiedReason = PairingFailureReason(rawValue: 0x08)
+    package static let invalidParameters = PairingFailureReason(rawValue: 0x0A)
 
     private static let names: [UInt8: String] = [
         0x01: "Passkey Entry Failed", 0x02: "OOB Not Available", 0x03: "Authentication Requirements",
@@ -103,7 +103,7 @@ public struct PairingFailureReason: RawRepresentable, Sendable, Hashable, Custom
         0x0F: "Key Rejected", 0x10: "Busy",
     ]
 
-    public var description: String {
+    package var description: String {
         "\(Self.names[rawValue] ?? "reason") (0x\(hexByte(rawValue)))"
     }
 }

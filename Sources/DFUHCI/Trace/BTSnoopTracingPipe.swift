@@ -1,10 +1,10 @@
 /// Wraps any `H4Pipe` and records every packet, both ways, to a btsnoop file.
-public final class BTSnoopTracingPipe: H4Pipe {
-    public let inner: any H4Pipe
-    public let writer: BTSnoopWriter
-    public let incoming: AsyncStream<HCIPacket>
+package final class BTSnoopTracingPipe: H4Pipe {
+    package let inner: any H4Pipe
+    package let writer: BTSnoopWriter
+    package let incoming: AsyncStream<HCIPacket>
 
-    public init(wrapping inner: any H4Pipe, writer: BTSnoopWriter) {
+    package init(wrapping inner: any H4Pipe, writer: BTSnoopWriter) {
         self.inner = inner
         self.writer = writer
         let (stream, continuation) = AsyncStream<HCIPacket>.makeStream()
@@ -19,15 +19,15 @@ public final class BTSnoopTracingPipe: H4Pipe {
         }
     }
 
-    public var name: String { inner.name }
-    public var failure: HCIError? { inner.failure }
+    package var name: String { inner.name }
+    package var failure: HCIError? { inner.failure }
 
-    public func send(_ packet: HCIPacket) async throws(HCIError) {
+    package func send(_ packet: HCIPacket) async throws(HCIError) {
         writer.record(packet, direction: .sent)
         try await inner.send(packet)
     }
 
-    public func close() {
+    package func close() {
         inner.close()
         writer.close()
     }

@@ -5,20 +5,20 @@ import Synchronization
 
 /// Writes HCI packets to a btsnoop file as they pass (`--trace FILE`). Each record is written
 /// with one write(2), so a crash leaves a readable file up to the last packet.
-public final class BTSnoopWriter: Sendable {
-    public let path: String
+package final class BTSnoopWriter: Sendable {
+    package let path: String
     private let descriptor: Mutex<Int32>
     private let clock: @Sendable () -> Int64
 
     /// Microseconds since 1970 from the real-time clock.
-    public static let systemClock: @Sendable () -> Int64 = {
+    package static let systemClock: @Sendable () -> Int64 = {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         return Int64(time.tv_sec) * 1_000_000 + Int64(time.tv_nsec) / 1000
     }
 
     /// Creates (or truncates) `path` and writes the file header.
-    public init(path: String, clock: @escaping @Sendable () -> Int64 = BTSnoopWriter.systemClock) throws(HCIError) {
+    package init(path: String, clock: @escaping @Sendable () -> Int64 = BTSnoopWriter.systemClock) throws(HCIError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw HCIError(.invalidState, detail: "cannot create trace file \(path): \(errnoDescription(errno))")
@@ -33,7 +33,7 @@ public final class BTSnoopWriter: Sendable {
     }
 
     /// Appends one record. Trace I/O errors do not stop the update; the first one closes the file.
-    public func record(_ packet: HCIPacket, direction: BTSnoopFormat.Direction) {
+    package func record(_ packet: HCIPacket, direction: BTSnoopFormat.Direction) {
         let bytes = BTSnoopFormat.record(for: packet, direction: direction, unixMicroseconds: clock())
         descriptor.withLock { descriptor in
             guard descriptor >= 0 else { return }
@@ -44,7 +44,7 @@ public final class BTSnoopWriter: Sendable {
         }
     }
 
-    public func close() {
+    package func close() {
         descriptor.withLock { descriptor in
             guard descriptor >= 0 else { return }
             _ = Glibc.close(descriptor)

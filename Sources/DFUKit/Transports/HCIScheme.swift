@@ -1,5 +1,6 @@
-/// `hci:tcp:HOST:PORT`, `hci:unix:PATH`, ...: DFUKit's own userspace HCI host on a controller
-/// (see `H4PipeAddress`). It pairs with Just Works only (security up to `medium`).
+/// `hci:tcp:HOST:PORT`, `hci:unix:PATH`, `hci:serial:PATH[,BAUD]`, `hci:user:N`: DFUKit's own
+/// userspace HCI host on a controller (`HCIGATTTransport`). It pairs with Just Works only
+/// (security up to `medium`).
 public struct HCIScheme: TransportScheme {
     /// An `hci:` scheme.
     public init() {}
