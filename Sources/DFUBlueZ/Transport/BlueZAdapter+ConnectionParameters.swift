@@ -4,7 +4,7 @@ extension BlueZAdapter {
     /// Load Connection Parameters for one device on the management channel, so the kernel's next
     /// connection to it asks for these (its defaults are a 30-50 ms interval). Waits up to
     /// `timeout` for the answer. Needs CAP_NET_ADMIN (else Permission Denied). Blocking.
-    public func loadConnectionParameters(_ entry: MgmtConnectionParameters,
+    package func loadConnectionParameters(_ entry: MgmtConnectionParameters,
                                          timeout: Duration = .seconds(2)) throws(BlueZError) {
         try runManagementCommand(.loadConnectionParameters(index: index, [entry]), name: "Load Connection Parameters",
                                  timeout: timeout)
