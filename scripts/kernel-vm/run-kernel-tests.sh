@@ -16,26 +16,9 @@ vm=$PWD/.build/kernel-vm; results=$vm/results
 start=$(date +%s)
 die() { echo "test-kernel: $*"; echo "0 passed, 1 failed"; exit 1; }
 
-# 1. Debian packages.
+# 1-2. Debian packages, the guest kernel and initramfs.
 packages=(qemu-system-x86 busybox-static bluez bluez-test-tools cpio kmod bc libbluetooth-dev gcc python3-venv)
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "installing: ${missing[*]}"
-    if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
-        die "apt-get install failed"
-fi
-
-# 2. Guest kernel and initramfs.
-"$here/prepare-kernel.sh" || die "no guest kernel"
-if [ ! -f "$vm/initramfs.cpio.gz" ] || [ "$here/initramfs-init" -nt "$vm/initramfs.cpio.gz" ] ||
-   [ "$here/build-initramfs.sh" -nt "$vm/initramfs.cpio.gz" ]; then
-    "$here/build-initramfs.sh" >/dev/null || die "initramfs build failed"
-fi
+"$here/prepare-vm.sh" "${packages[@]}" || die "the VM could not be prepared (above: what failed)"
 
 # 3. Bumble, dfukit, the libbluetooth stand-in client.
 venv=.build/bumble-venv; PY=$venv/bin/python

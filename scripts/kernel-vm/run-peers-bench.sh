@@ -20,26 +20,10 @@ smpmgr_version=0.19.1
 start=$(date +%s)
 die() { echo "bench-peers: $*"; exit 1; }
 
-# 1. Debian packages (dbus and bluez give the guest its system bus and bluetoothd).
+# 1-2. Debian packages (dbus and bluez give the guest its system bus and bluetoothd), the guest
+# kernel and initramfs (shared with make test-kernel).
 packages=(qemu-system-x86 busybox-static bluez bluez-test-tools cpio kmod bc dbus python3-venv)
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "installing: ${missing[*]}"
-    if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
-        die "apt-get install failed"
-fi
-
-# 2. Guest kernel and initramfs (shared with make test-kernel).
-"$here/prepare-kernel.sh" || die "no guest kernel"
-if [ ! -f "$vm/initramfs.cpio.gz" ] || [ "$here/initramfs-init" -nt "$vm/initramfs.cpio.gz" ] ||
-   [ "$here/build-initramfs.sh" -nt "$vm/initramfs.cpio.gz" ]; then
-    "$here/build-initramfs.sh" >/dev/null || die "initramfs build failed"
-fi
+"$here/prepare-vm.sh" "${packages[@]}" || die "the VM could not be prepared (above: what failed)"
 
 # 3. Bumble, smpmgr (pinned), dfukit.
 PY=$(scripts/bumble-venv.sh) || die "bumble did not install"

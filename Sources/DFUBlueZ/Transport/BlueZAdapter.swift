@@ -63,37 +63,17 @@ public struct BlueZAdapter: Sendable {
     public func scan(for duration: Duration,
                      stop: (BlueZScanResults) -> Bool = { _ in false }) throws(BlueZError) -> BlueZScanResults {
         _ = try info()
-        let descriptor = try hciSocket()
+        let descriptor = try openManagementSocket()
         defer { syscalls.close(descriptor) }
-        let control = HCISocketAddress(index: MgmtCommand.noController, channel: BlueZConstants.hciChannelControl)
-        if case let .failure(error) = syscalls.bind(descriptor, address: control.bytes) {
-            throw fail("bind (management channel)", error)
-        }
         var discovery = MgmtDiscovery(index: index)
         var results = BlueZScanResults()
         try send(discovery.start(), on: descriptor)
         defer {
             if let command = discovery.finish() { _ = syscalls.write(descriptor, bytes: command.bytes) }
         }
-        let clock = ContinuousClock()
-        let deadline = clock.now + duration
+        let deadline = ContinuousClock.now + duration
         while !(discovery.isListening && stop(results)) {
-            let remaining = clock.now.duration(to: deadline)
-            guard remaining > .zero else { break }
-            let milliseconds = Int32(clamping: remaining.components.seconds * 1000
-                                     + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
-            switch syscalls.poll([descriptor], timeoutMilliseconds: milliseconds) {
-            case let .success(events):
-                guard events.first ?? 0 != 0 else { continue }
-            case .failure(.interrupted): continue
-            case let .failure(error): throw fail("poll", error)
-            }
-            let packet: [UInt8]
-            switch syscalls.read(descriptor, maximumLength: 1024) {
-            case let .success(read): packet = read
-            case .failure(.interrupted), .failure(.wouldBlock): continue
-            case let .failure(error): throw fail("read (management channel)", error)
-            }
+            guard let packet = try nextManagementPacket(on: descriptor, before: deadline) else { break }
             switch discovery.handle(MgmtEvent(bytes: packet)) {
             case .none: results.add(mgmtPacket: packet, index: index)
             case let .send(command): try send(command, on: descriptor)
