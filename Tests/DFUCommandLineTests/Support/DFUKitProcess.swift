@@ -24,37 +24,17 @@ enum Subprocess {
     /// Runs `executable` with `arguments` in `directory`; kills it after `timeout` seconds.
     static func run(_ executable: URL, _ arguments: [String], in directory: String? = nil,
                     environment: [String: String]? = nil, timeout: TimeInterval = 60) throws -> ProcessResult {
-        let capture = try TemporaryDirectory(prefix: "dfukit-capture")
-        defer { withExtendedLifetime(capture) {} }
-        let stdoutPath = capture.file("stdout"), stderrPath = capture.file("stderr")
-        try Data().write(to: URL(fileURLWithPath: stdoutPath))
-        try Data().write(to: URL(fileURLWithPath: stderrPath))
-        let stdoutHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
-        let stderrHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
-        defer {
-            try? stdoutHandle.close()
-            try? stderrHandle.close()
-        }
-
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = stdoutHandle
-        process.standardError = stderrHandle
+        let capture = try CapturedOutput(prefix: "dfukit-capture")
+        let (process, finished) = capture.process(executable, arguments)
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         if let environment { process.environment = environment }
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
         try process.run()
         if finished.wait(timeout: .now() + timeout) == .timedOut {
             process.terminate()
             finished.wait()
             throw ProcessFailure(description: "\(executable.path) \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
         }
-        return ProcessResult(status: process.terminationStatus,
-                             stdout: try String(contentsOfFile: stdoutPath, encoding: .utf8),
-                             stderr: try String(contentsOfFile: stderrPath, encoding: .utf8))
+        return try capture.result(of: process)
     }
 
     /// Runs a tool found on `PATH` (`sha256sum`, `python3`) and returns its standard output;

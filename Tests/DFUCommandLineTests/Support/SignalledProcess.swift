@@ -19,35 +19,19 @@ enum SignalledProcess {
                     markerTimeout: TimeInterval = 60, exitTimeout: TimeInterval = 5,
                     environment extra: [String: String] = [:]) throws -> Outcome {
         let executable = try DFUKitBinary.located.get()
-        let scratch = try TemporaryDirectory(prefix: "dfukit-signal")
-        let stdoutPath = scratch.file("stdout"), stderrPath = scratch.file("stderr")
-        FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-        FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        let stdoutHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
-        let stderrHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
-        defer {
-            try? stdoutHandle.close()
-            try? stderrHandle.close()
-        }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = stdoutHandle
-        process.standardError = stderrHandle
-        process.currentDirectoryURL = URL(fileURLWithPath: scratch.path)
+        let capture = try CapturedOutput(prefix: "dfukit-signal")
+        let (process, finished) = capture.process(executable, arguments)
+        process.currentDirectoryURL = URL(fileURLWithPath: capture.directory.path)
         var environment = ProcessInfo.processInfo.environment
         environment["DFUKIT_PROFILE_PATH"] = nil
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
         try process.run()
 
         let markerDeadline = Date().addingTimeInterval(markerTimeout)
         var seen = marker == nil
         while let marker, Date() < markerDeadline, process.isRunning {
-            if let text = try? String(contentsOfFile: stderrPath, encoding: .utf8), text.contains(marker) {
+            if capture.stderrSoFar.contains(marker) {
                 seen = true
                 break
             }
@@ -62,13 +46,10 @@ enum SignalledProcess {
             Thread.sleep(forTimeInterval: 0.5)
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             finished.wait()
-            let stderr = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
+            let stderr = capture.stderrSoFar
             throw ProcessFailure(description: "dfukit \(arguments.joined(separator: " ")) did not exit within "
                                  + "\(exitTimeout) s of the signal:\n\(stderr)")
         }
-        return Outcome(result: ProcessResult(status: process.terminationStatus,
-                                             stdout: try String(contentsOfFile: stdoutPath, encoding: .utf8),
-                                             stderr: try String(contentsOfFile: stderrPath, encoding: .utf8)),
-                       signalled: signalled)
+        return Outcome(result: try capture.result(of: process), signalled: signalled)
     }
 }
