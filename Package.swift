@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(name: "DFUBlueZTests",
                     dependencies: ["DFUBlueZ", "DFUATT", "DFUGATT", "DFUHCI", "DFUBytes", "CBluetooth"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "DFUCommandLineTests", dependencies: ["DFUCommandLine", "DFUBytes", "DFUPackage"],
+        .testTarget(name: "DFUCommandLineTests", dependencies: ["DFUCommandLine", "DFUKit", "DFUBytes", "DFUPackage"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "DFUKitTests", dependencies: ["DFUKit", "DFUKitPackages", "DFUCommandLine"],
                     swiftSettings: swiftSettings),

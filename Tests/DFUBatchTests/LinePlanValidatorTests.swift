@@ -62,7 +62,8 @@ final class LinePlanValidatorTests: XCTestCase {
         XCTAssertEqual(found.count, 2, "\(found)")
         XCTAssertTrue(found[0].hasPrefix("line.yaml:1:8: error: profile 'nordic-secure-dfu' has no parameter 'prm'; did you mean 'prn'?"),
                       found[0])
-        XCTAssertTrue(found[1].hasPrefix("line.yaml:1:17: error: parameter 'prn' is an integer"), found[1])
+        XCTAssertTrue(found[1].hasPrefix("line.yaml:1:17: error: parameter 'prn' is an unsigned 16-bit integer (0 to 65535), "
+                                         + "not 'twelve'"), found[1])
     }
 
     func testATextParameterGivenANumberGetsItAsText() throws {
@@ -78,7 +79,7 @@ final class LinePlanValidatorTests: XCTestCase {
         line.parameters = ["nope": .integer(1)]
         XCTAssertThrowsError(try LinePlanValidator.validate(line, profile: try profile(), images: [image])) { error in
             XCTAssertEqual((error as? ProfileDiagnostics)?.errors.first?.description,
-                           "--set nope=1: error: profile 'vendor-ctrlpt' has no parameter 'nope' (it has none)")
+                           "--set nope=1: error: profile 'vendor-ctrlpt' has no parameter 'nope'; it has no parameters")
         }
     }
 

@@ -7,8 +7,9 @@ final class DialogSUOTACommandTests: XCTestCase {
     private let samples = DFUKitBinary.repositoryRoot.appendingPathComponent("firmware-samples/dialog")
     private var profile: String { DFUKitBinary.repositoryRoot.appendingPathComponent("profiles/dialog-suota.yaml").path }
 
-    private func flash(_ image: String, device: String = "sim:dialog-suota", extra: [String] = []) throws -> ProcessResult {
-        try DFUKitBinary.run(["flash", "--profile", profile, "--device", device,
+    private func flash(_ image: String, device: String = "sim:dialog-suota", extra: [String] = [],
+                       profile: String? = nil) throws -> ProcessResult {
+        try DFUKitBinary.run(["flash", "--profile", profile ?? self.profile, "--device", device,
                               samples.appendingPathComponent(image).path, "--json"] + extra)
     }
 
@@ -40,9 +41,19 @@ final class DialogSUOTACommandTests: XCTestCase {
         XCTAssertFalse(result.stderr.contains("connected"), result.transcript)
     }
 
-    /// A block over the receiver's 512-byte buffer: the device refuses it (INT_MEM_ERR).
+    /// A block over the receiver's 512-byte buffer: the shipped profile's range refuses it
+    /// before the radio; a profile without that range sends it, and the device refuses it
+    /// (INT_MEM_ERR), reported with what the device holds.
     func testTheDevicesRefusalIsReportedWithWhatItHolds() throws {
-        let result = try flash("app-v1.img", extra: ["--set", "block_size=1024"])
+        let refused = try flash("app-v1.img", extra: ["--set", "block_size=1024"])
+        XCTAssertEqual(refused.status, 64, refused.transcript)
+        XCTAssertTrue(refused.stderr.contains("parameter 'block_size' is '1024', above its maximum 512"), refused.transcript)
+        let directory = try TemporaryDirectory()
+        let unlimited = directory.file("dialog-unlimited.yaml")
+        let text = try String(contentsOfFile: profile, encoding: .utf8)
+        XCTAssertTrue(text.contains("    max: 512\n"))
+        try text.replacingOccurrences(of: "    max: 512\n", with: "").write(toFile: unlimited, atomically: true, encoding: .utf8)
+        let result = try flash("app-v1.img", extra: ["--set", "block_size=1024"], profile: unlimited)
         XCTAssertNotEqual(result.status, 0, result.transcript)
         let json = try jsonObject(result.stdout)
         XCTAssertEqual(json["status"] as? String, "failed")

@@ -174,7 +174,7 @@ final class FlashCommandTests: XCTestCase {
                 + "nordic-legacy-dfu, mcumgr-smp, dialog-suota, silabs-ota, ti-oad, telink-ota)"),
         ]
         for (device, message) in cases {
-            let result = try flash(package, device: device, in: directory)
+            let result = try flash(package, device: device, json: false, in: directory)
             XCTAssertEqual(result.status, 64, "\(device): \(result.transcript)")
             XCTAssertEqual(result.stdout, "", device)
             XCTAssertEqual(result.stderrLines, [message, "See 'dfukit flash --help'."], "\(device): \(result.transcript)")

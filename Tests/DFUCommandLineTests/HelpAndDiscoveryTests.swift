@@ -36,9 +36,12 @@ final class HelpAndDiscoveryTests: XCTestCase {
             (["package", "create", "--verison", "1.0.0"],
              "error: unknown option '--verison' for 'dfukit package create'; did you mean '--version'?"),
             (["batch", "run", "--concurency", "4"], "error: unknown option '--concurency' for 'dfukit batch run'; did you mean '--concurrency'?"),
-            (["flash", "--mode", "test-and-confrim"],
-             "error: --mode is one of test-and-confirm, confirm-only, test-only, upload-only, not 'test-and-confrim'; "
-                + "did you mean 'test-and-confirm'?"),
+            // The modes are the profile's (`mode: { values: [...] }`), checked as every parameter is.
+            (["flash", "--profile", "mcumgr-smp", "--device", "sim:mcumgr-smp",
+              DFUKitBinary.repositoryRoot.appendingPathComponent("firmware-samples/mcuboot/app-unsigned.bin").path,
+              "--mode", "test-and-confrim"],
+             "error: --mode test-and-confrim: parameter 'mode' is 'test-and-confrim', not one of its values (test-and-confirm, "
+                + "confirm-only, test-only, upload-only); did you mean 'test-and-confirm'?"),
         ]
         for (arguments, first) in cases {
             let result = try DFUKitBinary.run(arguments)

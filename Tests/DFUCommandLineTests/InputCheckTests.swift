@@ -31,9 +31,9 @@ final class InputCheckTests: XCTestCase {
             "error: --set pnr=12: profile 'nordic-secure-dfu' has no parameter 'pnr'; did you mean 'prn'?",
             "See 'dfukit flash --help'.",
         ])
+        // --mode is --set mode=...: the profile says whether it has modes, and which.
         try assertUsageError(flash + ["--mode", "test-only"], [
-            "error: --mode test-only: profile 'nordic-secure-dfu' has no upgrade mode (no parameter 'mode'; the MCUmgr "
-                + "profile has one)",
+            "error: --mode test-only: profile 'nordic-secure-dfu' has no parameter 'mode'; its parameters: prn",
             "See 'dfukit flash --help'.",
         ])
         // The legacy profile writes prn straight into a u16 field; profile trace checks the same.
@@ -63,8 +63,8 @@ final class InputCheckTests: XCTestCase {
             "error: --set hash=00: command 'image_list' does not use parameter 'hash'; it uses none", "See 'dfukit exec --help'.",
         ])
         try assertUsageError(exec + ["image_test_hash", "--yes"], [
-            "error: command 'image_test_hash' needs --set hash=HEX (parameter 'hash' is bytes written in hex (an even "
-                + "number of digits 0-9, a-f))",
+            "error: command 'image_test_hash' needs parameter 'hash' (bytes written in hex (an even number of digits 0-9, a-f))",
+            "Give it with --set hash=VALUE.",
             "See 'dfukit exec --help'.",
         ])
         try assertUsageError(exec + ["image_test_hash", "--yes", "--set", "hash=zz"], [
@@ -90,8 +90,8 @@ final class InputCheckTests: XCTestCase {
                                    ("mcumgr-smp", "reset"), ("nordic-secure-dfu", "execute")] {
             try assertUsageError(["exec", "--profile", profile, "--device", unreachable, command], [
                 "error: command '\(command)' of profile '\(profile)' changes the device (erases, writes, starts, activates "
-                    + "or resets: the profile marks it changes-device); sent alone it can leave the device half updated. "
-                    + "Add --yes to send it",
+                    + "or resets: the profile marks it changes-device); sent alone it can leave the device half updated.",
+                "Add --yes to send it.",
                 "See 'dfukit exec --help'.",
             ])
         }

@@ -19,7 +19,8 @@ final class PackageFitCommandTests: XCTestCase {
                 "error: \(package): Nordic Secure DFU package (nrfutil pkg generate), package kind nordic-secure; "
                     + "profile 'vendor-ctrlpt' takes only dfukit-package",
                 "  profiles that take nordic-secure: nordic-secure-dfu (\(profiles)/nordic-secure-dfu.yaml)",
-                "nothing was sent to the device; --force sends it anyway.",
+                "nothing was sent to the device.",
+                "--force sends it anyway.",
             ], device)
         }
         let json = try DFUKitBinary.run(["flash", "-p", "vendor-ctrlpt", "-d", "sim:vendor-ctrlpt", package, "--json"])
@@ -67,7 +68,7 @@ final class PackageFitCommandTests: XCTestCase {
         let package = samples + "/nordic/app-signed.zip"
         let result = try DFUKitBinary.run(["flash", "-p", "vendor-ctrlpt", "-d", "sim:vendor-ctrlpt", package, "--force", "--json"])
         XCTAssertEqual(result.stderrLines.first?.hasPrefix("warning: \(package): Nordic Secure DFU package"), true, result.transcript)
-        XCTAssertTrue(result.stderr.contains("  sending it anyway (--force)\n"), result.transcript)
+        XCTAssertTrue(result.stderr.contains("  sending it anyway (forced)\n"), result.transcript)
         XCTAssertNotEqual(try jsonObject(result.stdout)["error"].map { ($0 as? [String: Any])?["kind"] as? String }, "package",
                           result.transcript)
     }

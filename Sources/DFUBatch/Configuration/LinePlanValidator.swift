@@ -8,8 +8,8 @@ import DFUProfile
 /// - every check's command exists in the profile and answers, and every expression parses and
 ///   type-checks against that answer's fields, `image.*` and `param.*` (`ExpressionTypeChecker`);
 /// - `skip-installed` names a command or a readable characteristic, its `installed` is a condition;
-/// - every parameter set (`set:` or `--set`) is one of the profile's, of its kind (a text
-///   parameter given a number gets it as text);
+/// - every parameter set (`set:` or `--set`) is one the profile takes (`Profile.checkedParameter`:
+///   its name, type, values or range; a text parameter given a number gets it as text);
 /// - the package holds images, each with what the profile's expressions use (an init packet for
 ///   `image.init_packet`, an MCUboot hash for `image.hash`, a format's values for `image.info`).
 ///
@@ -51,22 +51,10 @@ public enum LinePlanValidator {
         var normalized = line.parameters
         for name in line.parameters.keys.sorted() {
             let value = line.parameters[name]!
-            let (key, flag) = ("set." + name, "--set \(name)=\(value)")
-            guard let defaultValue = profile.parameters[name] else {
-                let known = profile.parameters.keys.sorted()
-                let hint = KeySuggestion.didYouMean(name, in: known)
-                    ?? (known.isEmpty ? " (it has none)" : " (it has: \(known.joined(separator: ", ")))")
-                errors.append(place.error("profile '\(profile.name)' has no parameter '\(name)'" + hint, key: key, flag: flag))
-                continue
-            }
-            switch (defaultValue, value) {
-            case (.integer(let standard), .text(let text)):
-                errors.append(place.error("parameter '\(name)' is an integer (default \(standard)), not '\(text)'",
-                                          key: key, flag: flag))
-            case (.text, .integer):
-                normalized[name] = .text(value.description)
-            default:
-                break
+            switch profile.checkedParameter(name, value) {
+            case let .success(checked): normalized[name] = checked
+            case let .failure(refusal):
+                errors.append(place.error(refusal.message, key: "set." + name, flag: "--set \(name)=\(value)"))
             }
         }
         return normalized
@@ -150,24 +138,6 @@ public enum LinePlanValidator {
     // MARK: Package
 
     private static func packageProblems(_ images: [FlashImage], profile: Profile, place: Place) -> [ProfileError] {
-        let flag = "--package"
-        guard !images.isEmpty else {
-            return [place.error("the package holds no image to flash", key: "package", flag: flag)]
-        }
-        var errors: [ProfileError] = []
-        let needs: [(member: String, lacks: (FlashImage) -> Bool, what: String)] = [
-            ("init_packet", { $0.initPacket.isEmpty }, "init packet (a Nordic package's .dat)"),
-            ("hash", { $0.imageHash.isEmpty }, "MCUboot image hash (an MCUboot image with its SHA256 TLV)"),
-            ("info", { $0.info.isEmpty }, "values read from its file format (e.g. a GBL's app_version)"),
-        ]
-        for need in needs {
-            guard let used = profile.imageMembersUsed[need.member] else { continue }
-            for image in images where need.lacks(image) {
-                errors.append(place.error("image '\(image.name)' of the package has no \(need.what), which profile "
-                                          + "'\(profile.name)' uses as image.\(need.member) (\(used)): "
-                                          + "this package does not fit the profile", key: "package", flag: flag))
-            }
-        }
-        return errors
+        ImageRequirements.problems(images, profile: profile).map { place.error($0, key: "package", flag: "--package") }
     }
 }

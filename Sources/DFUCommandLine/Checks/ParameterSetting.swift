@@ -21,46 +21,19 @@ struct ParameterSetting: Sendable, Equatable {
         }
         return parsed
     }
-}
 
-/// The parameter values for the engine, each checked against the profile before anything is
-/// sent: the name must be one of the profile's parameters (and, for one command sent alone,
-/// one its request reads), and the value must fit the type the profile's use gives it.
-enum ParameterCheck {
-    static func values(_ settings: [ParameterSetting], profile: Profile, command: String,
-                       sending profileCommand: CommandSpec? = nil) throws(UsageError) -> [String: ParameterValue] {
+    /// The settings as the library takes them: each value as written (`.text`), read by the
+    /// parameter's type when the profile is checked; a name given twice keeps the last value.
+    static func values(_ settings: [ParameterSetting]) -> [String: ParameterValue] {
         var values: [String: ParameterValue] = [:]
-        let declared = profile.parameters.keys.sorted()
-        for setting in settings {
-            guard let type = profile.parameterType(of: setting.name) else {
-                let list = declared.isEmpty ? "; it has no parameters"
-                    : KeySuggestion.didYouMean(setting.name, in: declared) ?? "; its parameters: \(declared.joined(separator: ", "))"
-                throw UsageError("\(setting.source): profile '\(profile.name)' has no parameter '\(setting.name)'" + list,
-                                 command: command)
-            }
-            if let profileCommand {
-                let used = profile.parameters(usedBy: profileCommand)
-                guard used.contains(setting.name) else {
-                    throw UsageError("\(setting.source): command '\(profileCommand.name)' does not use parameter '\(setting.name)'"
-                                     + (used.isEmpty ? "; it uses none" : "; it uses: \(used.joined(separator: ", "))"),
-                                     command: command)
-                }
-            }
-            switch type.value(of: setting.text) {
-            case let .success(value): values[setting.name] = value
-            case .failure:
-                throw UsageError("\(setting.source): parameter '\(setting.name)' is \(type), not '\(setting.text)'", command: command)
-            }
-        }
-        // A command sent alone needs the bytes it reads from a hex parameter that has none by default.
-        if let profileCommand {
-            for name in profile.parameters(usedBy: profileCommand) where values[name] == nil {
-                if profile.parameterType(of: name) == .hex, profile.parameters[name] == .text("") {
-                    throw UsageError("command '\(profileCommand.name)' needs --set \(name)=HEX (parameter '\(name)' is "
-                                     + "\(ParameterType.hex))", command: command)
-                }
-            }
-        }
+        for setting in settings { values[setting.name] = .text(setting.text) }
         return values
+    }
+
+    /// Where each setting was written, for the library's messages (`--set prn=abc`, `HASH 'zz'`).
+    static func places(_ settings: [ParameterSetting]) -> [String: String] {
+        var places: [String: String] = [:]
+        for setting in settings { places[setting.name] = setting.source }
+        return places
     }
 }

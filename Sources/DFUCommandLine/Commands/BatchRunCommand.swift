@@ -1,12 +1,5 @@
-import DFUBatch
-import DFUBytes
-import DFUHCI
-import DFUHCITransport
-import DFUEngine
+import DFUKit
 import DFULedger
-import DFUPackage
-import DFUProfile
-import DFUSimulator
 import Dispatch
 import Foundation
 
@@ -28,6 +21,8 @@ struct BatchRunCommand: Command {
         OptionSpec("--ledger", value: "URL", help: "sqlite:PATH (default sqlite:dfukit-ledger.sqlite) or postgresql://..."),
         OptionSpec("--station", value: "NAME", help: "this station's name in the ledger (default: the host name)"),
         OptionSpec("--set", value: "NAME=VALUE", help: "override a profile parameter", repeatable: true),
+        OptionSpec("--key", value: "PUB.pem",
+                   help: "verify the package's signatures with this public key before any device (as the profile's signing-key is)"),
         OptionSpec("--json", help: "print one JSON summary at the end"),
     ]
     static let discussion = """
@@ -35,8 +30,11 @@ struct BatchRunCommand: Command {
         flags override it. Devices already done with this package (by sha256) in the ledger are
         skipped (skip-done: false flashes them again), so a rerun goes on where a stopped or killed
         run left off; skip-installed skips devices that already run the target firmware.
-        The line is checked before any device is touched: the line file's keys, each check's command
-        and fields, every expression, the parameters, and the package against the profile.
+        The line is checked once before any device is touched, with the checks every way into
+        DFUKit makes (the library's Preflight): the parameters (name, type, values, range), the
+        package (checksums, kind, signatures with --key and the profile's signing-key, what the
+        profile requires of its images), the station's name, then the line file's keys, each
+        check's command and fields and every expression.
         Each device is claimed in the ledger for the lease (--lease, 'lease:'), renewed every third
         of it while the device is worked on; a station that cannot renew its claim in time stops
         writing to the device and abandons the attempt (recorded as cancelled, "claim-lost").
@@ -47,7 +45,8 @@ struct BatchRunCommand: Command {
         Exit codes:
           0   every device done (flashed, or skipped as done or already running the target)
           1   some device failed, or an attempt record was not confirmed by the ledger
-          64  usage (a missing or malformed flag)
+          64  usage: a missing or malformed flag, a parameter the profile does not take (from a
+              flag or the line file's set:), an empty station name
           65  the line was refused before any device was touched: an error in the line file, the
               profile or the package, each printed as FILE:LINE:COL: error: MESSAGE
           69  the transport is unavailable
@@ -58,6 +57,8 @@ struct BatchRunCommand: Command {
 
     let line: LineConfiguration
     let json: Bool
+    /// `--key`: a public key every package signature must verify with, before any device.
+    let keyPath: String?
     /// The line file's errors: reported by `run` with exit 65, like those found against the profile.
     let lineFileErrors: ProfileDiagnostics?
 
@@ -79,6 +80,7 @@ struct BatchRunCommand: Command {
         if let value = arguments.value("--device") { line.device = value }
         if let value = arguments.value("--ledger") { line.ledger = value }
         if let value = arguments.value("--station") { line.station = value }
+        keyPath = arguments.value("--key")
         func integer(_ option: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int? {
             guard let text = arguments.value(option) else { return nil }
             guard let value = Int(text), range.contains(value) else {
@@ -126,34 +128,38 @@ struct BatchRunCommand: Command {
         }
         do {
             package = try FirmwarePackage.open(path: packagePath)
-            try package.requireIntact()
             packageSHA256 = SHA256.digest(Array(try Data(contentsOf: URL(fileURLWithPath: packagePath)))).hexString
         } catch {
             console.error("error: \(error)\nno device was touched.")
             return ExitCode.dataError
         }
-        if let problem = PackageFit.problem(package, profile: profile) {
-            console.error("error: \(problem)\nno device was touched.")
-            return ExitCode.dataError
+        // Every check that needs no device, once for the line, as DFUKit.batch makes them.
+        var request = BatchRequest(profile: profile, package: package, device: deviceText)
+        request.line = self.line
+        if let keyPath {
+            do {
+                request.publicKeyPEM = try String(contentsOfFile: keyPath, encoding: .utf8)
+            } catch {
+                console.error("error: cannot read the public key \(keyPath): \(error.localizedDescription)\nno device was touched.")
+                return ExitCode.dataError
+            }
         }
-        // Everything the line asks of the profile and package, before any device is touched.
-        let images = PackageImages.flashImages(package)
-        let line: LineConfiguration
+        let plan: BatchPlan
         do {
-            line = try LinePlanValidator.validate(self.line, profile: profile, images: images)
+            plan = try Preflight.batch(request)
         } catch {
-            console.error(error.description + "\nno device was touched.")
-            return ExitCode.dataError
+            Refusal.print(error, console: console, command: "dfukit \(Self.name)")
+            return error.exitCode
         }
+        for note in plan.notes { console.error(note.description) }
+        let line = plan.line
+        let images = plan.images
         let source: any BatchDeviceSource
         do {
-            source = try Self.source(deviceText, security: profile.security)
-        } catch let error as UsageError {
-            console.error("error: \(error.message)")
-            return ExitCode.usage
+            source = try plan.scheme.batchSource(TransportRequest(target: plan.locator.target, security: profile.security))
         } catch {
-            console.error("error: \(error)")
-            return ExitCode.unavailable
+            Refusal.print(error, console: console, command: "dfukit \(Self.name)")
+            return error.exitCode
         }
         let ledgerURL = line.ledger ?? "sqlite:dfukit-ledger.sqlite"
         let station = line.station ?? ProcessInfo.processInfo.hostName
@@ -170,8 +176,7 @@ struct BatchRunCommand: Command {
         let adapter = LedgerBatchAdapter(ledger: ledger, packageSHA256: packageSHA256, station: station, profile: profile.name,
                                          includingDone: !line.skipDone)
         let view = BatchProgressView(console: console, slots: line.concurrency)
-        let plan = BatchRunner.Plan(line: line, profile: profile, images: images)
-        let runner = BatchRunner(plan: plan, source: source, ledger: adapter, ledgerRetry: Self.ledgerRetry()) { view.handle($0) }
+        let runner = BatchRunner(plan: BatchRunner.Plan(line: line, profile: profile, images: images), source: source, ledger: adapter, ledgerRetry: Self.ledgerRetry()) { view.handle($0) }
         let (outcome, signal) = await BatchStopSignals.run(runner)
         view.finish()
         await ledger.close()
@@ -232,19 +237,5 @@ struct BatchRunCommand: Command {
         if let signal { return signal.exitCode }
         if summary.ledgerFailure != nil { return ExitCode.ioError }
         return summary.failed == 0 && summary.unconfirmedRecords == 0 ? ExitCode.success : ExitCode.failure
-    }
-
-    /// The device source a `--device` names: a simulated fleet, or one radio transport
-    /// (`hci:...`, `bluez:hciN` with the profile's link security) shared by all attempts.
-    static func source(_ text: String, security: String? = nil) throws -> any BatchDeviceSource {
-        let specifier = try DeviceSpecifier(parsing: text, command: "dfukit batch run")
-        do {
-            return try TransportFactory.batchSource(specifier, security: security)
-        } catch {
-            switch error {
-            case let .usage(message): throw UsageError(message, command: "dfukit batch run")
-            case let .unavailable(message): throw FlashError(kind: .transport, message: message)
-            }
-        }
     }
 }

@@ -1,7 +1,4 @@
-import DFUEngine
-import DFUGATT
-import DFUPackage
-import DFUProfile
+import DFUKit
 import Foundation
 
 /// `dfukit flash --profile NAME|FILE --device DEVICE PKG [--json]`.
@@ -18,8 +15,8 @@ struct FlashCommand: Command {
         OptionSpec("--write", value: "ROLE=TYPE",
                    help: "write type for a characteristic role: with-response | without-response", repeatable: true),
         OptionSpec("--mode", value: "MODE",
-                   help: "MCUmgr upgrade mode: test-and-confirm (default), confirm-only, test-only, upload-only",
-                   choices: ["test-and-confirm", "confirm-only", "test-only", "upload-only"]),
+                   help: "the profile's upgrade mode, the same as --set mode=MODE (mcumgr-smp: test-and-confirm, "
+                       + "confirm-only, test-only, upload-only)"),
         OptionSpec("--trace", value: "FILE", help: "hci: only: record every HCI packet as a btsnoop file (Wireshark)"),
         OptionSpec("--force", help: "send a package of a kind the profile does not list in its 'packages'"),
         OptionSpec("--json", help: "print one JSON object with the result at the end"),
@@ -29,9 +26,11 @@ struct FlashCommand: Command {
         Transports: sim:NAME[?key=value&...] (simulated device; keys: mtu, interval, packets-per-event,
         phy (1M, 2M, coded-s2, coded-s8), data-length, event-ms, buffers, address, name, erase-ms, write-ns-per-byte, fault=disconnect-after:BYTES |
         drop-notification:N | corrupt-notification:N | busy:N | unresponsive-after:BYTES).
-        Before connecting: every --set value is checked against the profile's parameter (exit 64), the
-        package's checksums (and, with --key, its signatures) are verified, and a package of a kind
-        the profile does not take ('packages' in the profile) is refused (exit 65) unless --force.
+        Before connecting, the checks every way into DFUKit makes (the library's Preflight): every
+        --set value against the profile's parameter, its type, values and range (exit 64); the
+        package's checksums, its signatures (with --key and the profile's signing-key), what the
+        profile requires of its images, and its kind: one the profile does not take ('packages' in
+        the profile) is refused (exit 65) unless --force.
         Exit: 0 verified, 1 the update failed on the device, 64 usage, 65 bad profile or package (or
         one the profile does not take), 69 transport unavailable, 130 Ctrl-C, 143 SIGTERM (the last line says what the
         device holds).
@@ -39,10 +38,11 @@ struct FlashCommand: Command {
 
     let profileName: String
     let device: DeviceSpecifier
+    let deviceText: String
     let packagePath: String
     let json: Bool
     let settings: [ParameterSetting]
-    /// `--mode`, a parameter of the MCUmgr profile.
+    /// `--mode`: `--set mode=MODE`; the profile says which modes there are.
     let mode: String?
     let writeTypes: [String: GATTWriteType]
     let force: Bool
@@ -52,7 +52,8 @@ struct FlashCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         let command = "dfukit \(Self.name)"
         profileName = try arguments.requiredValue("--profile")
-        device = try DeviceSpecifier(parsing: try arguments.requiredValue("--device"), command: "dfukit \(Self.name)")
+        deviceText = try arguments.requiredValue("--device")
+        device = try DeviceSpecifier(parsing: deviceText, command: "dfukit \(Self.name)")
         guard arguments.positionals.count == 1 else {
             throw UsageError(arguments.positionals.isEmpty ? "name the package to flash" : "name exactly one package",
                              command: command)
@@ -63,7 +64,6 @@ struct FlashCommand: Command {
         traceFile = arguments.value("--trace")
         force = arguments.flag("--force")
         settings = try ParameterSetting.parse(arguments.values["--set"] ?? [], command: command)
-        // One of the option's choices: the parser checked it.
         mode = arguments.value("--mode")
         var writeTypes: [String: GATTWriteType] = [:]
         for setting in arguments.values["--write"] ?? [] {
@@ -76,33 +76,32 @@ struct FlashCommand: Command {
         self.writeTypes = writeTypes
     }
 
-    /// The run's options, checked against the profile: each `--set` value fits its parameter,
-    /// `--mode` is a parameter of it, each `--write` role one of its characteristics.
-    private func checkedOptions(_ profile: Profile) throws(UsageError) -> FlashOptions {
-        let command = "dfukit \(Self.name)"
-        var options = FlashOptions(parameters: try ParameterCheck.values(settings, profile: profile, command: command),
-                                   writeTypes: writeTypes)
-        if let mode {
-            guard profile.parameters["mode"] != nil else {
-                throw UsageError("--mode \(mode): profile '\(profile.name)' has no upgrade mode (no parameter 'mode'; "
-                                 + "the MCUmgr profile has one)", command: command)
-            }
-            options.parameters["mode"] = .text(mode)
-        }
-        do {
-            try options.validate(for: profile)
-        } catch {
-            throw UsageError(error.message, command: command)
-        }
-        return options
-    }
-
     private static func keyValue(_ text: String, option: String, command: String) throws(UsageError) -> (String, String) {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
             throw UsageError("\(option) takes NAME=VALUE, not '\(text)'", command: command)
         }
         return (parts[0], parts[1])
+    }
+
+    /// The library's request for this command line: the same one `DFUKit.flash` takes, so the
+    /// preflight refuses what it refuses with the same words.
+    private func request(profile: Profile, package: FirmwarePackage) throws(DFUKitError) -> FlashRequest {
+        var request = FlashRequest(package: package, profile: profile, device: deviceText)
+        var parameters = ParameterSetting.values(settings)
+        if let mode { parameters["mode"] = .text(mode) }
+        request.options = FlashOptions(parameters: parameters, writeTypes: writeTypes)
+        request.force = force
+        request.traceFile = traceFile
+        if let keyPath {
+            do {
+                request.publicKeyPEM = try String(contentsOfFile: keyPath, encoding: .utf8)
+            } catch {
+                throw DFUKitError(kind: .package, message: "cannot read the public key \(keyPath): \(error.localizedDescription)"
+                                  + "\nnothing was sent to the device.")
+            }
+        }
+        return request
     }
 
     func run(_ console: any Console) async -> Int32 {
@@ -115,68 +114,43 @@ struct FlashCommand: Command {
             printEarlyFailure(console, kind: "profile", message: error.description)
             return ExitCode.dataError
         }
-        let options: FlashOptions
-        do {
-            options = try checkedOptions(profile)
-        } catch {
-            console.error(error.printed)
-            printEarlyFailure(console, kind: "usage", message: error.message)
-            return error.exitCode
-        }
         do {
             package = try FirmwarePackage.open(path: packagePath)
-            try package.requireIntact()
-            if let problem = PackageFit.problem(package, profile: profile) {
-                if !force {
-                    console.error("error: \(problem)\nnothing was sent to the device; --force sends it anyway.")
-                    printEarlyFailure(console, kind: "package", message: problem)
-                    return ExitCode.dataError
-                }
-                console.error("warning: \(problem)\n  sending it anyway (--force)")
-            }
-            if let keyPath = keyPath ?? profile.signingKey {
-                let key: String
-                do {
-                    key = try String(contentsOfFile: keyPath, encoding: .utf8)
-                } catch {
-                    throw PackageError.io(path: keyPath, operation: "read the public key", reason: "\(error.localizedDescription)")
-                }
-                try PackageVerifier.verify(package, publicKeyPEM: key).requireVerified()
-            }
         } catch {
             console.error("error: \(error)\nnothing was sent to the device.")
             printEarlyFailure(console, kind: "package", message: "\(error)")
             return ExitCode.dataError
         }
-        for image in package.images {
-            for check in image.integrityChecks where !check.checked {
-                console.error("note: image '\(image.name)': \(check.name) not checked before sending: \(check.detail)")
-            }
+        let plan: FlashPlan
+        do {
+            var places = ParameterSetting.places(settings)
+            if let mode { places["mode"] = "--mode \(mode)" }
+            plan = try Preflight.flash(try request(profile: profile, package: package), places: places)
+        } catch {
+            Refusal.print(error, console: console, command: "dfukit \(Self.name)")
+            printEarlyFailure(console, kind: error.kind.rawValue, message: error.message)
+            return error.exitCode
         }
-        for image in package.images where !image.profile.isEmpty && image.profile != profile.name {
-            console.error("warning: image '\(image.name)' was packaged for profile '\(image.profile)', flashing with '\(profile.name)'")
-        }
-        let transport: any GATTTransport
-        switch TransportFactory.open(device, console: console, command: "dfukit flash", traceFile: traceFile,
-                                     security: profile.security,
-                                     onUnavailable: { printEarlyFailure(console, kind: "transport", message: $0) }) {
-        case let .success(opened): transport = opened
-        case let .failure(status): return status.code
-        }
-        let images = PackageImages.flashImages(package)
-        let address = device.address
-        let clock: ProgressClock = device.isSimulatedClock ? .simulated : .wall
-        let (outcome, interruption) = await InterruptHandling.run {
+        for note in plan.notes { console.error(note.description) }
+        let clock: ProgressClock = plan.scheme.usesSimulatedClock(target: plan.locator.target) ? .simulated : .wall
+        let (outcome, interruption) = await InterruptHandling.run { () async -> (report: FlashReport?, summary: String, error: DFUKitError?) in
             let printer = ProgressPrinter(console: console, clock: clock)
-            let session = FlashSession(profile: profile, images: images, transport: transport, address: address,
-                                       options: options) {
-                printer.handle($0)
+            do throws(DFUKitError) {
+                let report = try await DFUKit.run(plan) { printer.handle($0) }
+                printer.finish()
+                return (report, printer.summary(report), nil)
+            } catch {
+                printer.finish()
+                return (error.report, "", error)
             }
-            let report = await session.run()
-            printer.finish()
-            return (report: report, summary: printer.summary(report))
         }
-        let report = outcome.report
+        guard let report = outcome.report else {
+            // The transport could not be opened: nothing was sent.
+            let error = outcome.error ?? DFUKitError(kind: .transport, message: "the transport could not be opened")
+            Refusal.print(error, console: console, command: "dfukit \(Self.name)")
+            printEarlyFailure(console, kind: error.kind.rawValue, message: error.message)
+            return interruption?.exitCode ?? error.exitCode
+        }
         if let error = report.error {
             console.error("error: \(error)")
         } else {

@@ -1,5 +1,4 @@
-import DFUPackage
-import DFUProfile
+import DFUKit
 import Foundation
 
 /// `dfukit package create`: builds a DFUKit package from .bin or Intel .hex images.
@@ -62,7 +61,7 @@ struct PackageCreateCommand: Command {
         guard let loaded = CommandInputs.profile(profile, console: console) else { return ExitCode.dataError }
         let kind = PackageFormat.dfukit.rawValue
         if !loaded.packageKinds.isEmpty, !loaded.packageKinds.contains(kind) {
-            let fitting = PackageFit.profiles(taking: kind).map(\.name)
+            let fitting = Preflight.profiles(taking: kind).map(\.name)
             console.error("error: profile '\(loaded.name)' takes \(loaded.packageKinds.joined(separator: ", ")) packages, "
                           + "not DFUKit packages (\(kind)); "
                           + (fitting.isEmpty ? "no profile on the search path takes them" : "profiles that do: " + fitting.joined(separator: ", "))

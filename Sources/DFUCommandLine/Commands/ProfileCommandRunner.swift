@@ -1,6 +1,4 @@
-import DFUEngine
-import DFUGATT
-import DFUProfile
+import DFUKit
 import Foundation
 
 /// Shared by `dfukit exec` and `dfukit smp ...`: loads the profile, checks the command and its
@@ -27,22 +25,25 @@ struct ProfileCommandRunner {
             console.error(error.description)
             return ExitCode.dataError
         }
-        let options: FlashOptions
+        var request = ExecRequest(command: command, profile: profile, device: device.text)
+        request.parameters = ParameterSetting.values(settings)
+        request.allowChangingDevice = confirmed
+        let plan: ExecPlan
         do {
-            options = try checkedOptions(profile)
+            plan = try Preflight.exec(request, places: ParameterSetting.places(settings))
         } catch {
-            console.error(error.printed)
+            Refusal.print(error, console: console, command: invokedAs)
             return error.exitCode
         }
-        let transport: any GATTTransport
-        switch TransportFactory.open(device, console: console, command: invokedAs) {
-        case let .success(opened): transport = opened
-        case let .failure(status): return status.code
+        let (outcome, interruption) = await InterruptHandling.run { () async -> Result<CommandExecution.Result, DFUKitError> in
+            do throws(DFUKitError) { return .success(try await DFUKit.run(plan)) } catch { return .failure(error) }
         }
-        let address = device.address
-        let command = self.command
-        let (result, interruption) = await InterruptHandling.run {
-            await CommandExecution.run(command, profile: profile, transport: transport, address: address, options: options)
+        let result: CommandExecution.Result
+        switch outcome {
+        case let .success(value): result = value
+        case let .failure(error):
+            Refusal.print(error, console: console, command: invokedAs)
+            return interruption?.exitCode ?? error.exitCode
         }
         if let interruption {
             if let error = result.report.error { console.error("error: \(error)") }
@@ -67,34 +68,12 @@ struct ProfileCommandRunner {
         console.out(text)
         return ExitCode.success
     }
-
-    /// Everything that can be checked without the device: the command exists, its arguments
-    /// fit the parameters its request reads, and a command that changes the device was meant.
-    func checkedOptions(_ profile: Profile) throws(UsageError) -> FlashOptions {
-        guard let spec = profile.commands[command] else {
-            let known = profile.commands.keys.sorted()
-            throw UsageError("profile '\(profile.name)' has no command '\(command)'"
-                             + (KeySuggestion.didYouMean(command, in: known) ?? "; its commands: \(known.joined(separator: ", "))"),
-                             command: invokedAs)
-        }
-        let parameters = try ParameterCheck.values(settings, profile: profile, command: invokedAs, sending: spec)
-        if spec.changesDevice, !confirmed {
-            throw UsageError("command '\(command)' of profile '\(profile.name)' changes the device (erases, writes, starts, "
-                             + "activates or resets: the profile marks it changes-device); sent alone it can leave the device "
-                             + "half updated. Add --yes to send it", command: invokedAs)
-        }
-        return FlashOptions(parameters: parameters)
-    }
 }
 
 extension ProfileCommandRunner {
-    /// `NAME=VALUE` settings as values, decimal or 0x integers and texts otherwise, unchecked
-    /// (`batch run`: the engine refuses names the profile lacks).
+    /// `NAME=VALUE` settings as the library takes them, each value as written (`batch run`:
+    /// the preflight reads them by the profile's parameter types).
     static func keyValues(_ settings: [String], command: String) throws(UsageError) -> [String: ParameterValue] {
-        var parameters: [String: ParameterValue] = [:]
-        for setting in try ParameterSetting.parse(settings, command: command) {
-            parameters[setting.name] = ParameterValue(parsing: setting.text)
-        }
-        return parameters
+        ParameterSetting.values(try ParameterSetting.parse(settings, command: command))
     }
 }

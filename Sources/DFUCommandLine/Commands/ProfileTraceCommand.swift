@@ -1,7 +1,4 @@
-import DFUEngine
-import DFUGATT
-import DFUPackage
-import DFUProfile
+import DFUKit
 import DFUTrace
 
 /// `dfukit profile trace PROFILE PACKAGE [--device D] [--mtu N] [--set NAME=VALUE]... [--json]`:
@@ -100,15 +97,16 @@ struct ProfileTraceCommand: Command {
     func run(_ console: any Console) async -> Int32 {
         guard let profile = CommandInputs.profile(profileName, console: console) else { return ExitCode.dataError }
         let options: FlashOptions
+        let places = ParameterSetting.places(settings)
         do {
-            options = FlashOptions(parameters: try ParameterCheck.values(settings, profile: profile, command: "dfukit \(Self.name)"))
+            options = FlashOptions(parameters: try Preflight.parameters(ParameterSetting.values(settings), profile: profile) { places[$0] })
         } catch {
-            console.error(error.printed)
+            Refusal.print(error, console: console, command: "dfukit \(Self.name)")
             return error.exitCode
         }
         guard let package = CommandInputs.intactPackage(packagePath, console: console) else { return ExitCode.dataError }
         // A trace is for looking: a package of another kind is traced, with the warning `flash` would refuse it with.
-        if let problem = PackageFit.problem(package, profile: profile) {
+        if let problem = Preflight.kindProblem(package, profile: profile) {
             console.error("warning: \(problem)\n  dfukit flash refuses it without --force; tracing it anyway")
         }
         let inner: any GATTTransport

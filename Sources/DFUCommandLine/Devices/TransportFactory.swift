@@ -60,6 +60,9 @@ extension DeviceSpecifier {
     var locator: DeviceLocator {
         DeviceLocator(scheme: transport.rawValue, target: target, address: address)
     }
+
+    /// The device string as the library reads it.
+    var text: String { locator.description }
 }
 
 /// An exit status as an error, for `Result`.

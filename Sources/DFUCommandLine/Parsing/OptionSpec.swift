@@ -44,6 +44,8 @@ public struct OptionSpec: Sendable {
         guard let valueName else { return .none }
         if !choices.isEmpty { return .choice(choices) }
         if canonicalName == "--profile" { return .profile }
+        // `--mode M` is `--set mode=M`: the profiles say which modes there are.
+        if canonicalName == "--mode" { return .choice(ProfileParameterChoices.values(of: "mode")) }
         if valueName == "DEVICE" || valueName == "TRANSPORT" { return .device }
         let fileWords = ["FILE", "PKG", "PATH", ".pem", ".zip", ".yaml"]
         if fileWords.contains(where: { valueName.contains($0) }) { return .file }

@@ -20,6 +20,9 @@ public struct BatchRequest: Sendable {
     public var line = LineConfiguration()
     /// Which devices are done or claimed, and where attempts are recorded; in memory by default.
     public var ledger: any BatchLedger = MemoryBatchLedger()
+    /// A public key (PEM) the package's signatures must verify with before any device is
+    /// touched (the profile's `signing-key` is checked as well); nil: only that.
+    public var publicKeyPEM: String?
     /// The schemes `device` may name.
     public var registry: TransportRegistry = .standard
 
@@ -33,33 +36,18 @@ public struct BatchRequest: Sendable {
 
 extension DFUKit {
     /// Runs a provisioning batch (as `dfukit batch run`): checks the line against the profile
-    /// and package before any device is touched, then flashes up to `line.concurrency`
+    /// and package before any device is touched (`Preflight.batch`), then flashes up to `line.concurrency`
     /// devices at once with retries and checks. The last event is `.finished(summary)`;
     /// cancelling the task cancels the running attempts, and the sequence then throws
     /// `.cancelled` after the summary. A batch in which some device failed still finishes
     /// normally: read `summary.failed`.
     public static func batch(_ request: BatchRequest) -> DFUKitEvents<BatchUpdate> {
         DFUKitEvents { (channel) throws(DFUKitError) in
-            let (locator, scheme) = try request.registry.locate(request.device)
-            let package = request.package
+            let plan = try Preflight.batch(request)
             let profile = request.profile
-            do {
-                try package.requireIntact()
-            } catch {
-                throw DFUKitError(kind: .package, message: "\(error)\nno device was touched.")
-            }
-            if !profile.packageKinds.isEmpty, !profile.packageKinds.contains(package.kind.name) {
-                throw DFUKitError(kind: .package, message: "\(package.path): package kind \(package.kind.name); profile "
-                                  + "'\(profile.name)' takes only \(profile.packageKinds.joined(separator: ", "))\nno device was touched.")
-            }
-            let images = FlashImage.images(of: package)
-            let line: LineConfiguration
-            do throws(ProfileDiagnostics) {
-                line = try LinePlanValidator.validate(request.line, profile: profile, images: images)
-            } catch {
-                throw DFUKitError(kind: .usage, message: error.description + "\nno device was touched.")
-            }
-            let source = try scheme.batchSource(TransportRequest(target: locator.target, security: profile.security))
+            let images = plan.images
+            let line = plan.line
+            let source = try plan.scheme.batchSource(TransportRequest(target: plan.locator.target, security: profile.security))
             let runner = BatchRunner(plan: BatchRunner.Plan(line: line, profile: profile, images: images), source: source,
                                      ledger: request.ledger) { channel.send(.event($0)) }
             let summary: BatchSummary

@@ -18,6 +18,19 @@ public struct DFUKitError: Error, Sendable, CustomStringConvertible {
         case cancelled
     }
 
+    /// What the caller could change to go on, where that is one thing: the command line names
+    /// the flag that does it, an embedder the request's property.
+    public enum Remedy: Sendable, Equatable {
+        /// Send the package although the profile does not take its kind (`FlashRequest.force`).
+        case force
+        /// Give (another) value for this parameter.
+        case setParameter(String)
+        /// Allow a command that changes the device (`ExecRequest.allowChangingDevice`).
+        case confirmChange
+        /// Name the device by its address.
+        case giveAddress
+    }
+
     /// What failed.
     public var kind: Kind
     /// What failed, where and what to do, in one or more lines.
@@ -25,12 +38,15 @@ public struct DFUKitError: Error, Sendable, CustomStringConvertible {
     /// The engine's report, for a flash or command that got as far as the transport: the
     /// bytes sent, the retries and `deviceHolds`, what the device holds now.
     public var report: FlashReport?
+    /// What would help, when one change would.
+    public var remedy: Remedy?
 
     /// An error of `kind`; `report` when the engine ran.
-    public init(kind: Kind, message: String, report: FlashReport? = nil) {
+    public init(kind: Kind, message: String, report: FlashReport? = nil, remedy: Remedy? = nil) {
         self.kind = kind
         self.message = message
         self.report = report
+        self.remedy = remedy
     }
 
     /// An error from the engine's report of a failed run.

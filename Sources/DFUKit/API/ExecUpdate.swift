@@ -39,24 +39,20 @@ extension DFUKit {
     /// refuses or does not answer.
     public static func exec(_ request: ExecRequest) -> DFUKitEvents<ExecUpdate> {
         DFUKitEvents { (channel) throws(DFUKitError) in
-            let profile = request.profile
-            guard let spec = profile.commands[request.command] else {
-                throw DFUKitError(kind: .usage, message: "profile '\(profile.name)' has no command '\(request.command)'; "
-                                  + "its commands: \(profile.commands.keys.sorted().joined(separator: ", "))")
-            }
-            if spec.changesDevice, !request.allowChangingDevice {
-                throw DFUKitError(kind: .usage, message: "command '\(request.command)' of profile '\(profile.name)' changes "
-                                  + "the device (the profile marks it changes-device): set allowChangingDevice to send it")
-            }
-            let (locator, scheme) = try request.registry.locate(request.device)
-            let transport = try scheme.open(TransportRequest(target: locator.target, security: profile.security))
-            let result = await CommandExecution.run(request.command, profile: profile, transport: transport,
-                                                    address: locator.address,
-                                                    options: FlashOptions(parameters: request.parameters)) {
-                channel.send(.detail($0))
-            }
+            let result = try await run(try Preflight.exec(request)) { channel.send(.detail($0)) }
             guard let fields = result.fields else { throw DFUKitError(report: result.report) }
             channel.send(.answer(fields, report: result.report))
         }
+    }
+
+    /// Sends a checked command (`Preflight.exec`), telling `onEvent` each engine event; returns
+    /// the answer's fields (nil when the device refused or did not answer) and the report.
+    /// - Throws: `.transport` when the transport cannot be opened.
+    public static func run(_ plan: ExecPlan,
+                           onEvent: @escaping @Sendable (FlashEvent) -> Void = { _ in }) async throws(DFUKitError) -> CommandExecution.Result {
+        let profile = plan.request.profile
+        let transport = try plan.scheme.open(TransportRequest(target: plan.locator.target, security: profile.security))
+        return await CommandExecution.run(plan.request.command, profile: profile, transport: transport,
+                                          address: plan.locator.address, options: plan.options, onEvent: onEvent)
     }
 }

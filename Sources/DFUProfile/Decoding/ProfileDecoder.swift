@@ -31,6 +31,7 @@ final class ProfileDecoder {
     var definedCommands: [String] = []
     var definedNotifications: [String] = []
     var parameters: [String: ParameterValue] = [:]
+    var parameterRules: [String: ParameterRule] = [:]
     /// Phase names seen so far, and how deep inside phases the step being decoded is.
     var definedPhases: [String] = []
     var phaseDepth = 0
@@ -105,6 +106,7 @@ final class ProfileDecoder {
                               procedure: procedure)
         profile.version = version
         profile.parameters = parameters
+        profile.parameterRules = parameterRules
         profile.signingKey = signingKey
         profile.packageKinds = packageKinds
         profile.security = security
@@ -164,23 +166,58 @@ final class ProfileDecoder {
         return defaults
     }
 
-    /// `parameters: { name: default }`, each an integer or a text.
+    /// `parameters: { name: default }`, each an integer or a text, or
+    /// `name: { default: D, values: [...], min: M, max: N, reason: TEXT }` for a limited one.
     func decodeParameters(_ node: ProfileNode) {
         guard let all = context.namedEntries(node, "'parameters'") else { return }
         for entry in all.entries {
             guard context.identifier(entry.keyNode, "the parameter name '\(entry.key)'") != nil else { continue }
-            guard let text = entry.value.scalar, !entry.value.isNull else {
-                context.error("parameter '\(entry.key)' needs a default value (an integer or a text)",
-                              at: entry.value.location)
+            if entry.value.mapping != nil {
+                decodeLimitedParameter(entry.key, entry.value)
                 continue
             }
-            if text.first?.isNumber == true {
-                guard let value = context.integer(entry.value, "parameter '\(entry.key)'") else { continue }
-                parameters[entry.key] = .integer(value)
-            } else {
-                parameters[entry.key] = .text(text)
-            }
+            guard let value = parameterValue(entry.value, "parameter '\(entry.key)'") else { continue }
+            parameters[entry.key] = value
         }
+    }
+
+    /// An integer when it starts with a digit, else a text; nil (reported) when null or malformed.
+    private func parameterValue(_ node: ProfileNode, _ what: String) -> ParameterValue? {
+        guard let text = node.scalar, !node.isNull else {
+            context.error("\(what) needs a value (an integer or a text)", at: node.location)
+            return nil
+        }
+        guard text.first?.isNumber == true else { return .text(text) }
+        return context.integer(node, what).map { .integer($0) }
+    }
+
+    private func decodeLimitedParameter(_ name: String, _ node: ProfileNode) {
+        let what = "parameter '\(name)'"
+        guard let map = context.mapping(node, what, keys: ["default", "values", "min", "max", "reason"]) else { return }
+        guard let defaultNode = map.required("default", context),
+              let defaultValue = parameterValue(defaultNode, "the default of \(what)") else { return }
+        parameters[name] = defaultValue
+        var rule = ParameterRule()
+        if let valuesNode = map.optional("values"), let items = context.list(valuesNode, "the values of \(what)") {
+            rule.values = items.compactMap { parameterValue($0, "a value of \(what)") }
+            if rule.values.isEmpty { context.error("the values of \(what) list none", at: valuesNode.location) }
+        }
+        rule.minimum = map.optional("min").flatMap { context.integer($0, "the minimum of \(what)") }
+        rule.maximum = map.optional("max").flatMap { context.integer($0, "the maximum of \(what)") }
+        rule.reason = map.optional("reason")?.scalar
+        if !rule.values.isEmpty, rule.minimum != nil || rule.maximum != nil {
+            context.error("\(what) gives both values and a range: give one", at: node.location)
+        }
+        if let low = rule.minimum, let high = rule.maximum, low > high {
+            context.error("the minimum of \(what) (\(low)) is above its maximum (\(high))", at: node.location)
+        }
+        if (rule.minimum != nil || rule.maximum != nil), case .text = defaultValue {
+            context.error("\(what) has a range but a text default: a range limits integers", at: defaultNode.location)
+        }
+        if let problem = rule.problem(with: defaultValue) {
+            context.error("the default of \(what) is \(problem)", at: defaultNode.location)
+        }
+        parameterRules[name] = rule
     }
 
     func decodeResume(_ node: ProfileNode) -> ResumePolicy? {

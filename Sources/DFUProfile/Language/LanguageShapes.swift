@@ -29,11 +29,15 @@ enum LanguageShapes {
             "commands": .namedMap(.context("command"), keys: .name),
             "notifications": .namedMap(.context("notification"), keys: .text),
             "resume": .context("resume"), "reboot": .context("reboot"),
-            "parameters": .namedMap(.anyOf([.integer, .text]), keys: .name),
+            "parameters": .namedMap(.anyOf([.integer, .text, .context("parameter")]), keys: .name),
             "security": .choice, "signing-key": .text, "packages": .list(.choice), "procedure": .steps,
         ]),
         ContextShape(id: "match", path: .member("match"), heading: "match", keys: [
             "name": .text, "services": .list(.uuid),
+        ]),
+        ContextShape(id: "parameter", path: .member("parameters", "probe"), heading: "parameters", keys: [
+            "default": .anyOf([.integer, .text]), "values": .list(.anyOf([.integer, .text])), "min": .integer,
+            "max": .integer, "reason": .text,
         ]),
         ContextShape(id: "defaults", path: .member("defaults"), heading: "defaults", keys: [
             "endian": .choice, "timeout": .duration, "retries": .integer,

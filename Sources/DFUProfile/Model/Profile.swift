@@ -31,6 +31,9 @@ public struct Profile: Sendable {
     /// Named settings with defaults, visible as `param.<name>`; `dfukit flash --set NAME=VALUE`
     /// overrides them (e.g. Nordic's packet receipt notification interval).
     public var parameters: [String: ParameterValue] = [:]
+    /// The values or range a parameter is limited to, for those the profile limits
+    /// (`NAME: { default: D, values: [...] }`, `min:`, `max:`); checked with the parameter's type.
+    public var parameterRules: [String: ParameterRule] = [:]
     /// A PEM public key (a path relative to the profile file) that every package flashed
     /// with this profile must be signed with; checked before any byte goes out, as `--key`.
     public var signingKey: String?

@@ -1,0 +1,43 @@
+/// A flash checked before the radio (`Preflight.flash`): what `DFUKit.flash` runs.
+public struct FlashPlan: Sendable {
+    /// The request as given.
+    public var request: FlashRequest
+    /// The device string's parts, and the scheme that opens it.
+    public var locator: DeviceLocator
+    /// The scheme `locator` names, its target checked.
+    public var scheme: any TransportScheme
+    /// The images in send order.
+    public var images: [FlashImage]
+    /// The options with every parameter checked and typed.
+    public var options: FlashOptions
+    /// What to show before starting.
+    public var notes: [PreflightNote]
+}
+
+/// One command checked before the radio (`Preflight.exec`).
+public struct ExecPlan: Sendable {
+    /// The request as given.
+    public var request: ExecRequest
+    /// The device string's parts.
+    public var locator: DeviceLocator
+    /// The scheme `locator` names.
+    public var scheme: any TransportScheme
+    /// The command's parameters, checked and typed.
+    public var options: FlashOptions
+}
+
+/// A batch line checked before any device (`Preflight.batch`).
+public struct BatchPlan: Sendable {
+    /// The request as given.
+    public var request: BatchRequest
+    /// The device string's parts.
+    public var locator: DeviceLocator
+    /// The scheme `locator` names.
+    public var scheme: any TransportScheme
+    /// The images in send order.
+    public var images: [FlashImage]
+    /// The line with its parameters checked and typed.
+    public var line: LineConfiguration
+    /// What to show before starting.
+    public var notes: [PreflightNote]
+}

@@ -1,0 +1,96 @@
+/// Every check that needs no device, made in one place before the radio for every way into
+/// DFUKit: `DFUKit.flash`, `exec` and `batch`, and `dfukit flash`, `exec` and `batch run`
+/// (which build the same requests), so one input gets one refusal, one message and one exit
+/// code whichever way it comes in, before a byte is sent.
+///
+/// In order: the device string and its scheme's options; the device's identity (a profile that
+/// cannot tell its devices apart needs an address); for a batch the station's name; the
+/// package (images, checksums, kind, signatures with the given key and the profile's
+/// `signing-key`, what the profile reads of each image); the parameters (name, type, values,
+/// range; for a batch with the line's other checks); the profile's opening checks over each
+/// image with those parameters.
+public enum Preflight {
+    /// Checks a flash. `places` says where each parameter was written, for messages (a command
+    /// line's `--set prn=abc`); the refusal is otherwise the same.
+    /// - Throws: `.usage` (device string, parameters), `.package`, `.profile`.
+    public static func flash(_ request: FlashRequest, places: [String: String] = [:]) throws(DFUKitError) -> FlashPlan {
+        let (locator, scheme) = try request.registry.locate(request.device)
+        let notes = try package(request.package, profile: request.profile, publicKeyPEM: request.publicKeyPEM,
+                                force: request.force)
+        var options = request.options
+        options.parameters = try Self.parameters(request.options.parameters, profile: request.profile) { places[$0] }
+        try writeTypes(options, profile: request.profile)
+        let images = FlashImage.images(of: request.package)
+        try openingChecks(images, profile: request.profile, parameters: options.parameters)
+        return FlashPlan(request: request, locator: locator, scheme: scheme, images: images, options: options, notes: notes)
+    }
+
+    /// Checks one command: it exists, a command that changes the device was meant, its
+    /// parameters are ones it reads and fit the profile (`places` as for `flash`).
+    /// - Throws: `.usage`.
+    public static func exec(_ request: ExecRequest, places: [String: String] = [:]) throws(DFUKitError) -> ExecPlan {
+        let profile = request.profile
+        let (locator, scheme) = try request.registry.locate(request.device)
+        guard let spec = profile.commands[request.command] else {
+            let known = profile.commands.keys.sorted()
+            throw DFUKitError(kind: .usage, message: "profile '\(profile.name)' has no command '\(request.command)'"
+                              + (KeySuggestion.didYouMean(request.command, in: known)
+                                 ?? "; its commands: \(known.joined(separator: ", "))"))
+        }
+        let parameters = try commandParameters(request.parameters, command: spec, profile: profile) { places[$0] }
+        if spec.changesDevice, !request.allowChangingDevice {
+            throw DFUKitError(kind: .usage, message: "command '\(request.command)' of profile '\(profile.name)' changes the "
+                              + "device (erases, writes, starts, activates or resets: the profile marks it changes-device); "
+                              + "sent alone it can leave the device half updated.", remedy: .confirmChange)
+        }
+        return ExecPlan(request: request, locator: locator, scheme: scheme, options: FlashOptions(parameters: parameters))
+    }
+
+    /// Checks a batch line once, before any device: as a flash, plus the station's name and
+    /// the line's checks and skip rule (`LinePlanValidator`, which reports every mistake of the
+    /// line at once, each at its `FILE:LINE:COL`, or by the flag that gave it).
+    /// - Throws: `.usage` (device string, station, parameters: as for a flash, whichever of the
+    ///   line's mistakes are reported with them), `.profile` (the line's other mistakes),
+    ///   `.package`.
+    public static func batch(_ request: BatchRequest) throws(DFUKitError) -> BatchPlan {
+        let profile = request.profile
+        let (locator, scheme) = try request.registry.locate(request.device)
+        if let station = request.line.station { try checkStation(station) }
+        let notes = try package(request.package, profile: profile, publicKeyPEM: request.publicKeyPEM, force: false)
+        let images = FlashImage.images(of: request.package)
+        let line: LineConfiguration
+        do throws(ProfileDiagnostics) {
+            line = try LinePlanValidator.validate(request.line, profile: profile, images: images)
+        } catch {
+            let badParameter = request.line.parameters.contains { profile.checkedParameter($0.key, $0.value).isFailure }
+            throw DFUKitError(kind: badParameter ? .usage : .profile, message: error.description + "\nno device was touched.")
+        }
+        try openingChecks(images, profile: profile, parameters: line.parameters)
+        return BatchPlan(request: request, locator: locator, scheme: scheme, images: images, line: line, notes: notes)
+    }
+
+    /// A station's name is what the ledger records every attempt under: never empty.
+    /// - Throws: `.usage`.
+    public static func checkStation(_ name: String) throws(DFUKitError) {
+        guard name.contains(where: { !$0.isWhitespace }) else {
+            throw DFUKitError(kind: .usage, message: "the station name is empty: the ledger records every attempt under it; "
+                              + "name the station, or leave the name out to use the host name")
+        }
+    }
+
+    /// Each write type names a characteristic of the profile.
+    static func writeTypes(_ options: FlashOptions, profile: Profile) throws(DFUKitError) {
+        do {
+            try options.validate(for: profile)
+        } catch {
+            throw DFUKitError(kind: .usage, message: error.message)
+        }
+    }
+}
+
+extension Result {
+    var isFailure: Bool {
+        if case .failure = self { return true }
+        return false
+    }
+}
