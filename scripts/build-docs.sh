@@ -23,10 +23,23 @@ DFUTrace DFUBatch DFULedger DFUBlueZ"
 
 rm -rf "$OUT/symbol-graphs" "$OUT/DFUKit.docc" "$OUT/site"
 mkdir -p "$OUT/symbol-graphs"
-dump=$("$SWIFT" package dump-symbol-graph --minimum-access-level public 2>&1) || { echo "$dump" >&2; exit 1; }
+# dump-symbol-graph builds the non-test targets, then extracts a graph for every library module of
+# the package, and on Linux those include the two modules SwiftPM synthesizes to run the tests
+# (DFUKitPackageTests, DFUKitPackageDiscoveredTests), which only a test build makes. On a fresh
+# clone (no `make test` yet) it therefore fails for those two alone, after writing the others'
+# graphs; no option leaves them out. So a failure is accepted when every error it reports is one
+# of those two modules not loading (the graphs needed here are checked below), and any other
+# error fails the docs as before.
+dump=$("$SWIFT" package dump-symbol-graph --minimum-access-level public 2>&1) || {
+    errors=$(echo "$dump" | grep '^error: ' || true)
+    others=$(echo "$errors" | grep -vE "^error: Failed to emit symbol graph for '[A-Za-z0-9_]+Package(Discovered)?Tests': Couldn't load module" || true)
+    if [ -z "$errors" ] || [ -n "$others" ]; then echo "$dump" >&2; exit 1; fi
+    echo "docs: no symbol graphs for the test runner modules (not built without the tests; not documented)"
+}
 graphs=$(echo "$dump" | sed -n 's/^Files written to //p' | tail -1)
 [ -d "$graphs" ] || { echo "$dump" >&2; echo "docs: no symbol graph directory in that output" >&2; exit 1; }
 for module in $MODULES; do
+    [ -s "$graphs/$module.symbols.json" ] || { echo "$dump" >&2; echo "docs: no symbol graph for $module" >&2; exit 1; }
     cp "$graphs/$module.symbols.json" "$OUT/symbol-graphs/"
     cp "$graphs/$module"@*.symbols.json "$OUT/symbol-graphs/" 2>/dev/null || true
 done

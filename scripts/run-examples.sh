@@ -2,7 +2,8 @@
 # Builds Examples/ (a package that uses DFUKit's library products by path, as another project
 # would) with its own scratch path, .build/examples, and runs each example: its exit status and
 # one line of its output must be the expected ones. Needs dfukit built (it makes the package the
-# examples flash). Arguments are passed to `swift build` of the main package to find its bin path.
+# examples flash). Then README.md's library section as a new package (scripts/check-readme-library.sh).
+# Arguments are passed to `swift build` of the main package to find its bin path.
 # Ends with "examples: N passed, N failed (built in S s, ran in S s)".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -60,6 +61,10 @@ check verify-packages-broken 1 "0 of 1 packages intact" -- "$bin/verify-packages
 check batch-two 0 "2 device(s): 2 flashed, 0 failed, 0 skipped" -- "$bin/batch-two" "$work/packages/demo-app.zip"
 check readme-example 0 'verified: the device holds ["installed"]' -- \
     "$bin/readme-example" "$work/packages/demo-app.zip"
+# README.md's "Use DFUKit from Swift" as a new package: its Package.swift and main.swift blocks,
+# loaded as written, then built with this scratch path (last: it builds another root package here).
+check readme-library 0 'verified: the device holds ["installed"]' -- \
+    scripts/check-readme-library.sh "$work/packages/demo-app.zip"
 
 finished=$(date +%s)
 echo "examples: $passed passed, $failed failed (built in $((built - started)) s, ran in $((finished - built)) s)"

@@ -52,6 +52,22 @@ final class VersionTests: XCTestCase {
         XCTAssertTrue(newest.hasPrefix("## [\(DFUKit.version)]"), "newest release in CHANGELOG.md: \(newest)")
     }
 
+    /// The profile language is at version 1, and the change log's preamble says which version it is
+    /// ("the profile language has its own version (...), N so far"): a new language version is a
+    /// deliberate change of this test, of the change log and of every shipped profile.
+    func testTheProfileLanguageVersionIsOneAsTheChangeLogSays() throws {
+        XCTAssertEqual(DFUKit.profileLanguageVersion, 1)
+        let changelog = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let preamble = changelog.components(separatedBy: "\n## ").first ?? ""
+        let words = preamble.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+        let statement = try XCTUnwrap(words.range(of: "the profile language has its own version"),
+                                      "CHANGELOG.md's preamble does not say the profile language's version")
+        let rest = words[statement.upperBound...]
+        let soFar = try XCTUnwrap(rest.range(of: " so far"), "CHANGELOG.md: \(rest.prefix(120))")
+        let number = rest[..<soFar.lowerBound].split(separator: " ").last.map(String.init)
+        XCTAssertEqual(number, "\(DFUKit.profileLanguageVersion)", "CHANGELOG.md: \(rest.prefix(120))")
+    }
+
     func testTheProfileLanguageVersionIsTheOneTheShippedProfilesDeclare() throws {
         XCTAssertEqual(DFUKit.profileLanguageVersion, ProfileLanguage.version)
         let directory = Fixtures.repositoryRoot.appendingPathComponent("profiles")
