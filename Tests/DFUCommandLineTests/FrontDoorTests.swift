@@ -31,6 +31,8 @@ final class FrontDoorTests: XCTestCase {
         /// The exec door: the command to send with `parameters` (nil: the case has no exec door).
         var execCommand: String?
         var station: String?
+        /// A ledger URL for the batch doors instead of a fresh SQLite file.
+        var ledger: String?
         var doors: [Door] = [.flash, .batchFlags, .batchLineFile, .libraryFlash, .libraryBatch]
         var exitCode: Int32
         /// What the refusal says, the same through every door.
@@ -97,6 +99,12 @@ final class FrontDoorTests: XCTestCase {
             Case(name: "an empty station name", profile: "vendor-ctrlpt", package: try vendorPackage(), simulator: "vendor-ctrlpt",
                  station: "", doors: [.batchFlags, .batchLineFile, .libraryBatch], exitCode: 64,
                  message: "the station name is empty"),
+            // The ledger is a command-line matter (the library's batch keeps claims where it is
+            // told): both batch doors refuse one that cannot be opened before any device.
+            Case(name: "a ledger that cannot be written", profile: "vendor-ctrlpt", package: try vendorPackage(),
+                 simulator: "vendor-ctrlpt", ledger: "sqlite:/proc/no-such-directory/ledger.sqlite",
+                 doors: [.batchFlags, .batchLineFile], exitCode: 74,
+                 message: "ledger sqlite:/proc/no-such-directory/ledger.sqlite: open the database"),
         ]
     }
 
@@ -148,7 +156,7 @@ final class FrontDoorTests: XCTestCase {
         let single = "sim:\(testCase.simulator)?journal=\(journal)"
         let fleet = "sim:\(testCase.simulator)?fleet=2&journal=\(journal)"
         let sets = testCase.parameters.sorted { $0.key < $1.key }.flatMap { ["--set", "\($0.key)=\($0.value)"] }
-        let ledger = "sqlite:" + scratch.file("ledger-\(UUID().uuidString).sqlite")
+        let ledger = testCase.ledger ?? "sqlite:" + scratch.file("ledger-\(UUID().uuidString).sqlite")
         switch door {
         case .flash:
             return try cli(["flash", "--profile", testCase.profile, "--device", single, testCase.package] + sets)

@@ -1,4 +1,4 @@
-import DFUProfile
+import DFUKit
 
 /// A value given for a profile parameter on the command line (`--set prn=12`, or the HASH of
 /// `smp image test`), kept as written until the profile is loaded and can say what the

@@ -153,10 +153,9 @@ struct BatchRunCommand: Command {
         }
         for note in plan.notes { console.error(note.description) }
         let line = plan.line
-        let images = plan.images
         let source: any BatchDeviceSource
         do {
-            source = try plan.scheme.batchSource(TransportRequest(target: plan.locator.target, security: profile.security))
+            source = try plan.deviceSource()
         } catch {
             Refusal.print(error, console: console, command: "dfukit \(Self.name)")
             return error.exitCode
@@ -176,7 +175,7 @@ struct BatchRunCommand: Command {
         let adapter = LedgerBatchAdapter(ledger: ledger, packageSHA256: packageSHA256, station: station, profile: profile.name,
                                          includingDone: !line.skipDone)
         let view = BatchProgressView(console: console, slots: line.concurrency)
-        let runner = BatchRunner(plan: BatchRunner.Plan(line: line, profile: profile, images: images), source: source, ledger: adapter, ledgerRetry: Self.ledgerRetry()) { view.handle($0) }
+        let runner = plan.runner(source: source, ledger: adapter, ledgerRetry: Self.ledgerRetry()) { view.handle($0) }
         let (outcome, signal) = await BatchStopSignals.run(runner)
         view.finish()
         await ledger.close()
@@ -185,7 +184,7 @@ struct BatchRunCommand: Command {
         case let .success(value): summary = value
         case let .failure(error):
             console.error("error: \(error)")
-            return error.exitCode
+            return ExitCode.of(error)
         }
         var text = "\(summary.devices) device(s): \(summary.succeeded) flashed, \(summary.failed) failed, "
             + "\(summary.skipped) skipped (done before, running the target already, or claimed by another station); "

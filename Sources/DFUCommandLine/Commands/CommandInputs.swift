@@ -1,5 +1,4 @@
-import DFUPackage
-import DFUProfile
+import DFUKit
 
 /// The inputs commands share, loaded with their errors printed: a profile by name or path, a
 /// package whose bytes pass their checks.

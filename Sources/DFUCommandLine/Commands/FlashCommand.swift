@@ -163,7 +163,7 @@ struct FlashCommand: Command {
         }
         switch report.status {
         case .verified, .completed: return ExitCode.success
-        case .failed: return report.error?.exitCode ?? ExitCode.failure
+        case .failed: return report.error.map(ExitCode.of) ?? ExitCode.failure
         }
     }
 

@@ -1,4 +1,4 @@
-import DFUGATT
+import DFUKit
 import Foundation
 
 /// `dfukit inspect TRANSPORT/ADDRESS [--json]`: connects and dumps the GATT database.

@@ -1,4 +1,4 @@
-import DFUBatch
+import DFUKit
 import DFULedger
 import Foundation
 

@@ -1,4 +1,4 @@
-import DFUPackage
+import DFUKit
 
 /// `dfukit package inspect PKG [--json]`.
 struct PackageInspectCommand: Command {

@@ -1,4 +1,4 @@
-import DFUPackage
+import DFUKit
 import Foundation
 
 /// `dfukit package verify PKG [--key PUB.pem] [--json]`.

@@ -1,4 +1,4 @@
-import DFUProfile
+import DFUKit
 
 /// `dfukit profile check FILE...`: loads each profile and prints every problem as
 /// `FILE:LINE:COL: error: MESSAGE`.

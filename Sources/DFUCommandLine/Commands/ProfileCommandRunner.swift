@@ -52,7 +52,7 @@ struct ProfileCommandRunner {
         }
         guard let fields = result.fields else {
             console.error("error: \(result.report.error?.description ?? "the command failed")")
-            return result.report.error?.exitCode ?? ExitCode.failure
+            return result.report.error.map(ExitCode.of) ?? ExitCode.failure
         }
         let object = Value.record(fields).jsonObject
         if !json, let text = textFormat.render(object) {

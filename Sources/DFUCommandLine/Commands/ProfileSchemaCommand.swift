@@ -1,4 +1,4 @@
-import DFUProfile
+import DFUKit
 
 /// `dfukit profile schema`: prints the profile language as a JSON Schema (draft 2020-12) for
 /// editors, generated from the loader's own definitions.

@@ -1,4 +1,4 @@
-import DFUProfile
+import DFUKit
 import Foundation
 
 /// `dfukit profiles [--json]`: the profiles on the search path, with their descriptions and

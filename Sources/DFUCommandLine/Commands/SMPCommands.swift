@@ -1,4 +1,4 @@
-import DFUProfile
+import DFUKit
 
 /// `dfukit smp ...`: the MCUmgr commands people use at a bench, as shortcuts for
 /// `dfukit exec --profile mcumgr-smp COMMAND`. A shortcut names the profile command it

@@ -1,6 +1,4 @@
-import DFUEngine
-import DFUGATT
-import DFUProfile
+import DFUKit
 import DFUTrace
 
 /// One `dfukit profile trace`: the flash session over a `TracingTransport`, its events printed
@@ -28,7 +26,7 @@ struct TraceRun: Sendable {
         printer.end(report, generic: generic)
         switch report.status {
         case .verified, .completed: return ExitCode.success
-        case .failed: return report.error?.exitCode ?? ExitCode.failure
+        case .failed: return report.error.map(ExitCode.of) ?? ExitCode.failure
         }
     }
 }

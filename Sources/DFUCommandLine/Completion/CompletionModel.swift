@@ -1,4 +1,4 @@
-import DFUSimulator
+import DFUKit
 
 /// What a shell completes for `dfukit`, read from the command table: the words that name
 /// commands and groups, each command's options and what each option's value is. The bash, zsh

@@ -1,5 +1,4 @@
-import DFUGATT
-import DFUSimulator
+import DFUKit
 
 /// `--device TRANSPORT[/ADDRESS]`: which transport, and optionally which device on it.
 /// `sim:vendor-ctrlpt?mtu=247&fault=disconnect-after:40000/C0:FF:EE:00:00:01`,

@@ -1,5 +1,4 @@
-import DFUBatch
-import DFUEngine
+import DFUKit
 import Dispatch
 import Foundation
 import Synchronization

@@ -1,4 +1,4 @@
-import DFUEngine
+import DFUKit
 
 /// The last line of a command a signal stopped: which signal, and what the device holds, from
 /// the engine's report (its `device_holds` stages, else what its error says in words).

@@ -1,4 +1,4 @@
-import DFUGATT
+import DFUKit
 import Foundation
 
 /// How `dfukit flash` shows the link a connection got: one line on standard error, and the

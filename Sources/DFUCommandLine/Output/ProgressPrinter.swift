@@ -1,4 +1,4 @@
-import DFUEngine
+import DFUKit
 
 /// Turns flash events into progress a person reads: on a terminal one line redrawn in place
 /// (percent, bytes, transfer rate, elapsed, ETA); on a pipe a plain line at every tenth. The

@@ -1,5 +1,4 @@
-import DFUBytes
-import DFUEngine
+import DFUKit
 import DFUTrace
 import Foundation
 

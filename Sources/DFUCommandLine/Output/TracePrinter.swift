@@ -1,4 +1,4 @@
-import DFUEngine
+import DFUKit
 import DFUTrace
 
 /// What a trace starts with.

@@ -1,4 +1,4 @@
-import DFUEngine
+import DFUKit
 import DFUTrace
 import Foundation
 

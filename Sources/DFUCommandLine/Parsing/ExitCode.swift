@@ -1,3 +1,5 @@
+import DFUKit
+
 /// Exit statuses, after sysexits(3).
 public enum ExitCode {
     public static let success: Int32 = 0
@@ -11,4 +13,10 @@ public enum ExitCode {
     public static let unavailable: Int32 = 69
     /// Reading or writing a local file failed.
     public static let ioError: Int32 = 74
+
+    /// The status for an engine error: the library's one table (`DFUKitError.exitCode`), so the
+    /// engine itself never deals in exit codes.
+    static func of(_ error: FlashError) -> Int32 {
+        DFUKitError(error).exitCode
+    }
 }

@@ -1,4 +1,4 @@
-import DFUProfile
+import DFUKit
 
 /// A command's arguments after parsing: option values by canonical name, flags, positionals.
 public struct ParsedArguments: Sendable {

@@ -1,4 +1,4 @@
-import DFUProfile
+import DFUKit
 
 /// "Did you mean ...?" for the command line: the nearest command or option to a mistyped one.
 enum Suggestion {

@@ -60,18 +60,6 @@ public struct FlashError: Error, Sendable, CustomStringConvertible {
         self.hint = hint
     }
 
-    /// sysexits: 69 when the transport is unavailable, 65 for a profile that cannot run,
-    /// 1 when the update failed on the device; 130 (as after SIGINT) when cancelled.
-    public var exitCode: Int32 {
-        switch kind {
-        case .transport: return 69
-        case .profile: return 65
-        case .cancelled: return 130
-        case .usage: return 64
-        default: return 1
-        }
-    }
-
     public var description: String {
         var context: [String] = []
         if let address { context.append("device \(address)") }

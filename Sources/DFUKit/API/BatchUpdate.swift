@@ -44,12 +44,7 @@ extension DFUKit {
     public static func batch(_ request: BatchRequest) -> DFUKitEvents<BatchUpdate> {
         DFUKitEvents { (channel) throws(DFUKitError) in
             let plan = try Preflight.batch(request)
-            let profile = request.profile
-            let images = plan.images
-            let line = plan.line
-            let source = try plan.scheme.batchSource(TransportRequest(target: plan.locator.target, security: profile.security))
-            let runner = BatchRunner(plan: BatchRunner.Plan(line: line, profile: profile, images: images), source: source,
-                                     ledger: request.ledger) { channel.send(.event($0)) }
+            let runner = plan.runner(source: try plan.deviceSource(), ledger: request.ledger) { channel.send(.event($0)) }
             let summary: BatchSummary
             do throws(FlashError) {
                 summary = try await runner.run()

@@ -41,3 +41,21 @@ public struct BatchPlan: Sendable {
     /// What to show before starting.
     public var notes: [PreflightNote]
 }
+
+extension BatchPlan {
+    /// Opens where the line's devices are (with the profile's link security).
+    /// - Throws: `.usage` for a transport that cannot hold a batch, `.transport` when it cannot
+    ///   be used here.
+    public func deviceSource() throws(DFUKitError) -> any BatchDeviceSource {
+        try scheme.batchSource(TransportRequest(target: locator.target, security: request.profile.security))
+    }
+
+    /// The runner that flashes the devices of `source`, recording to `ledger`: what
+    /// `DFUKit.batch` and `dfukit batch run` both run.
+    public func runner(source: any BatchDeviceSource, ledger: any BatchLedger,
+                       ledgerRetry: LedgerRetryPolicy = LedgerRetryPolicy(),
+                       onEvent: @escaping @Sendable (BatchEvent) -> Void) -> BatchRunner {
+        BatchRunner(plan: BatchRunner.Plan(line: line, profile: request.profile, images: images), source: source,
+                    ledger: ledger, ledgerRetry: ledgerRetry, onEvent: onEvent)
+    }
+}
