@@ -132,7 +132,8 @@ final class InputCheckTests: XCTestCase {
         XCTAssertTrue(missingKey.stderr.contains("cannot read 'no/such/key.pem'"), missingKey.transcript)
         // A slash after a simulated device's name is still an address, and must be one.
         try assertUsageError(["flash", "--profile", "vendor-ctrlpt", "--device", "sim:vendor-ctrlpt/zz", "x.zip"], [
-            "error: 'zz' in --device is not a device address like C0:FF:EE:00:00:01", "See 'dfukit flash --help'.",
+            "error: 'zz' in device 'sim:vendor-ctrlpt/zz' is not a device address like C0:FF:EE:00:00:01",
+            "See 'dfukit flash --help'.",
         ])
         // A socket path is a path.
         let socket = try DFUKitBinary.run(["scan", "--device", "hci:unix:/nonexistent/dir/hci.sock"])

@@ -74,6 +74,13 @@ final class TransportRegistryTests: XCTestCase {
         XCTAssertNil(socket.address)
         XCTAssertThrowsError(try DeviceLocator(parsing: "vendor-ctrlpt"))
         XCTAssertThrowsError(try DeviceLocator(parsing: "sim:"))
+        // Meant as an address, but none: refused, not read as part of the target.
+        XCTAssertThrowsError(try DeviceLocator(parsing: "sim:vendor-ctrlpt/zz")) { error in
+            XCTAssertEqual((error as? DFUKitError)?.message,
+                           "'zz' in device 'sim:vendor-ctrlpt/zz' is not a device address like C0:FF:EE:00:00:01")
+        }
+        XCTAssertThrowsError(try DeviceLocator(parsing: "hci:tcp:127.0.0.1:9002/C0:FF"))
+        XCTAssertEqual(try DeviceLocator(parsing: "sim:vendor-ctrlpt?journal=/tmp/j").target, "vendor-ctrlpt?journal=/tmp/j")
     }
 
     func testSimulatedClockIsTheSchemesToSay() {

@@ -172,7 +172,7 @@ struct FlashCommand: Command {
         guard json else { return }
         let object: [String: Any] = [
             "status": "failed", "bytes": 0, "seconds": 0, "bytes_per_second": 0, "profile": profileName,
-            "device": "\(device.transport.rawValue):\(device.target)", "retries": 0, "resumes": 0,
+            "device": "\(device.scheme):\(device.target)", "retries": 0, "resumes": 0,
             "error": ["kind": kind, "message": message],
         ]
         console.out(Self.render(object))

@@ -71,7 +71,7 @@ struct ProfileTraceCommand: Command {
         }
         var device = try arguments.value("--device").map { (text) throws(UsageError) in try DeviceSpecifier(parsing: text, command: command) }
         if let mtu, let given = device {
-            guard given.transport == .sim else {
+            guard given.scheme == "sim" else {
                 throw UsageError("--mtu applies to the generic device and sim: devices; a radio link negotiates its MTU",
                                  command: command)
             }

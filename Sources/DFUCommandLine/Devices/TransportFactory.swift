@@ -55,16 +55,6 @@ enum TransportFactory {
     }
 }
 
-extension DeviceSpecifier {
-    /// The same device as the library's `DeviceLocator`.
-    var locator: DeviceLocator {
-        DeviceLocator(scheme: transport.rawValue, target: target, address: address)
-    }
-
-    /// The device string as the library reads it.
-    var text: String { locator.description }
-}
-
 /// An exit status as an error, for `Result`.
 struct ExitStatus: Error {
     var code: Int32
