@@ -279,8 +279,9 @@ final class BlueZL2CAPBearerTests: XCTestCase {
     func testAnAnswerQueuedBehindTheLinkErrorIsDelivered() async throws {
         let fake = FakeBlueZSyscalls()
         let bearer = try BlueZL2CAPBearer.open(adapter: Self.adapter, peer: Self.peer, peerType: .lePublic, syscalls: fake)
-        fake.deliver(.failure(.timedOut), to: 10)
-        fake.deliver(.success([0x1B, 0x10, 0x00, 0x84, 0x00]), to: 10)
+        // In one call: delivered one by one, the reader could read the error (and find nothing
+        // behind it yet) before the answer was queued.
+        fake.deliver(.failure(.timedOut), .success([0x1B, 0x10, 0x00, 0x84, 0x00]), to: 10)
         let answer = try await bearer.receive()
         XCTAssertEqual(answer, [0x1B, 0x10, 0x00, 0x84, 0x00])
         do {

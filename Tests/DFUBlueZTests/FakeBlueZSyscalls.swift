@@ -71,9 +71,11 @@ final class FakeBlueZSyscalls: BlueZSyscalls, @unchecked Sendable {
         locked { failures[operation, default: []].append(contentsOf: errors) }
     }
 
-    /// Makes `descriptor` readable with `result` (an empty packet is end of stream).
-    func deliver(_ result: Result<[UInt8], SystemErrno>, to descriptor: Int32) {
-        locked { inputs[descriptor, default: []].append(result) }
+    /// Makes `descriptor` readable with `results`, in order and at once (an empty packet is end
+    /// of stream): the reader thread runs meanwhile, so results that must be queued together
+    /// (an error with the packet behind it) are delivered in one call.
+    func deliver(_ results: Result<[UInt8], SystemErrno>..., to descriptor: Int32) {
+        locked { inputs[descriptor, default: []].append(contentsOf: results) }
     }
 
     /// What getsockopt(2) returns for `option` from now on.
