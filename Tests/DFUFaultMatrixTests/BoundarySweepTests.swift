@@ -69,15 +69,26 @@ final class BoundarySweepTests: XCTestCase {
                 XCTAssertEqual((world.peripherals[0] as? TelinkOTADevice)?.running.image, image.data, "mtu \(mtu) size \(size)")
             }
         }
-        // One byte under the SDK's smallest image (FW_MIN_SIZE, 16 KiB): refused by the device at
-        // the packet with the size, the old image still runs.
+        // One byte under the SDK's smallest image (FW_MIN_SIZE, 16 KiB): the profile's own check
+        // (min_size) refuses it before anything is written; told a smaller minimum, the engine
+        // sends it and the device refuses it at the packet with the size: the old image still runs.
         let small = SweepFirmware.telink(body: 16_383, trailer: false)
-        let world = try SimulatedDeviceCatalog.makeWorld(try SimulatorConfiguration(parsing: "telink-ota?firmware-check=0"))
-        let report = await FlashSession(profile: try profile("telink-ota"), images: [small], transport: world, address: nil,
-                                        options: FlashOptions(parameters: ["firmware_check": .integer(0)])).run()
-        XCTAssertEqual(report.status, .failed)
-        XCTAssertEqual((world.peripherals[0] as? TelinkOTADevice)?.results.first, .firmwareSizeError)
-        XCTAssertNil((world.peripherals[0] as? TelinkOTADevice)?.running.image)
+        for (minimum, deviceRefuses) in [(nil, false), (UInt64(16_000), true)] as [(UInt64?, Bool)] {
+            let world = try SimulatedDeviceCatalog.makeWorld(try SimulatorConfiguration(parsing: "telink-ota?firmware-check=0"))
+            var parameters: [String: ParameterValue] = ["firmware_check": .integer(0)]
+            if let minimum { parameters["min_size"] = .integer(minimum) }
+            let report = await FlashSession(profile: try profile("telink-ota"), images: [small], transport: world, address: nil,
+                                            options: FlashOptions(parameters: parameters)).run()
+            XCTAssertEqual(report.status, .failed)
+            let device = world.peripherals[0] as? TelinkOTADevice
+            if deviceRefuses {
+                XCTAssertEqual(device?.results.first, .firmwareSizeError)
+            } else {
+                XCTAssertEqual(device?.results, [], "nothing reached the device's OTA server")
+                XCTAssertTrue(report.error?.message.contains("min_size to max_size") ?? false, "\(String(describing: report.error))")
+            }
+            XCTAssertNil(device?.running.image)
+        }
     }
 
     func testVendorControlPoint() async throws {
