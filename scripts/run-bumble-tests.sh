@@ -311,12 +311,13 @@ status=$?
 check "a GBL file with a bad end-tag CRC is refused before upload" bash -c \
     "[ $status -eq 65 ] && grep -q 'GBL end tag says CRC-32' '$work/out.txt' && grep -q 'nothing was sent' '$work/out.txt' \
      && ! grep -q 'connected to' '$work/peripheral.log' && [ ! -f '$work/state.json' ]"
-# A file intact to the reader but with a tag the AppLoader does not take: refused at 0x03 with
-# ATT error 0x84; the report and the device agree that the application is overwritten and the
-# device waits in the AppLoader.
+# A file intact to the reader but with a tag the AppLoader does not take: dfukit refuses it
+# before the radio unless forced; forced, the AppLoader refuses it at 0x03 with ATT error 0x84;
+# the report and the device agree that the application is overwritten and the device waits in
+# the AppLoader.
 start silabs_ota_device.py
 timeout 300 "$bin" flash --profile silabs-ota --device "hci:tcp:127.0.0.1:$((port + 1))" firmware-samples/silabs/app-unknown-tag.gbl \
-    --json > "$work/out.txt" 2>&1
+    --force --json > "$work/out.txt" 2>&1
 sleep 1
 check "Silicon Labs OTA refused by the AppLoader (0x84): failed, the device holds an overwritten application and waits in the AppLoader" bash -c \
     "grep -q '\"status\":\"failed\"' '$work/out.txt' && grep -q 'not-supported' '$work/out.txt' \

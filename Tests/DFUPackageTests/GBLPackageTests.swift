@@ -55,6 +55,9 @@ final class GBLPackageTests: XCTestCase {
         XCTAssertTrue(signed.contains("signature: ECDSA P-256 over the SHA-256 of the tags before it"), signed)
         let unknown = try PackageInspection.inspect(path: GBLSamples.path("app-unknown-tag.gbl"))
         XCTAssertTrue(unknown.isIntact, "an unknown tag is not damage: the CRC covers it")
+        XCTAssertFalse(unknown.isFlashable, "but no Gecko bootloader takes the file")
+        XCTAssertTrue(unknown.renderText().contains("result:  intact, but NOT FLASHABLE: the Gecko bootloader refuses a file with "
+                                                    + "a tag it does not know"), unknown.renderText())
         XCTAssertTrue(unknown.renderText().contains("unknown tags: unknown tag 0x12345678 at 6064: a bootloader that does "
                                                     + "not know a tag refuses the file"), unknown.renderText())
         let damaged = try PackageInspection.inspect(path: GBLSamples.path("app-bad-crc.gbl")).renderText()

@@ -32,7 +32,7 @@ struct PackageInspectCommand: Command {
             let rendered = json ? inspection.renderJSON() : inspection.renderText()
             // The renderings end with a newline; `out` adds its own.
             console.out(rendered.hasSuffix("\n") ? String(rendered.dropLast()) : rendered)
-            return inspection.images.allSatisfy(\.matchesManifest) ? ExitCode.success : ExitCode.dataError
+            return inspection.isFlashable ? ExitCode.success : ExitCode.dataError
         } catch {
             console.error("error: \(error)")
             return ExitCode.dataError

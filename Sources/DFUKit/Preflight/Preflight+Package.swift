@@ -2,7 +2,8 @@ import Foundation
 
 extension Preflight {
     /// Everything about the package alone that needs no device, in this order: it holds an
-    /// image, every checksum it carries is right, the profile takes its kind (unless `force`),
+    /// image, every checksum it carries is right, nothing in it that its bootloader is known to
+    /// refuse (unless `force`), the profile takes its kind (unless `force`),
     /// its signatures verify with `publicKeyPEM` and with the profile's `signing-key`, each image
     /// has what the profile's expressions read of it.
     /// - Returns: notes to show (a kind sent by force, checks only the device can make).
@@ -16,6 +17,13 @@ extension Preflight {
             try package.requireIntact()
         } catch {
             throw refused("\(error)")
+        }
+        for image in package.images {
+            guard let refusals = image.standalone?.refusals, !refusals.isEmpty else { continue }
+            let problem = "\(package.path), image '\(image.name)': " + refusals.joined(separator: "; ")
+                + " (the file is whole, but no device of its kind takes it)"
+            guard force else { throw refused(problem, remedy: .force) }
+            notes.append(PreflightNote(.warning, problem + "\n  sending it anyway (forced)"))
         }
         if let problem = kindProblem(package, profile: profile) {
             guard force else { throw refused(problem, remedy: .force) }

@@ -84,6 +84,9 @@ public struct PackageInspection: Sendable, Equatable {
     /// Whether every image matches the manifest.
     package var isIntact: Bool { images.allSatisfy(\.matchesManifest) }
 
+    /// Whether it is intact and no image holds what its bootloader is known to refuse.
+    public var isFlashable: Bool { isIntact && images.allSatisfy { $0.standalone?.refusals.isEmpty ?? true } }
+
     /// A human-readable report, ending with a newline.
     public func renderText() -> String {
         var lines = ["package: \(packagePath)", "format:  \(format)"]
@@ -128,7 +131,14 @@ public struct PackageInspection: Sendable, Equatable {
                 lines.append("    - \(problem)")
             }
         }
-        lines.append(isIntact ? "result:  intact" : "result:  DAMAGED; do not flash this package")
+        let refusals = images.flatMap { $0.standalone?.refusals ?? [] }
+        if !isIntact {
+            lines.append("result:  DAMAGED; do not flash this package")
+        } else if !refusals.isEmpty {
+            lines.append("result:  intact, but NOT FLASHABLE: " + refusals.joined(separator: "; "))
+        } else {
+            lines.append("result:  intact")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -68,16 +68,21 @@ public struct StandaloneImage: Sendable, Equatable {
     /// Numbers read from the file that profiles may compare with what a device reports
     /// (`image.info.NAME`: a GBL's `app_version`, say).
     public var values: [String: UInt64]
+    /// What the format's published bootloader refuses in this file although the file is whole
+    /// (a GBL tag the Gecko bootloader does not know): not damage, but a file no device of the
+    /// kind takes. Every way into DFUKit refuses to send it unless forced.
+    public var refusals: [String]
 
     /// What a format found in a file.
     public init(format: String, version: String, checks: [VerificationCheck], details: [Detail],
-                signature: Signature? = nil, values: [String: UInt64] = [:]) {
+                signature: Signature? = nil, values: [String: UInt64] = [:], refusals: [String] = []) {
         self.format = format
         self.version = version
         self.checks = checks
         self.details = details
         self.signature = signature
         self.values = values
+        self.refusals = refusals
     }
 }
 

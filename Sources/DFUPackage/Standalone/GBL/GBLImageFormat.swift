@@ -19,9 +19,15 @@ public enum GBLImageFormat: StandaloneImageFormat {
         let signature = file.signature.map {
             StandaloneImage.Signature(algorithm: .ecdsaP256, message: file.signedBytes, signature: $0.r + $0.s)
         }
+        // The Gecko bootloader's parser (btl_gbl_parser / gbl_parser.c) ends the upload at a
+        // tag it does not know: the device would refuse the file at the end (0x84 at 0x03),
+        // after its program data had overwritten the application.
+        let refusals = file.unknownTags.map {
+            "the Gecko bootloader refuses a file with a tag it does not know: \($0.id) at offset \($0.offset)"
+        }
         return StandaloneImage(format: name, version: file.application?.versionText ?? "",
                                checks: checks(file), details: details(file), signature: signature,
-                               values: values(file))
+                               values: values(file), refusals: refusals)
     }
 
     /// `image.info` for profiles: `has_application` (0 or 1) and, with an application tag,
