@@ -22,19 +22,9 @@ extension CommandExecution {
         public var seconds: Double
     }
 
-    /// Connects, asks `source` once, disconnects, and evaluates `installed` (and `version`)
-    /// over the answer with `image` and `param` bound, as a check does. Writes nothing.
-    package static func installedFirmware(_ source: InstalledSource, installed: Expression, version: Expression?,
-                                         image: FlashImage, profile: Profile, transport: any GATTTransport,
-                                         address: DeviceAddress?, options: FlashOptions = FlashOptions())
-        async -> Swift.Result<InstalledFirmware, FlashError> {
-        let device = DeviceSession(profile: profile, transport: transport, address: address, options: options)
-        let found = await installedFirmware(source, installed: installed, version: version, image: image, on: device)
-        await device.close()
-        return found
-    }
-
-    /// The same probe over `device`'s link, which stays up for the update that may follow.
+    /// Asks `source` once over `device`'s link (connecting first if it is not) and evaluates
+    /// `installed` (and `version`) over the answer with `image` and `param` bound, as a check
+    /// does. Writes nothing; the link stays up for the update that may follow.
     package static func installedFirmware(_ source: InstalledSource, installed: Expression, version: Expression?,
                                          image: FlashImage, on device: DeviceSession)
         async -> Swift.Result<InstalledFirmware, FlashError> {

@@ -43,7 +43,7 @@ public final class FlashSession {
 
     /// The procedure of `profile` for `images`, over `device`'s link (connected first if it is
     /// not); the link stays up afterwards unless `ownsDevice`.
-    init(on device: DeviceSession, profile: Profile, images: [FlashImage], ownsDevice: Bool = false) {
+    package init(on device: DeviceSession, profile: Profile, images: [FlashImage], ownsDevice: Bool = false) {
         self.device = device
         self.profile = profile
         self.images = images
