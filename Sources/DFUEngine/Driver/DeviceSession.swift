@@ -13,7 +13,7 @@ import DFUProfile
 /// One task uses a session at a time; `close()` ends its link.
 package final class DeviceSession {
     /// The profile the connection is bound with (its characteristics, `match`, `resume`, `reboot`).
-    let profile: Profile
+    package let profile: Profile
     let options: FlashOptions
     let transport: any GATTTransport
     let requestedAddress: DeviceAddress?
