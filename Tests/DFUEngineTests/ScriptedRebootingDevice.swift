@@ -28,6 +28,9 @@ final class ScriptedRebootingDevice: GATTTransport {
 
     func note(_ event: String) { log.append((now, event)) }
 
+    /// The device reboots by itself `delay` from now (a watchdog, a power glitch).
+    func rebootsOnItsOwn(after delay: Duration) { rebootAt = now + delay }
+
     /// Runs the device's own timer up to `time`.
     fileprivate func advance(to time: Duration) {
         if let rebootAt, rebootAt <= time {

@@ -31,6 +31,12 @@ final class ClaimKeeper: Sendable {
         cancel?()
     }
 
+    /// Cancels the running attempt, keeping the claim (the line's timeout ran out).
+    func cancelAttempt() {
+        let cancel = state.withLock { $0.cancelAttempt }
+        cancel?()
+    }
+
     /// Runs `body` as the claim's current attempt: it is cancelled when the claim is lost, or
     /// when the calling task is cancelled.
     func runAttempt<T: Sendable>(_ body: sending @escaping @isolated(any) () async -> T) async -> T {

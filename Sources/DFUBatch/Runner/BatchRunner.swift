@@ -165,17 +165,17 @@ public final class BatchRunner: Sendable {
         let keeper = ClaimKeeper(gate: LeaseGate(device: device, lease: plan.line.lease, claimSentAt: claimSentAt))
         let renewal = Task { await self.keepClaimAlive(device, keeper) }
         let expiry = Task { await Self.loseWhenLeaseRunsOut(keeper) }
-        if await skipIfInstalled(device, slot: slot, concurrency: concurrency) {
-            renewal.cancel()
-            expiry.cancel()
-            return true
-        }
-        let succeeded = await attempts(device, slot: slot, concurrency: concurrency, keeper: keeper)
+        let outcome = await attempts(device, slot: slot, concurrency: concurrency, keeper: keeper)
         renewal.cancel()
         expiry.cancel()
-        if succeeded {
+        switch outcome {
+        case .skipped:
+            return true
+        case .succeeded:
             counters.withLock { $0.succeeded += 1 }
             return true
+        case .failed:
+            break
         }
         counters.withLock { $0.failed += 1 }
         if let reason = keeper.lostReason {
@@ -192,12 +192,19 @@ public final class BatchRunner: Sendable {
         return false
     }
 
-    /// With `skip-installed`, reads the device's firmware first (under the claim, which is kept
-    /// alive meanwhile); true when it runs the target already and a skipped attempt was recorded.
-    private func skipIfInstalled(_ device: DeviceAddress, slot: Int, concurrency: Int) async -> Bool {
-        guard let rule = plan.line.skipInstalled else { return false }
-        let found = await InstalledVersionProbe(rule: rule, plan: plan, source: source)
-            .probe(device, attempt: 1, concurrency: concurrency)
+    /// How a claimed device ended.
+    private enum DeviceOutcome {
+        /// It runs the target already (`skip-installed`), recorded as skipped.
+        case skipped
+        /// An attempt succeeded and the ledger has it.
+        case succeeded
+        case failed
+    }
+
+    /// With `skip-installed`, what the probe at the start of the first attempt found: true when
+    /// the device runs the target already and a skipped attempt was recorded. The probe's time
+    /// counts on the slot either way.
+    private func recordIfSkipped(_ found: InstalledVersionProbe.Finding, device: DeviceAddress, slot: Int) async -> Bool {
         let skipped = counters.withLock { counters -> AttemptRecord? in
             let stamped = found.skipped.map { counters.clock.stamp($0, slotSeconds: counters.slotSeconds[slot]) }
             counters.slotSeconds[slot] += found.seconds
@@ -217,8 +224,9 @@ public final class BatchRunner: Sendable {
         return true
     }
 
-    /// The attempts at one claimed device; true once one succeeded and was recorded.
-    private func attempts(_ device: DeviceAddress, slot: Int, concurrency: Int, keeper: ClaimKeeper) async -> Bool {
+    /// The attempts at one claimed device: skipped when the first one's probe finds the target
+    /// installed; succeeded once one succeeded and was recorded.
+    private func attempts(_ device: DeviceAddress, slot: Int, concurrency: Int, keeper: ClaimKeeper) async -> DeviceOutcome {
         let attempts = 1 + max(0, plan.line.retries)
         for attempt in 1...attempts {
             if attempt > 1 {
@@ -231,9 +239,14 @@ public final class BatchRunner: Sendable {
             }
             // No attempt starts on a claim that is gone, a ledger that is gone, or a batch cancelled.
             guard keeper.lostReason == nil, ledgerFailure == nil, !Task.isCancelled else { break }
-            onEvent(.deviceStarted(device, attempt: attempt, slot: slot))
-            var record = await keeper.runAttempt {
-                await self.attemptOnce(device, attempt: attempt, concurrency: concurrency, gate: keeper.gate).record
+            let outcome = await keeper.runAttempt {
+                await self.attemptOnce(device, attempt: attempt, slot: slot, concurrency: concurrency, keeper: keeper)
+            }
+            var record: AttemptRecord
+            switch outcome {
+            case .skipped: return .skipped
+            case .notStarted: return .failed
+            case let .attempted(attempted): record = attempted
             }
             if let lost = keeper.lostReason {
                 // Never a success: the device may already be another station's.
@@ -260,40 +273,74 @@ public final class BatchRunner: Sendable {
             onEvent(.deviceFinished(device, succeeded: record.result == .succeeded, attempt: attempt,
                                     seconds: record.seconds, error: record.errorMessage))
             // A success the ledger does not know of is not done: another run flashes it again.
-            if record.result == .succeeded { return recorded }
+            if record.result == .succeeded { return recorded ? .succeeded : .failed }
             if record.result == .cancelled || Task.isCancelled || keeper.lostReason != nil { break }
             if attempt < attempts {
                 onEvent(.retryScheduled(device, attempt: attempt + 1, after: plan.line.delay(beforeAttempt: attempt + 1),
                                         reason: record.errorMessage ?? "failed"))
             }
         }
-        return false
+        return .failed
     }
 
-    private struct Outcome {
-        var record: AttemptRecord
+    /// What one attempt came to.
+    private enum Outcome: Sendable {
+        /// The probe found the target installed, and the ledger recorded the device as skipped.
+        case skipped
+        /// The ledger did not take the probe's `skipped` record and is unreachable: no update starts.
+        case notStarted
+        /// An update was attempted (and, when it was verified, checked): its record.
+        case attempted(AttemptRecord)
     }
 
-    private func attemptOnce(_ device: DeviceAddress, attempt: Int, concurrency: Int, gate: LeaseGate) async -> Outcome {
-        let startedAt = Date().timeIntervalSince1970
-        var record = AttemptRecord(device: device.description, attempt: attempt, startedAt: startedAt, endedAt: startedAt,
-                                   seconds: 0, bytes: 0, result: .failed, errorKind: nil, errorMessage: nil)
+    /// One attempt over one device session: on the first, with `skip-installed`, the probe; then
+    /// the update and the post-flash checks, on the same link where the protocol allows it (a
+    /// check after an update that left the device rebooting waits for it and reconnects).
+    private func attemptOnce(_ device: DeviceAddress, attempt: Int, slot: Int, concurrency: Int,
+                             keeper: ClaimKeeper) async -> Outcome {
         let transport: any GATTTransport
         do {
             transport = LeaseGatedTransport(try source.transport(for: device, attempt: attempt, concurrency: concurrency),
-                                            gate: gate)
+                                            gate: keeper.gate)
         } catch {
+            onEvent(.deviceStarted(device, attempt: attempt, slot: slot))
+            let now = Date().timeIntervalSince1970
+            var record = AttemptRecord(device: device.description, attempt: attempt, startedAt: now, endedAt: now,
+                                       seconds: 0, bytes: 0, result: .failed, errorKind: nil, errorMessage: nil)
             record.errorKind = error.kind.rawValue
             record.errorMessage = error.description
-            return Outcome(record: record)
+            return .attempted(record)
         }
-        let options = FlashOptions(parameters: plan.line.parameters)
         let onEvent = self.onEvent
-        let session = FlashSession(profile: plan.profile, images: plan.images, transport: transport, address: device,
-                                   options: options) { event in
+        let session = DeviceSession(profile: plan.profile, transport: transport, address: device,
+                                    options: FlashOptions(parameters: plan.line.parameters)) { event in
             if case let .progress(_, done, total, _) = event { onEvent(.progress(device, done: done, total: total)) }
         }
-        let report = await runWithTimeout(session)
+        if attempt == 1, let rule = plan.line.skipInstalled {
+            let found = await InstalledVersionProbe(rule: rule, plan: plan).probe(device, attempt: attempt, on: session)
+            if await recordIfSkipped(found, device: device, slot: slot) {
+                await session.close()
+                return .skipped
+            }
+            if ledgerFailure != nil {
+                await session.close()
+                return .notStarted
+            }
+        }
+        onEvent(.deviceStarted(device, attempt: attempt, slot: slot))
+        let record = await updateAndCheck(device, attempt: attempt, on: session, keeper: keeper)
+        await session.close()
+        return .attempted(record)
+    }
+
+    /// The update, then (when it succeeded) the line's checks, over `session`.
+    private func updateAndCheck(_ device: DeviceAddress, attempt: Int, on session: DeviceSession,
+                                keeper: ClaimKeeper) async -> AttemptRecord {
+        let startedAt = Date().timeIntervalSince1970
+        var record = AttemptRecord(device: device.description, attempt: attempt, startedAt: startedAt, endedAt: startedAt,
+                                   seconds: 0, bytes: 0, result: .failed, errorKind: nil, errorMessage: nil)
+        let report = await runWithTimeout(FlashSession(on: session, profile: plan.profile, images: plan.images),
+                                          keeper: keeper)
         record.bytes = report.bytes
         record.endedAt = Date().timeIntervalSince1970
         // The clock the attempt is recorded on: simulated seconds on a simulated source, otherwise
@@ -303,46 +350,36 @@ public final class BatchRunner: Sendable {
             record.result = error.kind == .cancelled ? .cancelled : .failed
             record.errorKind = error.kind.rawValue
             record.errorMessage = error.description
-            return Outcome(record: record)
+            return record
         }
         if report.seconds > Double(plan.line.deviceTimeout / .seconds(1)) {
             record.errorKind = "timeout"
             record.errorMessage = "the update took \(report.seconds) s, more than the line's timeout"
-            return Outcome(record: record)
+            return record
         }
         for check in plan.line.checks {
-            let checkTransport: any GATTTransport
-            do {
-                checkTransport = LeaseGatedTransport(
-                    try source.transport(for: device, attempt: attempt, concurrency: concurrency), gate: gate)
-            } catch {
-                record.errorKind = "check"
-                record.errorMessage = error.description
-                return Outcome(record: record)
-            }
             if let failure = await CommandExecution.check(check.command, expect: check.expect, image: plan.images[0],
-                                                          profile: plan.profile, transport: checkTransport,
-                                                          address: device, options: options) {
+                                                          on: session) {
                 record.errorKind = "check"
                 record.errorMessage = failure
-                return Outcome(record: record)
+                return record
             }
         }
         record.result = .succeeded
-        return Outcome(record: record)
+        return record
     }
 
-    /// On a real transport the line's timeout is wall-clock time: the session is cancelled
-    /// when it runs out. On a simulated one it is checked against simulated time afterwards.
-    private func runWithTimeout(_ session: sending FlashSession) async -> FlashReport {
-        guard !source.usesVirtualTime else { return await session.run() }
+    /// On a real transport the line's timeout is wall-clock time: the attempt is cancelled when
+    /// it runs out during the update. On a simulated one it is checked against simulated time
+    /// afterwards.
+    private func runWithTimeout(_ update: FlashSession, keeper: ClaimKeeper) async -> FlashReport {
+        guard !source.usesVirtualTime else { return await update.run() }
         let timeout = plan.line.deviceTimeout
-        let task = Task { await session.run() }
         let watchdog = Task {
             try? await Task.sleep(for: timeout)
-            task.cancel()
+            if !Task.isCancelled { keeper.cancelAttempt() }
         }
-        let report = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+        let report = await update.run()
         watchdog.cancel()
         return report
     }

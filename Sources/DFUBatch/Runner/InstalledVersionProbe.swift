@@ -2,38 +2,31 @@ import Foundation
 import DFUEngine
 import DFUGATT
 
-/// `skip-installed`: asks a device what it runs before it is flashed, over a link of its own,
-/// and turns "it runs the target already" into a `skipped` attempt carrying the version seen.
-/// A device that cannot be asked (the link fails, the answer does not decode) is flashed: the
-/// update itself then says what is wrong.
+/// `skip-installed`: asks a device what it runs before it is flashed, over the attempt's device
+/// session (the update that may follow goes over the same link), and turns "it runs the target
+/// already" into a `skipped` attempt carrying the version seen. A device that cannot be asked
+/// (the link fails, the answer does not decode) is flashed: the update itself then says what is
+/// wrong.
 struct InstalledVersionProbe {
     let rule: SkipInstalledRule
     let plan: BatchRunner.Plan
-    let source: any BatchDeviceSource
 
     /// What the read found: a `skipped` record when the device runs the target, and the time
-    /// the read took either way (on the source's clock).
+    /// the read took either way (on the session's clock).
     struct Finding {
         var skipped: AttemptRecord?
         var seconds: Double
     }
 
-    func probe(_ device: DeviceAddress, attempt: Int, concurrency: Int) async -> Finding {
+    func probe(_ device: DeviceAddress, attempt: Int, on session: DeviceSession) async -> Finding {
         let startedAt = Date().timeIntervalSince1970
-        let transport: any GATTTransport
-        do {
-            transport = try source.transport(for: device, attempt: attempt, concurrency: concurrency)
-        } catch {
-            return Finding(skipped: nil, seconds: 0)
-        }
         let target: CommandExecution.InstalledSource
         switch rule.source {
         case .command(let name): target = .command(name)
         case .characteristic(let name): target = .characteristic(name)
         }
         let result = await CommandExecution.installedFirmware(
-            target, installed: rule.installed, version: rule.version, image: plan.images[0], profile: plan.profile,
-            transport: transport, address: device, options: FlashOptions(parameters: plan.line.parameters))
+            target, installed: rule.installed, version: rule.version, image: plan.images[0], on: session)
         guard case .success(let found) = result else { return Finding(skipped: nil, seconds: 0) }
         guard found.installed else { return Finding(skipped: nil, seconds: found.seconds) }
         var record = AttemptRecord(device: device.description, attempt: attempt, startedAt: startedAt,

@@ -22,41 +22,37 @@ extension CommandExecution {
         public var seconds: Double
     }
 
-    /// Connects, asks `source` once, disconnects, and evaluates `installed` (and `version`)
-    /// over the answer with `image` and `param` bound, as a check does. Writes nothing.
+    /// Asks `source` once over `device`'s link (connecting first if it is not) and evaluates
+    /// `installed` (and `version`) over the answer with `image` and `param` bound, as a check
+    /// does. Writes nothing; the link stays up for the update that may follow.
     package static func installedFirmware(_ source: InstalledSource, installed: Expression, version: Expression?,
-                                         image: FlashImage, profile: Profile, transport: any GATTTransport,
-                                         address: DeviceAddress?, options: FlashOptions = FlashOptions())
+                                         image: FlashImage, on device: DeviceSession)
         async -> Swift.Result<InstalledFirmware, FlashError> {
+        let profile = device.profile
         let name: String
         let answer: Value
         let seconds: Double
         switch source {
         case .command(let command):
-            let result = await run(command, profile: profile, transport: transport, address: address, options: options)
+            let result = await run(command, on: device)
             guard let fields = result.fields else {
                 return .failure(result.report.error ?? FlashError(kind: .device, message: "no answer to '\(command)'"))
             }
             (name, answer, seconds) = (command, .record(fields), result.report.seconds)
         case .characteristic(let characteristic):
-            var single = profile
             let location = profile.characteristic(named: characteristic)?.location
                 ?? SourceLocation(file: profile.path, line: 0, column: 0)
-            single.procedure = [Step(kind: .read(ReadStep(characteristic: characteristic, alias: characteristic, expect: [])),
-                                     location: location)]
-            single.resume = ResumePolicy(attempts: 0)
-            let session = FlashSession(profile: single, images: [FlashImage(name: characteristic, version: "", data: [])],
-                                       transport: transport, address: address, options: options)
-            var report = await session.run()
-            report.error?.image = nil
+            let step = Step(kind: .read(ReadStep(characteristic: characteristic, alias: characteristic, expect: [])),
+                            location: location)
+            let (report, scope) = await runAlone(step, named: characteristic, on: device)
             if let error = report.error { return .failure(error) }
-            guard let value = session.finalScope?[characteristic] else {
+            guard let value = scope?[characteristic] else {
                 return .failure(FlashError(kind: .device, message: "no value read from '\(characteristic)'"))
             }
             (name, answer, seconds) = (characteristic, value, report.seconds)
         }
         let scope = Scope([name: answer, "image": image.record(index: 0, count: 1),
-                           "param": options.parameterRecord(for: profile)])
+                           "param": device.options.parameterRecord(for: profile)])
         do {
             let holds = try ExpressionEvaluator.condition(installed, in: scope)
             let seen: String

@@ -17,26 +17,45 @@ public enum CommandExecution {
     public static func run(_ command: String, profile: Profile, transport: any GATTTransport, address: DeviceAddress?,
                            options: FlashOptions = FlashOptions(),
                            onEvent: @escaping (FlashEvent) -> Void = { _ in }) async -> Result {
+        let device = DeviceSession(profile: profile, transport: transport, address: address, options: options,
+                                   onEvent: onEvent)
+        let result = await run(command, on: device)
+        await device.close()
+        return result
+    }
+
+    /// Sends `command` once over `device`'s link (connecting first if it is not, or after a
+    /// reboot the last procedure left due); the link stays up for what runs next.
+    package static func run(_ command: String, on device: DeviceSession) async -> Result {
+        let profile = device.profile
         guard profile.commands[command] != nil else {
             let known = profile.commands.keys.sorted().joined(separator: ", ")
             let error = FlashError(kind: .usage, message: "profile '\(profile.name)' has no command '\(command)' (it has: \(known))")
-            return Result(report: FlashReport(status: .failed, profile: profile.name, device: transport.name, address: nil,
-                                              bytes: 0, seconds: 0, retries: 0, resumes: 0, error: error), fields: nil)
+            return Result(report: FlashReport(status: .failed, profile: profile.name, device: device.transport.name,
+                                              address: nil, bytes: 0, seconds: 0, retries: 0, resumes: 0, error: error),
+                          fields: nil)
         }
-        var single = profile
         let location = profile.commands[command]?.location ?? SourceLocation(file: profile.path, line: 0, column: 0)
-        single.procedure = [Step(kind: .send(SendStep(command: command, alias: command, timeout: nil, retries: nil,
-                                                      expect: [])), location: location)]
-        single.resume = ResumePolicy(attempts: 0)
-        let session = FlashSession(profile: single, images: [FlashImage(name: command, version: "", data: [])],
-                                   transport: transport, address: address, options: options, onEvent: onEvent)
-        var report = await session.run()
-        // The session needs an image; this placeholder is not one, so errors do not name it.
-        report.error?.image = nil
-        guard report.error == nil, case let .record(fields)? = session.finalScope?[command] else {
+        let step = Step(kind: .send(SendStep(command: command, alias: command, timeout: nil, retries: nil, expect: [])),
+                        location: location)
+        let (report, scope) = await runAlone(step, named: command, on: device)
+        guard report.error == nil, case let .record(fields)? = scope?[command] else {
             return Result(report: report, fields: nil)
         }
         return Result(report: report, fields: fields)
+    }
+
+    /// Runs `step` as a procedure of its own over `device`'s link, without resuming after a lost
+    /// link: its report, and the variables at its end.
+    static func runAlone(_ step: Step, named name: String, on device: DeviceSession) async -> (FlashReport, Scope?) {
+        var single = device.profile
+        single.procedure = [step]
+        single.resume = ResumePolicy(attempts: 0)
+        let session = FlashSession(on: device, profile: single, images: [FlashImage(name: name, version: "", data: [])])
+        var report = await session.run()
+        // The session needs an image; this placeholder is not one, so errors do not name it.
+        report.error?.image = nil
+        return (report, session.finalScope)
     }
 }
 
@@ -46,12 +65,22 @@ extension CommandExecution {
     public static func check(_ command: String, expect: [Expression], image: FlashImage, profile: Profile,
                              transport: any GATTTransport, address: DeviceAddress?,
                              options: FlashOptions = FlashOptions()) async -> String? {
-        let result = await run(command, profile: profile, transport: transport, address: address, options: options)
+        let device = DeviceSession(profile: profile, transport: transport, address: address, options: options)
+        let failure = await check(command, expect: expect, image: image, on: device)
+        await device.close()
+        return failure
+    }
+
+    /// The same check over `device`'s link: after an update that rebooted the device (and did not
+    /// reconnect), it first waits for the reboot and reconnects, as a `reconnect` step would.
+    package static func check(_ command: String, expect: [Expression], image: FlashImage,
+                              on device: DeviceSession) async -> String? {
+        let result = await run(command, on: device)
         guard let fields = result.fields else {
             return "check '\(command)': \(result.report.error?.message ?? "no answer")"
         }
         let scope = Scope([command: .record(fields), "image": image.record(index: 0, count: 1),
-                           "param": options.parameterRecord(for: profile)])
+                           "param": device.options.parameterRecord(for: device.profile)])
         for condition in expect {
             do {
                 if try !ExpressionEvaluator.condition(condition, in: scope) {

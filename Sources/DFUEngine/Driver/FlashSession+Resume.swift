@@ -48,10 +48,10 @@ extension FlashSession {
                 }
             }
             var candidates = [target]
-            if let originAddress, originAddress != target { candidates.append(originAddress) }
+            if let originAddress = device.originAddress, originAddress != target { candidates.append(originAddress) }
             for candidate in candidates {
                 do {
-                    try await connect(to: candidate, timeout: profile.resume.reconnectTimeout)
+                    try await device.connect(to: candidate, timeout: profile.resume.reconnectTimeout)
                     return
                 } catch {
                     guard [.disconnected, .timeout, .transport].contains(error.kind) else { throw error }
@@ -73,7 +73,7 @@ extension FlashSession {
             onEvent(.rebooting("\(current) still advertises: '\(reboot.command)' did not reboot it"))
             return current
         }
-        try await awaitAdvertising(target, after: reboot)
+        try await device.awaitAdvertising(target, after: reboot)
         return target
     }
 

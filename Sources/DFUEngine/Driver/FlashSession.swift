@@ -2,31 +2,23 @@ import DFUBytes
 import DFUGATT
 import DFUProfile
 
-/// The thin async layer under the pure machines: it finds and connects to the device, binds
-/// the profile's characteristics, runs the procedure for each image (a `ProcedureRunner` per
-/// run) and, after a lost link, reconnects (waiting for a rebooting device to come back) and
-/// runs the image's procedure again, as the profile's `resume` policy allows. The procedure
-/// asks the device what it holds, so running it again continues where the device is.
+/// The flash procedure over a `DeviceSession`: it runs the profile's procedure for each image
+/// (a `ProcedureRunner` per run) over the session's link and, after a lost link, reconnects
+/// (waiting for a rebooting device to come back) and runs the image's procedure again, as the
+/// profile's `resume` policy allows. The procedure asks the device what it holds, so running it
+/// again continues where the device is. Made with `init(profile:images:transport:...)` it has a
+/// session of its own, which it closes at the end; made over a session (a batch attempt's, which
+/// probes and checks on the same link), it leaves the link up for what comes next.
 public final class FlashSession {
+    /// The connection to the device, kept after the procedure when the session is shared.
+    let device: DeviceSession
+    /// The profile whose procedure runs (a one-step procedure for a command).
     let profile: Profile
-    let options: FlashOptions
     private let images: [FlashImage]
-    let transport: any GATTTransport
-    let requestedAddress: DeviceAddress?
-    /// The address the update started at (the device may move: a bootloader on address + 1).
-    private(set) var originAddress: DeviceAddress?
-    let onEvent: (FlashEvent) -> Void
-
-    /// The current connection (replaced on reconnect).
-    private(set) var link: (any GATTLink)?
-    private(set) var bindings: ConnectionBindings?
-    private(set) var address: DeviceAddress?
-    /// What the stack granted the current connection.
-    var linkGrant: LinkGrant?
+    /// Whether the session is this procedure's own (then it ends with the procedure).
+    private let ownsDevice: Bool
     private var startedAt: Duration = .zero
     private var retries = 0
-    /// The next request sequence number (`sequence` in profiles), kept across images and runs.
-    private var sequence = 0
     var resumes = 0
     private var delivered = 0
     /// Bytes of the current image the device holds, as far as progress tells.
@@ -42,15 +34,28 @@ public final class FlashSession {
     /// A session that flashes `images` in order with `profile` over `transport`, to the device at
     /// `address` or (nil) the first advertising device that matches the profile; `onEvent` gets each
     /// event as it happens, on the task that runs the session.
-    public init(profile: Profile, images: [FlashImage], transport: any GATTTransport, address: DeviceAddress?,
-                options: FlashOptions = FlashOptions(), onEvent: @escaping (FlashEvent) -> Void = { _ in }) {
-        self.profile = profile
-        self.options = options
-        self.images = images
-        self.transport = transport
-        self.requestedAddress = address
-        self.onEvent = onEvent
+    public convenience init(profile: Profile, images: [FlashImage], transport: any GATTTransport, address: DeviceAddress?,
+                            options: FlashOptions = FlashOptions(), onEvent: @escaping (FlashEvent) -> Void = { _ in }) {
+        self.init(on: DeviceSession(profile: profile, transport: transport, address: address, options: options,
+                                    onEvent: onEvent),
+                  profile: profile, images: images, ownsDevice: true)
     }
+
+    /// The procedure of `profile` for `images`, over `device`'s link (connected first if it is
+    /// not); the link stays up afterwards unless `ownsDevice`.
+    package init(on device: DeviceSession, profile: Profile, images: [FlashImage], ownsDevice: Bool = false) {
+        self.device = device
+        self.profile = profile
+        self.images = images
+        self.ownsDevice = ownsDevice
+    }
+
+    var options: FlashOptions { device.options }
+    var transport: any GATTTransport { device.transport }
+    var onEvent: (FlashEvent) -> Void { device.onEvent }
+    var link: (any GATTLink)? { device.link }
+    var bindings: ConnectionBindings? { device.bindings }
+    var address: DeviceAddress? { device.address }
 
     /// Runs the update to its end and reports how it went; it never throws (a failure is in the
     /// report). Cancelling the task stops it with a `.cancelled` error.
@@ -60,10 +65,7 @@ public final class FlashSession {
         var failure: FlashError?
         do {
             try options.validate(for: profile)
-            let target = try await resolveAddress()
-            address = target
-            originAddress = target
-            try await connectFirst(to: target)
+            try await connectFirst()
             for (index, image) in images.enumerated() {
                 onEvent(.imageStarted(name: image.name, size: image.data.count, index: index, count: images.count))
                 let verified = try await flashWithResume(image, index: index)
@@ -82,7 +84,10 @@ public final class FlashSession {
                 if error.kind == .cancelled, delivered == 0 { failure?.deviceHolds = [.unchanged] }
             }
         }
-        if let link { await link.disconnect() }
+        // A rebooting command with no `reconnect` after it (Nordic's last Execute): whatever runs
+        // next on the session waits for the reboot first.
+        if let reboot = imageProgress.pendingReboot { device.pendingReboot = reboot }
+        if ownsDevice { await device.close() }
         var report = FlashReport(status: status, profile: profile.name, device: transport.name,
                                  address: address?.description,
                                  bytes: delivered + (status == .failed ? imageBytesHeld : 0),
@@ -90,7 +95,7 @@ public final class FlashSession {
                                  transferSeconds: transferSeconds)
         report.deviceHolds = failure?.deviceHolds ?? imageProgress.stage.map { [$0] } ?? []
         report.phasesDone = imageProgress.phaseOrder
-        report.link = linkGrant
+        report.link = device.linkGrant
         return report
     }
 
@@ -101,13 +106,6 @@ public final class FlashSession {
         return Double((end - start) / .seconds(1))
     }
 
-    /// A new connection replaces the current one.
-    func adopt(link newLink: any GATTLink, bindings newBindings: ConnectionBindings, address target: DeviceAddress) {
-        link = newLink
-        bindings = newBindings
-        address = target
-    }
-
     // MARK: - One image
 
     private func flashWithResume(_ image: FlashImage, index: Int) async throws(FlashError) -> Bool {
@@ -116,7 +114,7 @@ public final class FlashSession {
         var firstLoss: LinkLoss?
         while true {
             let runner = ProcedureRunner(session: self, image: image, index: index, count: images.count,
-                                         sequence: sequence, progress: imageProgress)
+                                         sequence: device.sequence, progress: imageProgress)
             let interruption: RunInterruption
             do {
                 let result = try await runner.run()
@@ -147,12 +145,13 @@ public final class FlashSession {
         }
     }
 
-    /// The first connection: a link lost while connecting (discovery, subscribing) is retried
-    /// like any lost link, as the profile's resume policy allows.
-    private func connectFirst(to target: DeviceAddress) async throws(FlashError) {
+    /// The link the procedure starts on: the session's, or its first connection (or one after a
+    /// reboot the last procedure left due). A link lost while connecting (discovery, subscribing)
+    /// is retried like any lost link, as the profile's resume policy allows.
+    private func connectFirst() async throws(FlashError) {
         do {
-            try await connect(to: target, timeout: profile.resume.reconnectTimeout)
-        } catch where [.disconnected, .timeout].contains(error.kind) && profile.resume.attempts > 0 {
+            try await device.prepareLink()
+        } catch where address != nil && [.disconnected, .timeout].contains(error.kind) && profile.resume.attempts > 0 {
             let loss = LinkLoss(kind: error.kind, detail: error.message, step: "connect")
             try await reconnectToResume(nil, first: loss, latest: loss)
         }
@@ -162,7 +161,7 @@ public final class FlashSession {
     private func fold(_ runner: ProcedureRunner) {
         let statistics = runner.statistics
         retries += statistics.retries
-        sequence = statistics.sequence
+        device.sequence = statistics.sequence
         if statistics.bytesHeld > 0 { imageBytesHeld = statistics.bytesHeld }
         if transferStartedAt == nil { transferStartedAt = statistics.transferStartedAt }
         transferEndedAt = statistics.transferEndedAt ?? transferEndedAt

@@ -3,7 +3,7 @@ import DFUProfile
 
 /// A command that reboots the device went out: until the device is back, talking to it could
 /// reach it before it rebooted (Zephyr keeps running 250 ms after answering `reset`).
-struct PendingReboot {
+struct PendingReboot: Equatable {
     /// The command, for messages.
     var command: String
     var timing: RebootTiming

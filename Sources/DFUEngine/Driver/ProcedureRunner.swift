@@ -68,7 +68,7 @@ final class ProcedureRunner {
                 outcome = try await windowed(loop, location: location, scope: machine.scope)
             case let .reconnect(step):
                 let reboot = progress.pendingReboot
-                try await session.reconnect(step, after: reboot)
+                try await session.device.reconnect(step, after: reboot)
                 progress.pendingReboot = nil
                 machine.rebind(try linkRecords())
                 outcome = .reconnected

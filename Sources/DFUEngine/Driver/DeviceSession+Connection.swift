@@ -3,7 +3,7 @@ import DFUProfile
 
 /// Finding the device, connecting to it, and reconnecting (after a `reconnect` step, or to
 /// resume), with the wait for a device that was told to reboot.
-extension FlashSession {
+extension DeviceSession {
     func resolveAddress() async throws(FlashError) -> DeviceAddress {
         if let requestedAddress { return requestedAddress }
         onEvent(.scanning(transport: transport.name))
