@@ -2,19 +2,20 @@ import Foundation
 
 extension Preflight {
     /// Everything about the package alone that needs no device, in this order: it holds an
-    /// image, every checksum it carries is right, nothing in it that its bootloader is known to
+    /// image, every checksum it carries is right (but for those the device does not make with
+    /// these `parameters`: a Telink trailer with `firmware_check` 0), nothing its bootloader is known to
     /// refuse (unless `force`), the profile takes its kind (unless `force`),
     /// its signatures verify with `publicKeyPEM` and with the profile's `signing-key`, each image
     /// has what the profile's expressions read of it.
     /// - Returns: notes to show (a kind sent by force, checks only the device can make).
     /// - Throws: `.package` (`.profile` for a signing-key that cannot be read); every message
     ///   ends "nothing was sent to the device."
-    static func package(_ package: FirmwarePackage, profile: Profile, publicKeyPEM: String?,
-                        force: Bool) throws(DFUKitError) -> [PreflightNote] {
+    static func package(_ package: FirmwarePackage, profile: Profile, publicKeyPEM: String?, force: Bool,
+                        parameters: [String: ParameterValue]) throws(DFUKitError) -> [PreflightNote] {
         var notes: [PreflightNote] = []
         guard !package.images.isEmpty else { throw refused("\(package.path): the package holds no image to flash") }
         do {
-            try package.requireIntact()
+            try package.requireIntact(waiving: integerParameters(parameters, profile: profile))
         } catch {
             throw refused("\(error)")
         }
@@ -53,6 +54,19 @@ extension Preflight {
             }
         }
         return notes
+    }
+
+    /// The profile's integer parameters as this run sets them (the defaults, and each given
+    /// value the profile takes), for the package checks a parameter turns off.
+    static func integerParameters(_ given: [String: ParameterValue], profile: Profile) -> [String: UInt64] {
+        var values: [String: UInt64] = [:]
+        for (name, value) in profile.parameters {
+            if case let .integer(number) = value { values[name] = number }
+        }
+        for (name, value) in given {
+            if case let .success(.integer(number)) = profile.checkedParameter(name, value) { values[name] = number }
+        }
+        return values
     }
 
     /// The profile's opening checks (`ProcedureOpeningCheck`: what it requires of each image

@@ -16,7 +16,7 @@ public enum Preflight {
     public static func flash(_ request: FlashRequest, places: [String: String] = [:]) throws(DFUKitError) -> FlashPlan {
         let (locator, scheme) = try request.registry.locate(request.device)
         let notes = try package(request.package, profile: request.profile, publicKeyPEM: request.publicKeyPEM,
-                                force: request.force)
+                                force: request.force, parameters: request.options.parameters)
         var options = request.options
         options.parameters = try Self.parameters(request.options.parameters, profile: request.profile) { places[$0] }
         try writeTypes(options, profile: request.profile)
@@ -56,7 +56,8 @@ public enum Preflight {
         let profile = request.profile
         let (locator, scheme) = try request.registry.locate(request.device)
         if let station = request.line.station { try checkStation(station) }
-        let notes = try package(request.package, profile: profile, publicKeyPEM: request.publicKeyPEM, force: false)
+        let notes = try package(request.package, profile: profile, publicKeyPEM: request.publicKeyPEM, force: false,
+                                parameters: request.line.parameters)
         let images = FlashImage.images(of: request.package)
         let line: LineConfiguration
         do throws(ProfileDiagnostics) {

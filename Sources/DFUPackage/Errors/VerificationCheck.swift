@@ -14,6 +14,10 @@ public struct VerificationCheck: Sendable, Equatable, CustomStringConvertible {
     public let declared: String?
     /// The value computed from the image, when the check compares two values.
     public let actual: String?
+    /// When the check is one the device makes only in some configuration, the profile
+    /// parameter that turns it off and the value that does (a Telink image's CRC-32 trailer,
+    /// checked only with the SDK's firmware check on: `firmware_check` 0).
+    public private(set) var waiver: (parameter: String, value: UInt64)?
 
     /// The outcome of `check`, described by `detail`.
     public init(check: ImageCheck, passed: Bool, detail: String, declared: String? = nil, actual: String? = nil) {
@@ -39,6 +43,19 @@ public struct VerificationCheck: Sendable, Equatable, CustomStringConvertible {
         self.actual = nil
     }
 
+    /// The same check, waived when `parameter` is `value`.
+    package func waived(when parameter: String, is value: UInt64) -> VerificationCheck {
+        var check = self
+        check.waiver = (parameter, value)
+        return check
+    }
+
+    /// Whether `parameters` (a profile's integer parameters, as the run sets them) turn the check off.
+    package func isWaived(by parameters: [String: UInt64]) -> Bool {
+        guard let waiver else { return false }
+        return parameters[waiver.parameter] == waiver.value
+    }
+
     /// "ok  ", "FAIL" or "skip", for reports.
     public var mark: String { !checked ? "skip" : passed ? "ok  " : "FAIL" }
 
@@ -55,4 +72,11 @@ public struct VerificationCheck: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(name): \(!checked ? "not checked" : passed ? "passed" : "FAILED") (\(detail))" }
+
+    /// Equal outcomes of the same check, waived the same way.
+    public static func == (left: VerificationCheck, right: VerificationCheck) -> Bool {
+        left.check == right.check && left.passed == right.passed && left.checked == right.checked && left.detail == right.detail
+            && left.declared == right.declared && left.actual == right.actual
+            && left.waiver?.parameter == right.waiver?.parameter && left.waiver?.value == right.waiver?.value
+    }
 }

@@ -192,6 +192,12 @@ public struct FirmwareImage: Sendable, Equatable {
         integrityChecks.compactMap(\.mismatch)
     }
 
+    /// The failed checks the device still makes with these profile parameters (a check it
+    /// makes only in another configuration is waived).
+    package func mismatches(waiving parameters: [String: UInt64]) -> [ImageMismatch] {
+        integrityChecks.filter { !$0.isWaived(by: parameters) }.compactMap(\.mismatch)
+    }
+
     /// `mismatches` as sentences, for reports.
     package var problems: [String] { mismatches.map(\.description) }
 

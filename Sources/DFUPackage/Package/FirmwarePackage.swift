@@ -140,8 +140,15 @@ public struct FirmwarePackage: Sendable, Equatable {
     /// Signatures need a key: see `PackageVerifier`.
     /// - Throws: `PackageError.imageMismatch` for the first damaged image, listing every failed check.
     public func requireIntact() throws(PackageError) {
+        try requireIntact(waiving: [:])
+    }
+
+    /// As `requireIntact()`, leaving out the checks the device does not make with these
+    /// profile parameters (`VerificationCheck.waiver`: a Telink image's trailer with
+    /// `firmware_check` 0).
+    public func requireIntact(waiving parameters: [String: UInt64]) throws(PackageError) {
         for image in images {
-            let mismatches = image.mismatches
+            let mismatches = image.mismatches(waiving: parameters)
             if !mismatches.isEmpty {
                 throw .imageMismatch(path: path, image: image.name, mismatches: mismatches)
             }
