@@ -116,11 +116,12 @@ public final class BatchRunner: Sendable {
             }
             return addresses
         }
+        // A profile that cannot tell its devices from others would take every advertiser nearby.
+        if let refusal = DeviceSelection.refusal(profile: plan.profile, address: nil) {
+            throw FlashError(kind: .usage, message: refusal)
+        }
         let seen = try await source.scan()
-        return seen.filter { advertisement in
-            ProfileMatcher.matches(advertisement, plan.profile.match)
-                && plan.line.minimumRSSI.map { advertisement.rssi >= $0 } ?? true
-        }.map(\.address)
+        return plan.line.selection.candidates(in: seen, profile: plan.profile).map(\.address)
     }
 
     // MARK: - Workers
@@ -287,7 +288,7 @@ public final class BatchRunner: Sendable {
             record.errorMessage = error.description
             return Outcome(record: record)
         }
-        let options = FlashOptions(parameters: plan.line.parameters)
+        let options = FlashOptions(parameters: plan.line.parameters, attemptTimeout: plan.line.deviceTimeout)
         let onEvent = self.onEvent
         let session = FlashSession(profile: plan.profile, images: plan.images, transport: transport, address: device,
                                    options: options) { event in

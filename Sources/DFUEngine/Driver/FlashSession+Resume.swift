@@ -16,6 +16,7 @@ extension FlashSession {
                                  address: address?.description, image: image?.name,
                                  offset: image == nil ? nil : imageBytesHeld)
             }
+            if let expired = attemptExpired(while: "reconnecting (\(latest.summary))", image: image?.name) { throw expired }
             guard resumes < profile.resume.attempts, let current = address else {
                 var message = first.summary
                 if profile.resume.attempts == 0 {
@@ -66,7 +67,7 @@ extension FlashSession {
     /// the device is: still where it was when the reboot should take it elsewhere (the command
     /// never reached it), else where the reboot brings it, once it advertises there.
     private func awaitRebootAfterLoss(_ reboot: PendingReboot, from current: DeviceAddress) async throws(RunInterruption) -> DeviceAddress {
-        await transport.sleep(until: reboot.sentAt + reboot.timing.grace)
+        await transport.sleep(until: boundedByAttempt(deadline: reboot.sentAt + reboot.timing.grace))
         let target = reboot.comesBackAt == .next ? current.adding(1) : current
         if target != current,
            (try? await transport.waitForAdvertisement(from: current, timeout: Self.stillThereTimeout)) != nil {

@@ -23,12 +23,12 @@ public final class FlashSession {
     private(set) var address: DeviceAddress?
     /// What the stack granted the current connection.
     var linkGrant: LinkGrant?
-    private var startedAt: Duration = .zero
+    private(set) var startedAt: Duration = .zero
     private var retries = 0
     /// The next request sequence number (`sequence` in profiles), kept across images and runs.
     private var sequence = 0
     var resumes = 0
-    private var delivered = 0
+    private(set) var delivered = 0
     /// Bytes of the current image the device holds, as far as progress tells.
     var imageBytesHeld = 0
     /// What the session knows of the current image's progress on the device.
@@ -152,7 +152,8 @@ public final class FlashSession {
     private func connectFirst(to target: DeviceAddress) async throws(FlashError) {
         do {
             try await connect(to: target, timeout: profile.resume.reconnectTimeout)
-        } catch where [.disconnected, .timeout].contains(error.kind) && profile.resume.attempts > 0 {
+        } catch where [.disconnected, .timeout].contains(error.kind) && profile.resume.attempts > 0
+                    && attemptExpired(while: "connecting") == nil {
             let loss = LinkLoss(kind: error.kind, detail: error.message, step: "connect")
             try await reconnectToResume(nil, first: loss, latest: loss)
         }

@@ -33,7 +33,7 @@ enum LanguageShapes {
             "security": .choice, "signing-key": .text, "packages": .list(.choice), "procedure": .steps,
         ]),
         ContextShape(id: "match", path: .member("match"), heading: "match", keys: [
-            "name": .text, "services": .list(.uuid),
+            "name": .text, "services": .list(.uuid), "manufacturer": .integer, "manufacturer-data": .text,
         ]),
         ContextShape(id: "defaults", path: .member("defaults"), heading: "defaults", keys: [
             "endian": .choice, "timeout": .duration, "retries": .integer,
