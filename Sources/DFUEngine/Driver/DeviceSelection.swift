@@ -47,8 +47,8 @@ public struct DeviceSelection: Sendable, Equatable {
         let named = matching.filter(passesName)
         let candidates = named.filter(passesSignal)
         let leftOut = leftOutText(unnamed: matching.count - named.count, weak: named.count - candidates.count)
-        // max(by:) keeps the last of equal elements; reversing first keeps the first heard.
-        guard let best = candidates.reversed().max(by: { $0.rssi < $1.rssi }) else {
+        // max(by:) keeps the first of equal elements: on a tie, the first heard.
+        guard let best = candidates.max(by: { $0.rssi < $1.rssi }) else {
             let seen = advertisements.map { "\($0.address) \($0.name.map { "'\($0)'" } ?? "(no name)") at \($0.rssi) dBm" }
             var message = "no advertising device matches profile '\(profile.name)'"
             if !leftOut.isEmpty { message += " and the filters (\(leftOut.joined(separator: "; ")))" }

@@ -58,13 +58,15 @@ public final class FlashSession {
         startedAt = transport.now
         var status = FlashReport.Status.verified
         var failure: FlashError?
-        do {
+        do throws(FlashError) {
             try options.validate(for: profile)
             let target = try await resolveAddress()
+            if let expired = attemptExpired(while: "scanning") { throw expired }
             address = target
             originAddress = target
             try await connectFirst(to: target)
             for (index, image) in images.enumerated() {
+                if let expired = attemptExpired(while: "connecting to \(target)") { throw expired }
                 onEvent(.imageStarted(name: image.name, size: image.data.count, index: index, count: images.count))
                 let verified = try await flashWithResume(image, index: index)
                 delivered += image.data.count

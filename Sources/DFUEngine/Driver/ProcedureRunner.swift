@@ -49,7 +49,8 @@ final class ProcedureRunner {
         while true {
             notePhases(of: machine)
             if Task.isCancelled { throw .cancelled }
-            if let expired = session.attemptExpired(while: "running the procedure", image: image.name) {
+            if let expired = session.attemptExpired(while: "running the procedure", image: image.name,
+                                                       bytesHeld: statistics.bytesHeld) {
                 throw .failed(expired)
             }
             let outcome: ProcedureMachine.Outcome
@@ -196,10 +197,12 @@ final class ProcedureRunner {
             switch error {
             case .cancelled: throw .cancelled
             case let .transport(gattError):
-                if let expired = session.attemptExpired(while: "running \(step)", image: image.name) { throw .failed(expired) }
+                if let expired = session.attemptExpired(while: "running \(step)", image: image.name,
+                                                        bytesHeld: statistics.bytesHeld) { throw .failed(expired) }
                 throw interruption(gattError, step: step, location: location)
             case .attemptDeadlinePassed:
-                throw .failed(session.attemptExpired(while: "running \(step)", image: image.name)
+                throw .failed(session.attemptExpired(while: "running \(step)", image: image.name,
+                                                        bytesHeld: statistics.bytesHeld)
                               ?? FlashError(kind: .timeout, message: "\(step): the attempt reached its time bound"))
             }
         }
