@@ -55,4 +55,25 @@ final class AttemptTimeoutTests: XCTestCase {
         XCTAssertFalse(events.contains { if case .imageStarted = $0 { return true } else { return false } },
                        "\(events)")
     }
+
+    /// A device that answers none of the update's requests is given up after one reconnection,
+    /// not after every resume the profile allows (each costing ATT's 30 s).
+    func testADeviceThatNeverAnswersFailsFast() async throws {
+        let (report, _, _) = try await flash(query: "fault=unresponsive-after:1", timeout: nil)
+        XCTAssertEqual(report.status, .failed)
+        let error = try XCTUnwrap(report.error)
+        XCTAssertEqual(error.kind, .timeout)
+        XCTAssertTrue(error.message.hasPrefix("the device does not answer: send 'info'"), error.message)
+        XCTAssertEqual(report.resumes, 1)
+        XCTAssertLessThan(report.seconds, 70)
+        XCTAssertEqual(error.deviceState, "the update stopped before its first phase: none of this image was sent to the device")
+    }
+
+    /// A device that answered before keeps the profile's whole resume policy.
+    func testADeviceThatAnsweredBeforeIsResumedAsUsual() async throws {
+        let profile = try EngineTestSupport.vendorProfile()
+        let (report, _, _) = try await flash(query: "fault=unresponsive-after:9000", timeout: nil)
+        XCTAssertEqual(report.resumes, profile.resume.attempts)
+        XCTAssertFalse(report.error?.message.contains("does not answer") ?? true, String(describing: report.error))
+    }
 }

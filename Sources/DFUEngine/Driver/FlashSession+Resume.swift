@@ -17,6 +17,7 @@ extension FlashSession {
                                  offset: image == nil ? nil : imageBytesHeld)
             }
             if let expired = attemptExpired(while: "reconnecting (\(latest.summary))", image: image?.name) { throw expired }
+            if let silent = unanswering(first: first, latest: latest, image: image) { throw silent }
             guard resumes < profile.resume.attempts, let current = address else {
                 var message = first.summary
                 if profile.resume.attempts == 0 {
@@ -76,6 +77,22 @@ extension FlashSession {
         }
         try await awaitAdvertising(target, after: reboot)
         return target
+    }
+
+    /// A device that has answered none of the procedure's requests, and whose requests went
+    /// unanswered again after one reconnection, is not answering at all (hung, busy, or running
+    /// other firmware): waiting out every remaining resume, each costing its own timeouts, would
+    /// only delay saying so. A device that answered before (a link that dropped mid-transfer)
+    /// keeps the profile's whole resume policy.
+    private func unanswering(first: LinkLoss, latest: LinkLoss, image: FlashImage?) -> FlashError? {
+        guard !deviceAnswered, resumes >= 1, first.kind == .timeout, latest.kind == .timeout else { return nil }
+        return FlashError(kind: .timeout,
+                          message: "the device does not answer: \(first.summary); it answered none of the update's "
+                            + "requests, and still did not after reconnecting (\(latest.summary))",
+                          address: address?.description, image: image?.name, offset: image == nil ? nil : imageBytesHeld,
+                          location: first.location,
+                          hint: "check that the device is powered and runs firmware that serves this profile (a hung "
+                            + "device needs a power cycle), then run the same command again")
     }
 
     /// How long a device that did not reboot is listened for where it was.

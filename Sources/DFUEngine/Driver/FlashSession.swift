@@ -36,6 +36,9 @@ public final class FlashSession {
     /// The transfer phase: from the first step that moved image data to the last progress.
     private var transferStartedAt: Duration?
     private var transferEndedAt: Duration?
+    /// Whether the device answered any of the procedure's requests in this attempt (discovery
+    /// does not count: the stack answers it). A device that never did is not resumed for long.
+    var deviceAnswered = false
     /// The variables at the end of the last procedure run (for `dfukit exec`).
     package private(set) var finalScope: Scope?
 

@@ -191,7 +191,10 @@ final class ProcedureRunner {
         do {
             let result = try await LinkDriver(link: link, observer: observer, pacer: pacer,
                                               attemptDeadline: session.attemptDeadline).run(&machine)
-            if case .success = result { progress.currentPhaseAnswered = true }
+            if case .success = result {
+                progress.currentPhaseAnswered = true
+                session.deviceAnswered = true
+            }
             return result
         } catch {
             switch error {
