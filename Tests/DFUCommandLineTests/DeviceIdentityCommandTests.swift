@@ -91,6 +91,18 @@ final class DeviceIdentityCommandTests: XCTestCase {
         XCTAssertTrue(batch.stderr.contains("has no match rule"), batch.transcript)
     }
 
+    /// Tracing against the generic device (the only device there) works for a profile being
+    /// written, before it has a match rule.
+    func testTraceOfAProfileWithoutAMatchRuleUsesTheGenericDevice() throws {
+        let directory = try TemporaryDirectory()
+        let package = try PackageCommandTests.makePackage(in: directory, size: 4_000)
+        let profile = try profileWithoutMatch(in: directory)
+        let result = try DFUKitBinary.run(["profile", "trace", profile, package], in: directory.path)
+        XCTAssertTrue(result.stdout.contains("connected to F0:DF:00:00:00:01"), result.transcript)
+        XCTAssertTrue(result.stdout.contains("send 'data'"), "the procedure ran as far as with the rule:\n\(result.transcript)")
+        XCTAssertFalse(result.transcript.contains("has no match rule"), result.transcript)
+    }
+
     func testScanListsNoDeviceAsMatchingAProfileWithoutARule() throws {
         let directory = try TemporaryDirectory()
         let profile = try profileWithoutMatch(in: directory)
