@@ -28,7 +28,7 @@ public struct DeviceSelection: Sendable, Equatable {
     }
 
     /// Whether `advertisement` passes these filters (not the profile's rules).
-    public func admits(_ advertisement: Advertisement) -> Bool {
+    func admits(_ advertisement: Advertisement) -> Bool {
         passesName(advertisement) && passesSignal(advertisement)
     }
 
@@ -92,6 +92,7 @@ public struct DevicePick: Sendable, Equatable {
 
 /// Why a `DeviceSelection` took no advertiser.
 public struct DeviceSelectionFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Why nothing was taken.
     public enum Reason: Sendable, Equatable {
         /// The profile has no match rules: it never picks from a scan.
         case profileCannotMatch
