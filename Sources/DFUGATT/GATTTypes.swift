@@ -101,12 +101,31 @@ public struct Advertisement: Sendable, Hashable {
     public var serviceUUIDs: [BluetoothUUID]
     /// The received signal strength in dBm (e.g. -60; closer to 0 is stronger).
     public var rssi: Int
+    /// The manufacturer specific data it advertised (AD type 0xFF), in order.
+    public var manufacturerData: [ManufacturerData]
 
     /// An advertisement heard from `address`.
-    public init(address: DeviceAddress, name: String?, serviceUUIDs: [BluetoothUUID], rssi: Int) {
+    public init(address: DeviceAddress, name: String?, serviceUUIDs: [BluetoothUUID], rssi: Int,
+                manufacturerData: [ManufacturerData] = []) {
         self.address = address
         self.name = name
         self.serviceUUIDs = serviceUUIDs
         self.rssi = rssi
+        self.manufacturerData = manufacturerData
+    }
+}
+
+/// One Manufacturer Specific Data structure (AD type 0xFF; Core Specification Supplement,
+/// Part A, 1.4): a company identifier, then data the company defines.
+public struct ManufacturerData: Sendable, Hashable {
+    /// The Bluetooth SIG company identifier (sent first, little-endian).
+    public var companyID: UInt16
+    /// The bytes after the company identifier.
+    public var data: [UInt8]
+
+    /// Data `data` from `companyID`.
+    public init(companyID: UInt16, data: [UInt8]) {
+        self.companyID = companyID
+        self.data = data
     }
 }

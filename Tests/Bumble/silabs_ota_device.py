@@ -4,7 +4,8 @@ component, and the AppLoader in its Gecko Bootloader (gecko_sdk 4.4.1; AN1086), 
 those sources as Sources/DFUSimulator/Devices/SilabsOTA models them (profiles/silabs-ota.yaml;
 /work/research/silabs-ota.md has the quotes).
 
-- Application (advertises --name, default SiLabs-App; flags and name): the Silicon Labs OTA
+- Application (advertises --name, default SiLabs-App, and the OTA service UUID, as an
+  application that lists it in its advertising does; flags when they fit): the Silicon Labs OTA
   service 1D14D6EE-FD63-4FA1-BFA4-8F47B42119F0 with OTA Control F7BF3564 (write) and the
   Application Version 0D77CC11 (read, u32 LE). A write to OTA Control (any value) is answered,
   then the application closes the link (reason 0x13) --close-delay-ms later (default 1000:
@@ -36,7 +37,7 @@ from bumble.core import AdvertisingData
 from bumble.gatt import Characteristic, CharacteristicValue, Service
 from bumble.gatt_server import Server
 
-from peripheral_common import Peripheral, argument_parser, write_state_file
+from peripheral_common import Peripheral, advertising_data, argument_parser, write_state_file
 
 SERVICE_UUID = '1D14D6EE-FD63-4FA1-BFA4-8F47B42119F0'
 CONTROL_UUID = 'F7BF3564-FB6D-4E53-88A4-5E37E0326063'
@@ -158,8 +159,9 @@ class SilabsDevice(Peripheral):
         self.close_timer: asyncio.Task | None = None
         self.app_server: Server | None = None
         self.loader_server: Server | None = None
-        self.app_advertising = bytes(AdvertisingData([(AdvertisingData.FLAGS, bytes([0x06])),
-                                                      (AdvertisingData.COMPLETE_LOCAL_NAME, args.name.encode())]))
+        # An application that lists the OTA service in its advertising (profiles/silabs-ota.yaml
+        # matches on it); the AppLoader does not advertise it (loader_advertising).
+        self.app_advertising = advertising_data(args.name, SERVICE_UUID)
         self.advertising = self.app_advertising
 
     # GATT databases: the application's, then the AppLoader's (another Server object: other handles).

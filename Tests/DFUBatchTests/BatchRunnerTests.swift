@@ -71,10 +71,10 @@ final class BatchRunnerTests: XCTestCase {
         FlashImage(name: "application", version: "1.0.0", data: (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
     }
 
-    private func run(_ line: LineConfiguration, fleet query: String, ledger: MemoryLedger = MemoryLedger())
-        async throws -> (BatchSummary, MemoryLedger, SimulatedFleet) {
+    private func run(_ line: LineConfiguration, fleet query: String, ledger: MemoryLedger = MemoryLedger(),
+                     profile: Profile? = nil) async throws -> (BatchSummary, MemoryLedger, SimulatedFleet) {
         let fleet = try SimulatedFleet(try SimulatorConfiguration(parsing: "vendor-ctrlpt?" + query))
-        let runner = BatchRunner(plan: .init(line: line, profile: try profile(), images: [image()]),
+        let runner = BatchRunner(plan: .init(line: line, profile: try profile ?? self.profile(), images: [image()]),
                                  source: FleetSource(fleet: fleet), ledger: ledger)
         return (try await runner.run(), ledger, fleet)
     }
@@ -134,6 +134,35 @@ final class BatchRunnerTests: XCTestCase {
         XCTAssertGreaterThan(strong, 0)
         XCTAssertLessThan(strong, 12)
         XCTAssertEqual(summary.devices, strong)
+    }
+
+    func testANameFilterKeepsOnlyDevicesWhoseNameFits() async throws {
+        var line = LineConfiguration()
+        line.namePattern = "Other-*"
+        let (none, _, _) = try await run(line, fleet: "fleet=4")
+        XCTAssertEqual(none.devices, 0)
+        line.namePattern = "DFU-*"
+        let (all, _, _) = try await run(line, fleet: "fleet=4")
+        XCTAssertEqual(all.devices, 4)
+    }
+
+    /// A profile without match rules would take every advertiser nearby: without addresses the
+    /// batch refuses it before claiming any device.
+    func testAProfileWithoutMatchRulesIsRefusedWithoutAddresses() async throws {
+        var profile = try profile()
+        profile.match = MatchRules(namePattern: nil, services: [])
+        let ledger = MemoryLedger()
+        do {
+            _ = try await run(LineConfiguration(), fleet: "fleet=3", ledger: ledger, profile: profile)
+            XCTFail("the batch ran")
+        } catch let error as FlashError {
+            XCTAssertEqual(error.kind, .usage)
+            XCTAssertEqual(error.message, DeviceSelection.refusal(profile: profile, address: nil))
+        }
+        var line = LineConfiguration()
+        line.addresses = ["C0:FF:EE:00:00:01"]
+        let (addressed, _, _) = try await run(line, fleet: "fleet=3", profile: profile)
+        XCTAssertEqual(addressed.succeeded, 1)
     }
 
     func testPostFlashCheckComparesTheRunningFirmware() async throws {

@@ -23,6 +23,17 @@ final class LinePlanValidatorTests: XCTestCase {
         }
     }
 
+    func testALineWithoutAddressesNeedsAProfileWithAMatchRule() throws {
+        var profile = try profile()
+        profile.match = MatchRules(namePattern: nil, services: [])
+        let found = try errors("profile: anything\nname: 'DFU-*'\n", profile: profile)
+        XCTAssertEqual(found.count, 1)
+        XCTAssertTrue(found.first?.hasPrefix("line.yaml:1:10: error: profile 'vendor-ctrlpt' has no match rule") ?? false,
+                      "\(found)")
+        XCTAssertEqual(try errors("devices: [C0:FF:EE:00:00:01]", profile: profile), [])
+        XCTAssertEqual(try LineFileLoader.load(text: "name: 'DFU-*'\ntimeout: 90s\n", path: "line.yaml").namePattern, "DFU-*")
+    }
+
     func testAGoodLinePasses() throws {
         XCTAssertEqual(try errors("""
             checks:

@@ -52,8 +52,9 @@ final class FlashCommandTests: XCTestCase {
         XCTAssertEqual(result.stdout, "", "without --json the result goes to standard error")
         XCTAssertFalse(result.stderr.contains("\r"), result.transcript)
         let lines = result.stderrLines
-        XCTAssertEqual(Array(lines.prefix(5)), [
+        XCTAssertEqual(Array(lines.prefix(6)), [
             "scanning sim:vendor-ctrlpt for a device that matches the profile",
+            "picked C0:FF:EE:00:00:01 'DFU-SIM' at -40 dBm, the only matching device",
             "connecting to C0:FF:EE:00:00:01",
             "connected to C0:FF:EE:00:00:01, ATT MTU 247",
             "link (modelled): 1M PHY, data length 251, MTU 247, interval 15 ms",

@@ -58,6 +58,12 @@ final class FrontDoorTests: XCTestCase {
         let keyed = scratch.file("nordic-keyed.yaml")
         try shipped.replacingOccurrences(of: "\nparameters:", with: "\nsigning-key: \(wrongKey)\n\nparameters:")
             .write(toFile: keyed, atomically: true, encoding: .utf8)
+        // A profile that cannot tell its devices from any other advertiser (no match rule).
+        let vendor = try String(contentsOfFile: DFUKitBinary.repositoryRoot.appendingPathComponent("profiles/vendor-ctrlpt.yaml").path,
+                                encoding: .utf8)
+        let unmatched = scratch.file("vendor-unmatched.yaml")
+        let matchBlock = try XCTUnwrap(vendor.range(of: "\nmatch:\n  name: \"DFU-*\"\n  services: [D0F10000-7E3C-4B8A-9C52-1A2B3C4D5E6F]\n"))
+        try vendor.replacingCharacters(in: matchBlock, with: "\n").write(toFile: unmatched, atomically: true, encoding: .utf8)
         // A package whose image bytes were changed after it was made.
         let tampered = scratch.file("tampered.zip")
         try ZipSurgery.flipFirstByte(of: "application.bin", in: try vendorPackage(), to: tampered)
@@ -99,6 +105,9 @@ final class FrontDoorTests: XCTestCase {
             Case(name: "a GBL file with a tag the Gecko bootloader does not know", profile: "silabs-ota",
                  package: samples + "/silabs/app-unknown-tag.gbl", simulator: "silabs-ota", exitCode: 65,
                  message: "the Gecko bootloader refuses a file with a tag it does not know: unknown tag 0x12345678 at offset 6064"),
+            Case(name: "a profile without a match rule and no address", profile: unmatched, package: try vendorPackage(),
+                 simulator: "vendor-ctrlpt", execCommand: "status", exitCode: 64,
+                 message: "has no match rule (name, services or manufacturer data), so it cannot tell its devices apart"),
             Case(name: "a tampered package", profile: "vendor-ctrlpt", package: tampered, simulator: "vendor-ctrlpt",
                  exitCode: 65, message: "do not flash it"),
             Case(name: "a package of another protocol", profile: "nordic-secure-dfu", package: try vendorPackage(),

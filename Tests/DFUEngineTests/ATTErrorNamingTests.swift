@@ -49,8 +49,9 @@ final class ATTErrorNamingTests: XCTestCase {
                   - send: end
             """, path: "refusals.yaml")
         let world = SimulatedWorld(name: "sim:refuser", peripherals: [RefusingDevice(code: code)])
+        // A profile without match rules needs the address.
         return await FlashSession(profile: profile, images: [EngineTestSupport.image(size: 10)], transport: world,
-                                  address: nil).run()
+                                  address: DeviceAddress(string: "C0:FF:EE:00:00:07")).run()
     }
 
     func testAKnownCodeIsNamedWithItsMessage() async throws {

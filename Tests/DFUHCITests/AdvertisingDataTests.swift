@@ -38,4 +38,17 @@ final class AdvertisingDataTests: XCTestCase {
                                                          serviceUUIDs: [BluetoothUUID(uuid16: 0x180D)], rssi: -42))
         XCTAssertTrue(seen.isConnectable)
     }
+
+    /// Manufacturer Specific Data (AD type 0xFF, Supplement Part A 1.4): the company identifier
+    /// little-endian, then the company's bytes; one too short for its identifier is left out.
+    func testManufacturerDataIsReadWithItsCompany() {
+        // Flags; 0xFF: company 0x02FF (Silicon Labs), data 01 a2 07; 0xFF with a single byte.
+        let data = AdvertisingData(bytes: bytes("02 01 06 06 ff ff 02 01 a2 07 02 ff 59"))
+        XCTAssertEqual(data.manufacturerData, [ManufacturerData(companyID: 0x02FF, data: [0x01, 0xA2, 0x07])])
+        var seen = HCIAdvertisement(address: DeviceAddress(value: 1), addressType: .publicDevice, isConnectable: true,
+                                    advertisingData: data, rssi: -40)
+        seen.merge(data: bytes("05 ff 59 00 aa bb"), isScanResponse: true, isConnectable: false, rssi: -41)
+        XCTAssertEqual(seen.advertisement.manufacturerData, [ManufacturerData(companyID: 0x02FF, data: [0x01, 0xA2, 0x07]),
+                                                             ManufacturerData(companyID: 0x0059, data: [0xAA, 0xBB])])
+    }
 }

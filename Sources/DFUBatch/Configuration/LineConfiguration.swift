@@ -1,3 +1,4 @@
+import DFUEngine
 import DFUProfile
 
 /// One provisioning line: what to flash, to which devices, how (concurrency, retries,
@@ -16,6 +17,8 @@ public struct LineConfiguration: Sendable {
     public var count: Int?
     /// Only devices heard at least this strong (dBm): the ones in this station's fixture.
     public var minimumRSSI: Int?
+    /// Only devices whose advertised name fits this glob (`*`, `?`), on top of the profile's rules.
+    public var namePattern: String?
     /// How many devices are flashed at once.
     public var concurrency = 1
     /// Attempts after the first, per device.
@@ -24,7 +27,8 @@ public struct LineConfiguration: Sendable {
     public var backoff: Duration = .seconds(2)
     /// The cap on the delay between attempts.
     public var maximumBackoff: Duration = .seconds(60)
-    /// Per attempt (on the transport's clock: simulated time on `sim:`).
+    /// Per attempt (on the transport's clock: simulated time on `sim:`): the session ends the
+    /// attempt when it passes, saying what the device holds.
     public var deviceTimeout: Duration = .seconds(900)
     /// What to check after each successful update, in order; a failed check fails the attempt.
     public var checks: [PostFlashCheck] = []
@@ -46,6 +50,9 @@ public struct LineConfiguration: Sendable {
     /// Where each key's value was written in the line file, and each `set:` parameter's
     /// (`set.NAME`), for errors found once the profile and package are known.
     package var locations: [String: SourceLocation] = [:]
+
+    /// The filters a scan's devices must pass, from `namePattern` and `minimumRSSI`.
+    public var selection: DeviceSelection { DeviceSelection(namePattern: namePattern, minimumRSSI: minimumRSSI) }
 
     /// A line with every default and nothing to flash yet: set `profile`, `package` and `device`.
     public init() {}

@@ -3,7 +3,7 @@ import DFUProfile
 /// Reads a line file (YAML). Every key is documented in the README's "Provisioning lines";
 /// unknown keys, wrong types and bad values are reported as `FILE:LINE:COL: error: MESSAGE`.
 public enum LineFileLoader {
-    static let keys = ["profile", "package", "device", "devices", "count", "min-rssi", "concurrency", "retries",
+    static let keys = ["profile", "package", "device", "devices", "count", "min-rssi", "name", "concurrency", "retries",
                        "backoff", "max-backoff", "timeout", "lease", "checks", "skip-done", "skip-installed", "ledger", "station", "set"]
 
     /// Reads the line file at `path`. Throws every mistake at once, each with its `FILE:LINE:COL`
@@ -66,6 +66,7 @@ public enum LineFileLoader {
                 }
             case "count": line.count = integer(1...1_000_000)
             case "min-rssi": line.minimumRSSI = integer(-127...20)
+            case "name": line.namePattern = text()
             case "concurrency": line.concurrency = integer(1...64) ?? line.concurrency
             case "retries": line.retries = integer(0...100) ?? line.retries
             case "backoff": line.backoff = duration() ?? line.backoff

@@ -8,6 +8,7 @@ import DFUProfile
 /// - every check's command exists in the profile and answers, and every expression parses and
 ///   type-checks against that answer's fields, `image.*` and `param.*` (`ExpressionTypeChecker`);
 /// - `skip-installed` names a command or a readable characteristic, its `installed` is a condition;
+/// - a line without device addresses uses a profile with match rules (`DeviceSelection.refusal`);
 /// - every parameter set (`set:` or `--set`) is one the profile takes (`Profile.checkedParameter`:
 ///   its name, type, values or range; a text parameter given a number gets it as text);
 /// - the package holds images, each with what the profile's expressions use (an init packet for
@@ -22,6 +23,9 @@ public enum LinePlanValidator {
         var line = line
         var errors: [ProfileError] = []
         let place = Place(line: line)
+        if line.addresses.isEmpty, let refusal = DeviceSelection.refusal(profile: profile, address: nil) {
+            errors.append(place.error(refusal + " ('devices:' in the line file)", key: "profile", flag: "--profile"))
+        }
         line.parameters = checkParameters(line, profile: profile, place: place, errors: &errors)
         for check in line.checks {
             errors += problems(in: check, profile: profile, place: place)

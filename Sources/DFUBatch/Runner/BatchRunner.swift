@@ -116,11 +116,12 @@ public final class BatchRunner: Sendable {
             }
             return addresses
         }
+        // A profile that cannot tell its devices from others would take every advertiser nearby.
+        if let refusal = DeviceSelection.refusal(profile: plan.profile, address: nil) {
+            throw FlashError(kind: .usage, message: refusal)
+        }
         let seen = try await source.scan()
-        return seen.filter { advertisement in
-            ProfileMatcher.matches(advertisement, plan.profile.match)
-                && plan.line.minimumRSSI.map { advertisement.rssi >= $0 } ?? true
-        }.map(\.address)
+        return plan.line.selection.candidates(in: seen, profile: plan.profile).map(\.address)
     }
 
     // MARK: - Workers
@@ -312,8 +313,8 @@ public final class BatchRunner: Sendable {
             return .attempted(record)
         }
         let onEvent = self.onEvent
-        let session = DeviceSession(profile: plan.profile, transport: transport, address: device,
-                                    options: FlashOptions(parameters: plan.line.parameters)) { event in
+        let options = FlashOptions(parameters: plan.line.parameters, attemptTimeout: plan.line.deviceTimeout)
+        let session = DeviceSession(profile: plan.profile, transport: transport, address: device, options: options) { event in
             if case let .progress(_, done, total, _) = event { onEvent(.progress(device, done: done, total: total)) }
         }
         if attempt == 1, let rule = plan.line.skipInstalled {

@@ -8,13 +8,15 @@ struct BatchRunCommand: Command {
     static let name = "batch run"
     static let summary = "Flash many devices at once, with retries, post-flash checks and a durable ledger."
     static let usage = "dfukit batch run [LINE.yaml] [--profile P] [--package PKG] [--device TRANSPORT] [--count N] "
-        + "[--min-rssi DBM] [--concurrency K] [--retries N] [--lease DURATION] [--ledger URL] [--station NAME] [--set NAME=VALUE]... [--json]"
+        + "[--min-rssi DBM] [--name GLOB] [--timeout DURATION] [--concurrency K] [--retries N] [--lease DURATION] [--ledger URL] [--station NAME] [--set NAME=VALUE]... [--json]"
     static let options: [OptionSpec] = [
         OptionSpec("--profile", "-p", value: "NAME|FILE", help: "the devices' protocol"),
         OptionSpec("--package", value: "PKG", help: "the firmware package"),
         OptionSpec("--device", "-d", value: "TRANSPORT", help: "hci:..., bluez:hciN or sim:NAME?fleet=N (e.g. sim:vendor-ctrlpt?fleet=64&fault-rate=0.1)"),
         OptionSpec("--count", value: "N", help: "stop once N devices are done (default: every matching device)"),
         OptionSpec("--min-rssi", value: "DBM", help: "only devices heard at least this strong (e.g. -60)"),
+        OptionSpec("--name", value: "GLOB", help: "only devices whose advertised name fits this glob (e.g. 'DFU-*')"),
+        OptionSpec("--timeout", value: "DURATION", help: "bound on each attempt, e.g. 90s (default 15m)"),
         OptionSpec("--concurrency", "-j", value: "K", help: "devices flashed at once (default 1)"),
         OptionSpec("--retries", value: "N", help: "attempts after the first, per device (default 2)"),
         OptionSpec("--lease", value: "DURATION", help: "how long a claim lasts without a heartbeat, e.g. 2m (default 10m)"),
@@ -90,6 +92,13 @@ struct BatchRunCommand: Command {
         }
         if let value = try integer("--count", 1...1_000_000) { line.count = value }
         if let value = try integer("--min-rssi", -127...20) { line.minimumRSSI = value }
+        if let value = arguments.value("--name") { line.namePattern = value }
+        if let text = arguments.value("--timeout") {
+            guard let timeout = ProfileDuration.parse(text), timeout > .zero else {
+                throw UsageError("--timeout must be a duration such as 90s or 2m", command: command)
+            }
+            line.deviceTimeout = timeout
+        }
         if let value = try integer("--concurrency", 1...64) { line.concurrency = value }
         if let value = try integer("--retries", 0...100) { line.retries = value }
         if let text = arguments.value("--lease") {

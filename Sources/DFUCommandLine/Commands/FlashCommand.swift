@@ -17,12 +17,16 @@ struct FlashCommand: Command {
         OptionSpec("--mode", value: "MODE",
                    help: "the profile's upgrade mode, the same as --set mode=MODE (mcumgr-smp: test-and-confirm, "
                        + "confirm-only, test-only, upload-only)"),
+        OptionSpec("--name", value: "GLOB", help: "without /ADDRESS: only devices whose advertised name fits (e.g. 'DFU-*')"),
+        OptionSpec("--min-rssi", value: "DBM", help: "without /ADDRESS: only devices heard at least this strong (e.g. -60)"),
+        OptionSpec("--timeout", value: "DURATION", help: "bound on the whole attempt, e.g. 90s (default: none)"),
         OptionSpec("--trace", value: "FILE", help: "hci: only: record every HCI packet as a btsnoop file (Wireshark)"),
         OptionSpec("--force", help: "send a package of a kind the profile does not list in its 'packages'"),
         OptionSpec("--json", help: "print one JSON object with the result at the end"),
     ]
     static let discussion = """
-        Without /ADDRESS the first advertising device that matches the profile is used.
+        Without /ADDRESS the strongest advertising device that matches the profile (and --name,
+        --min-rssi) is used, and the reason printed; a profile without a match rule needs /ADDRESS.
         Transports: sim:NAME[?key=value&...] (simulated device; keys: mtu, interval, packets-per-event,
         phy (1M, 2M, coded-s2, coded-s8), data-length, event-ms, buffers, address, name, erase-ms, write-ns-per-byte, fault=disconnect-after:BYTES |
         drop-notification:N | corrupt-notification:N | busy:N | unresponsive-after:BYTES).
@@ -48,6 +52,10 @@ struct FlashCommand: Command {
     let force: Bool
     let keyPath: String?
     let traceFile: String?
+    /// `--name`, `--min-rssi`: filters for a device found by scanning.
+    let selection: DeviceSelection
+    /// `--timeout`: the bound on the whole attempt.
+    let attemptTimeout: Duration?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         let command = "dfukit \(Self.name)"
@@ -74,6 +82,20 @@ struct FlashCommand: Command {
             writeTypes[role] = type
         }
         self.writeTypes = writeTypes
+        var minimumRSSI: Int?
+        if let text = arguments.value("--min-rssi") {
+            guard let value = Int(text), (-127...20).contains(value) else {
+                throw UsageError("--min-rssi must be an integer in -127...20 (dBm)", command: command)
+            }
+            minimumRSSI = value
+        }
+        selection = DeviceSelection(namePattern: arguments.value("--name"), minimumRSSI: minimumRSSI)
+        attemptTimeout = try arguments.value("--timeout").map { (text) throws(UsageError) -> Duration in
+            guard let timeout = ProfileDuration.parse(text), timeout > .zero else {
+                throw UsageError("--timeout must be a duration such as 90s or 2m", command: command)
+            }
+            return timeout
+        }
     }
 
     private static func keyValue(_ text: String, option: String, command: String) throws(UsageError) -> (String, String) {
@@ -90,7 +112,8 @@ struct FlashCommand: Command {
         var request = FlashRequest(package: package, profile: profile, device: deviceText)
         var parameters = ParameterSetting.values(settings)
         if let mode { parameters["mode"] = .text(mode) }
-        request.options = FlashOptions(parameters: parameters, writeTypes: writeTypes)
+        request.options = FlashOptions(parameters: parameters, writeTypes: writeTypes, selection: selection,
+                                       attemptTimeout: attemptTimeout)
         request.force = force
         request.traceFile = traceFile
         if let keyPath {

@@ -123,7 +123,10 @@ struct ProfileTraceCommand: Command {
             }
             inner = GenericDevice(profile: profile, mtu: mtu ?? 247, rules: rules)
         }
-        let run = TraceRun(profile: profile, images: PackageImages.flashImages(package), address: device?.address,
+        // The generic device is the only one there: a profile without a match rule (one being
+        // written) is traced at its address rather than refused.
+        let address = device?.address ?? (device == nil && profile.match.isEmpty ? GenericDevice.address : nil)
+        let run = TraceRun(profile: profile, images: PackageImages.flashImages(package), address: address,
                            options: options, clock: device.map { $0.isSimulatedClock ? "simulated" : "wall" } ?? "virtual",
                            generic: device == nil, json: json)
         return await InterruptHandling.exitStatus(console) {

@@ -37,6 +37,7 @@ enum TraceNotes {
     static func text(_ event: FlashEvent) -> String? {
         switch event {
         case let .scanning(transport): return "scanning (\(transport))"
+        case let .selected(_, reason): return "picked \(reason)"
         case .connecting, .connected, .linkGranted, .progress, .transferStarted: return nil
         case let .imageStarted(name, size, index, count): return "image '\(name)' (\(size) bytes), \(index + 1) of \(count)"
         case let .phase(name, change):

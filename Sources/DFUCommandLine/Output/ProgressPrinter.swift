@@ -26,6 +26,8 @@ final class ProgressPrinter {
         switch event {
         case let .scanning(transport):
             line("scanning \(transport) for a device that matches the profile")
+        case let .selected(_, reason):
+            line("picked \(reason)")
         case let .connecting(address):
             line("connecting to \(address)")
         case let .connected(address, mtu):

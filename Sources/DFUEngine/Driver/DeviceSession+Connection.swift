@@ -4,12 +4,17 @@ import DFUProfile
 /// Finding the device, connecting to it, and reconnecting (after a `reconnect` step, or to
 /// resume), with the wait for a device that was told to reboot.
 extension DeviceSession {
+    /// The requested address, else the advertiser `options.selection` picks from a scan (up to
+    /// 5 s, or what is left of the attempt). A profile without match rules never picks one.
     func resolveAddress() async throws(FlashError) -> DeviceAddress {
         if let requestedAddress { return requestedAddress }
+        if let refusal = DeviceSelection.refusal(profile: profile, address: nil) {
+            throw FlashError(kind: .usage, message: refusal)
+        }
         onEvent(.scanning(transport: transport.name))
         let seen: [Advertisement]
         do {
-            seen = try await transport.scan(timeout: .seconds(5))
+            seen = try await transport.scan(timeout: boundedByAttempt(.seconds(5)))
         } catch where Task.isCancelled {
             throw Self.cancelled("while scanning", address: nil)
         } catch {
@@ -19,13 +24,14 @@ extension DeviceSession {
         }
         // A scan that cancellation cut short returns what it heard so far: not a reason to pick one.
         if Task.isCancelled { throw Self.cancelled("while scanning", address: nil) }
-        guard let match = seen.first(where: { ProfileMatcher.matches($0, profile.match) }) else {
-            let list = seen.map { "\($0.address) \($0.name ?? "(no name)")" }.joined(separator: ", ")
-            throw FlashError(kind: .transport,
-                             message: "no advertising device matches profile '\(profile.name)' (seen: \(list.isEmpty ? "none" : list))",
-                             hint: "is the device powered and advertising? Name it with --device TRANSPORT/ADDRESS")
+        switch options.selection.pick(from: seen, profile: profile) {
+        case let .success(pick):
+            onEvent(.selected(pick.advertisement.address, reason: pick.reason))
+            return pick.advertisement.address
+        case let .failure(failure):
+            throw FlashError(kind: failure.reason == .profileCannotMatch ? .usage : .transport, message: failure.message,
+                             hint: "is the device powered and advertising? Otherwise name the device's address")
         }
-        return match.address
     }
 
     /// Connects, discovers, binds the characteristics and subscribes to notifications.
@@ -33,7 +39,7 @@ extension DeviceSession {
         onEvent(.connecting(target))
         if Task.isCancelled { throw Self.cancelled("before connecting", address: target) }
         do {
-            let newLink = try await transport.connect(to: target, timeout: timeout)
+            let newLink = try await transport.connect(to: target, timeout: boundedByAttempt(timeout))
             let services = try await newLink.discoverServices()
             let newBindings = try ConnectionBindings(profile: profile, services: services, address: target.description,
                                                      mtu: newLink.mtu, writeTypes: options.writeTypes)
@@ -53,6 +59,7 @@ extension DeviceSession {
         } catch where Task.isCancelled {
             throw Self.cancelled("while connecting", address: target)
         } catch let error as GATTError {
+            if let expired = attemptExpired(while: "connecting to \(target)") { throw expired }
             let kind: FlashError.Kind
             switch error.kind {
             case .connectionFailed, .transportUnavailable: kind = .transport
@@ -95,7 +102,7 @@ extension DeviceSession {
     /// dropped here), then for it to advertise again.
     func awaitReboot(_ reboot: PendingReboot, of target: DeviceAddress) async throws(RunInterruption) {
         if let link {
-            let deadline = link.now + max(.zero, reboot.sentAt + reboot.timing.grace - transport.now)
+            let deadline = boundedByAttempt(deadline: link.now + max(.zero, reboot.sentAt + reboot.timing.grace - transport.now))
             var dropped = false
             do {
                 while try await link.nextNotification(until: deadline) != nil {}
@@ -118,7 +125,11 @@ extension DeviceSession {
         onEvent(.rebooting("waiting up to \(reboot.timing.bootTimeout.secondsText) for \(target) to advertise again "
                            + "after '\(reboot.command)'"))
         do {
-            guard try await transport.waitForAdvertisement(from: target, timeout: reboot.timing.bootTimeout) != nil else {
+            guard try await transport.waitForAdvertisement(from: target, timeout: boundedByAttempt(reboot.timing.bootTimeout))
+                    != nil else {
+                if let expired = attemptExpired(while: "waiting for \(target) to advertise again") {
+                    throw RunInterruption.failed(expired)
+                }
                 throw RunInterruption.linkLost(LinkLoss(
                     kind: .timeout,
                     detail: "the device did not advertise again within \(reboot.timing.bootTimeout.secondsText) after "

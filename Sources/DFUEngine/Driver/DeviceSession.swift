@@ -36,6 +36,9 @@ package final class DeviceSession {
     var sequence = 0
     /// Connections made so far (the first and every reconnection).
     package private(set) var connections = 0
+    /// When the attempt began on the transport's clock: `FlashOptions.attemptTimeout` bounds
+    /// everything run on the session from here (probe, update, checks).
+    let attemptStartedAt: Duration
 
     /// A session with the device at `address`, or (nil) the first advertising device that
     /// matches `profile`; nothing happens until an operation runs on it.
@@ -46,6 +49,7 @@ package final class DeviceSession {
         self.transport = transport
         self.requestedAddress = address
         self.onEvent = onEvent
+        self.attemptStartedAt = transport.now
     }
 
     /// A new connection replaces the current one.

@@ -14,6 +14,9 @@ public enum FlashEvent: Sendable {
 
     /// Scanning for a device that matches the profile, on this transport.
     case scanning(transport: String)
+    /// The scan picked this device, for this reason ("... at -48 dBm, the strongest of 3 matching
+    /// devices").
+    case selected(DeviceAddress, reason: String)
     /// Connecting to the device.
     case connecting(DeviceAddress)
     /// Connected, with the negotiated ATT_MTU.

@@ -9,10 +9,19 @@ public struct FlashOptions: Sendable {
     /// Write types by characteristic role (`--write ROLE=TYPE`), replacing the profile's.
     public var writeTypes: [String: GATTWriteType]
 
+    /// Which advertiser to take when no address is given (filters on top of the profile's rules).
+    public var selection: DeviceSelection
+    /// The longest the whole attempt may take, on the transport's clock (scan, connect, every
+    /// image, resumes); nil: no bound beyond each step's own timeouts.
+    public var attemptTimeout: Duration?
+
     /// Options with these overrides (none by default).
-    public init(parameters: [String: ParameterValue] = [:], writeTypes: [String: GATTWriteType] = [:]) {
+    public init(parameters: [String: ParameterValue] = [:], writeTypes: [String: GATTWriteType] = [:],
+                selection: DeviceSelection = DeviceSelection(), attemptTimeout: Duration? = nil) {
         self.parameters = parameters
         self.writeTypes = writeTypes
+        self.selection = selection
+        self.attemptTimeout = attemptTimeout
     }
 
     /// Checks the overrides against the profile: unknown names are usage errors.

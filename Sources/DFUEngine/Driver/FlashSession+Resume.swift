@@ -16,6 +16,8 @@ extension FlashSession {
                                  address: address?.description, image: image?.name,
                                  offset: image == nil ? nil : imageBytesHeld)
             }
+            if let expired = attemptExpired(while: "reconnecting (\(latest.summary))", image: image?.name) { throw expired }
+            if let silent = unanswering(first: first, latest: latest, image: image) { throw silent }
             guard resumes < profile.resume.attempts, let current = address else {
                 var message = first.summary
                 if profile.resume.attempts == 0 {
@@ -66,7 +68,7 @@ extension FlashSession {
     /// the device is: still where it was when the reboot should take it elsewhere (the command
     /// never reached it), else where the reboot brings it, once it advertises there.
     private func awaitRebootAfterLoss(_ reboot: PendingReboot, from current: DeviceAddress) async throws(RunInterruption) -> DeviceAddress {
-        await transport.sleep(until: reboot.sentAt + reboot.timing.grace)
+        await transport.sleep(until: boundedByAttempt(deadline: reboot.sentAt + reboot.timing.grace))
         let target = reboot.comesBackAt == .next ? current.adding(1) : current
         if target != current,
            (try? await transport.waitForAdvertisement(from: current, timeout: Self.stillThereTimeout)) != nil {
@@ -75,6 +77,22 @@ extension FlashSession {
         }
         try await device.awaitAdvertising(target, after: reboot)
         return target
+    }
+
+    /// A device that has answered none of the procedure's requests, and whose requests went
+    /// unanswered again after one reconnection, is not answering at all (hung, busy, or running
+    /// other firmware): waiting out every remaining resume, each costing its own timeouts, would
+    /// only delay saying so. A device that answered before (a link that dropped mid-transfer)
+    /// keeps the profile's whole resume policy.
+    private func unanswering(first: LinkLoss, latest: LinkLoss, image: FlashImage?) -> FlashError? {
+        guard !deviceAnswered, resumes >= 1, first.kind == .timeout, latest.kind == .timeout else { return nil }
+        return FlashError(kind: .timeout,
+                          message: "the device does not answer: \(first.summary); it answered none of the update's "
+                            + "requests, and still did not after reconnecting (\(latest.summary))",
+                          address: address?.description, image: image?.name, offset: image == nil ? nil : imageBytesHeld,
+                          location: first.location,
+                          hint: "check that the device is powered and runs firmware that serves this profile (a hung "
+                            + "device needs a power cycle), then run the same command again")
     }
 
     /// How long a device that did not reboot is listened for where it was.

@@ -20,7 +20,7 @@ public final class FlashSession {
     private var startedAt: Duration = .zero
     private var retries = 0
     var resumes = 0
-    private var delivered = 0
+    private(set) var delivered = 0
     /// Bytes of the current image the device holds, as far as progress tells.
     var imageBytesHeld = 0
     /// What the session knows of the current image's progress on the device.
@@ -28,6 +28,9 @@ public final class FlashSession {
     /// The transfer phase: from the first step that moved image data to the last progress.
     private var transferStartedAt: Duration?
     private var transferEndedAt: Duration?
+    /// Whether the device answered any of the procedure's requests in this attempt (discovery
+    /// does not count: the stack answers it). A device that never did is not resumed for long.
+    var deviceAnswered = false
     /// The variables at the end of the last procedure run (for `dfukit exec`).
     package private(set) var finalScope: Scope?
 
@@ -63,10 +66,11 @@ public final class FlashSession {
         startedAt = transport.now
         var status = FlashReport.Status.verified
         var failure: FlashError?
-        do {
+        do throws(FlashError) {
             try options.validate(for: profile)
             try await connectFirst()
             for (index, image) in images.enumerated() {
+                if let expired = attemptExpired(while: address.map { "connecting to \($0)" } ?? "connecting") { throw expired }
                 onEvent(.imageStarted(name: image.name, size: image.data.count, index: index, count: images.count))
                 let verified = try await flashWithResume(image, index: index)
                 delivered += image.data.count
@@ -151,7 +155,8 @@ public final class FlashSession {
     private func connectFirst() async throws(FlashError) {
         do {
             try await device.prepareLink()
-        } catch where address != nil && [.disconnected, .timeout].contains(error.kind) && profile.resume.attempts > 0 {
+        } catch where address != nil && [.disconnected, .timeout].contains(error.kind) && profile.resume.attempts > 0
+                    && attemptExpired(while: "connecting") == nil {
             let loss = LinkLoss(kind: error.kind, detail: error.message, step: "connect")
             try await reconnectToResume(nil, first: loss, latest: loss)
         }

@@ -10,6 +10,8 @@ struct LinkDriver {
     enum Interruption: Error {
         case transport(GATTError)
         case cancelled
+        /// The attempt's time bound passed (`attemptDeadline`).
+        case attemptDeadlinePassed
     }
 
     struct Observer {
@@ -25,6 +27,8 @@ struct LinkDriver {
     let observer: Observer
     /// Spaces writes to characteristics with a `write-interval`.
     var pacer: WritePacer?
+    /// When the whole attempt must end (link time): waits are cut to it, and the loop stops there.
+    var attemptDeadline: Duration?
 
     /// Runs `machine` to its end: what it completed with, or how it failed.
     func run<Machine: LinkMachine>(_ machine: inout Machine) async throws(Interruption) -> Result<Machine.Output, ExchangeFailure> {
@@ -33,6 +37,7 @@ struct LinkDriver {
         var transferred = machine.transferred
         while true {
             if Task.isCancelled { throw .cancelled }
+            if let attemptDeadline, link.now >= attemptDeadline { throw .attemptDeadlinePassed }
             do {
                 switch action {
                 case let .write(bytes, target):
@@ -43,13 +48,16 @@ struct LinkDriver {
                     pacer?.wrote(to: target, at: link.now)
                     action = machine.handle(.writeAccepted(now: link.now))
                 case let .awaitNotification(deadline):
-                    let notification = try await link.nextNotification(until: deadline)
+                    let notification = try await link.nextNotification(until: attemptDeadline.map { min($0, deadline) } ?? deadline)
                     // A wait cut short by cancellation is not a deadline that passed: feeding it
                     // to the machine would make it resend (and report a retry) on its way out.
                     if Task.isCancelled { throw Interruption.cancelled }
                     if let notification {
                         action = machine.handle(.notification(valueHandle: notification.valueHandle,
                                                               value: notification.value, now: link.now))
+                    } else if let attemptDeadline, link.now >= attemptDeadline, deadline > attemptDeadline {
+                        // The attempt ends before the machine's own deadline: not the device's timeout.
+                        throw Interruption.attemptDeadlinePassed
                     } else {
                         action = machine.handle(.deadlinePassed(now: link.now))
                     }

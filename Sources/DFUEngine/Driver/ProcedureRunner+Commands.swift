@@ -67,7 +67,9 @@ extension ProcedureRunner {
         let source = try bound(step.characteristic, location: location)
         if Task.isCancelled { throw .cancelled }
         do {
-            return .read(value: try await link.read(source.target.characteristic))
+            let value = try await link.read(source.target.characteristic)
+            session.deviceAnswered = true
+            return .read(value: value)
         } catch {
             throw interruption(error, step: "read '\(step.characteristic)'", location: location)
         }

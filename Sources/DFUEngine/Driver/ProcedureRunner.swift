@@ -49,6 +49,10 @@ final class ProcedureRunner {
         while true {
             notePhases(of: machine)
             if Task.isCancelled { throw .cancelled }
+            if let expired = session.attemptExpired(while: "running the procedure", image: image.name,
+                                                       bytesHeld: statistics.bytesHeld) {
+                throw .failed(expired)
+            }
             let outcome: ProcedureMachine.Outcome
             actionStartedAt = session.link?.now ?? actionStartedAt
             switch action {
@@ -74,7 +78,7 @@ final class ProcedureRunner {
                 outcome = .reconnected
             case let .wait(duration):
                 let link = try currentLink()
-                do { try await link.sleep(until: link.now + duration) } catch {
+                do { try await link.sleep(until: session.boundedByAttempt(deadline: link.now + duration)) } catch {
                     throw interruption(error, step: "wait", location: nil)
                 }
                 outcome = .waited
@@ -185,13 +189,24 @@ final class ProcedureRunner {
                 reportProgress(done)
             })
         do {
-            let result = try await LinkDriver(link: link, observer: observer, pacer: pacer).run(&machine)
-            if case .success = result { progress.currentPhaseAnswered = true }
+            let result = try await LinkDriver(link: link, observer: observer, pacer: pacer,
+                                              attemptDeadline: session.attemptDeadline).run(&machine)
+            if case .success = result {
+                progress.currentPhaseAnswered = true
+                session.deviceAnswered = true
+            }
             return result
         } catch {
             switch error {
             case .cancelled: throw .cancelled
-            case let .transport(gattError): throw interruption(gattError, step: step, location: location)
+            case let .transport(gattError):
+                if let expired = session.attemptExpired(while: "running \(step)", image: image.name,
+                                                        bytesHeld: statistics.bytesHeld) { throw .failed(expired) }
+                throw interruption(gattError, step: step, location: location)
+            case .attemptDeadlinePassed:
+                throw .failed(session.attemptExpired(while: "running \(step)", image: image.name,
+                                                        bytesHeld: statistics.bytesHeld)
+                              ?? FlashError(kind: .timeout, message: "\(step): the attempt reached its time bound"))
             }
         }
     }

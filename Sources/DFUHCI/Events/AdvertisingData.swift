@@ -1,4 +1,5 @@
 import DFUBytes
+import DFUGATT
 
 /// Advertising or scan response data: a list of (length, AD type, data) structures (Core spec
 /// Vol 3, Part C, 11; types from the Assigned Numbers). Parsing is lenient: a structure whose
@@ -23,6 +24,9 @@ public struct AdvertisingData: Sendable, Hashable {
     public static let shortenedLocalNameType: UInt8 = 0x08
     /// AD type 0x09: the whole device name (UTF-8; Supplement, Part A, 1.2).
     public static let completeLocalNameType: UInt8 = 0x09
+    /// AD type 0xFF: manufacturer specific data, a 16-bit company identifier then the company's
+    /// data (Supplement, Part A, 1.4).
+    public static let manufacturerSpecificDataType: UInt8 = 0xFF
 
     /// One AD structure as sent: a length octet (type plus data) is implied, then these.
     public struct Structure: Sendable, Hashable {
@@ -87,6 +91,14 @@ public struct AdvertisingData: Sendable, Hashable {
 
     /// The complete name, else the shortened one.
     public var localName: String? { completeLocalName ?? shortenedLocalName }
+
+    /// Every Manufacturer Specific Data structure, in order; one shorter than its 2-byte company
+    /// identifier is left out.
+    public var manufacturerData: [ManufacturerData] {
+        structures.filter { $0.type == Self.manufacturerSpecificDataType && $0.data.count >= 2 }.map {
+            ManufacturerData(companyID: UInt16($0.data[0]) | UInt16($0.data[1]) << 8, data: Array($0.data.dropFirst(2)))
+        }
+    }
 
     /// Every service UUID listed (16-, 32- and 128-bit lists, complete or not), in order.
     public var serviceUUIDs: [BluetoothUUID] {

@@ -40,7 +40,13 @@ public struct HCIAdvertisement: Sendable, Hashable {
         for uuid in advertisingData.serviceUUIDs + (scanResponseData?.serviceUUIDs ?? []) where !uuids.contains(uuid) {
             uuids.append(uuid)
         }
-        return Advertisement(address: address, name: name, serviceUUIDs: uuids, rssi: rssi)
+        var manufacturerData: [ManufacturerData] = []
+        for item in advertisingData.manufacturerData + (scanResponseData?.manufacturerData ?? [])
+        where !manufacturerData.contains(item) {
+            manufacturerData.append(item)
+        }
+        return Advertisement(address: address, name: name, serviceUUIDs: uuids, rssi: rssi,
+                             manufacturerData: manufacturerData)
     }
 
     /// Merges one report into what is known of the device.

@@ -22,7 +22,7 @@ public enum FlashUpdate: Sendable {
     case linkGranted(LinkGrant)
     /// An image was accepted; `verified` when the device confirmed its checksum.
     case imageFinished(name: String, verified: Bool)
-    /// Any other engine event (scanning, connecting, rebooting, the transfer's start), as it came.
+    /// Any other engine event (scanning, the device a scan picked and why, connecting, rebooting, the transfer's start), as it came.
     case detail(FlashEvent)
     /// The flash ended `verified` or `completed`: the engine's report (bytes, seconds,
     /// retries, resumes, what the device holds).
@@ -41,7 +41,7 @@ public enum FlashUpdate: Sendable {
         case let .resuming(attempt, of, reason): self = .resuming(attempt: attempt, of: of, reason: reason)
         case let .linkGranted(grant): self = .linkGranted(grant)
         case let .imageFinished(name, verified): self = .imageFinished(name: name, verified: verified)
-        case .scanning, .connecting, .transferStarted, .rebooting: self = .detail(event)
+        case .scanning, .selected, .connecting, .transferStarted, .rebooting: self = .detail(event)
         }
     }
 }

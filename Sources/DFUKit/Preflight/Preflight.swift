@@ -15,6 +15,7 @@ public enum Preflight {
     /// - Throws: `.usage` (device string, parameters), `.package`, `.profile`.
     public static func flash(_ request: FlashRequest, places: [String: String] = [:]) throws(DFUKitError) -> FlashPlan {
         let (locator, scheme) = try request.registry.locate(request.device)
+        try identity(request.profile, address: locator.address)
         let notes = try package(request.package, profile: request.profile, publicKeyPEM: request.publicKeyPEM,
                                 force: request.force, parameters: request.options.parameters)
         var options = request.options
@@ -31,6 +32,7 @@ public enum Preflight {
     public static func exec(_ request: ExecRequest, places: [String: String] = [:]) throws(DFUKitError) -> ExecPlan {
         let profile = request.profile
         let (locator, scheme) = try request.registry.locate(request.device)
+        try identity(profile, address: locator.address)
         guard let spec = profile.commands[request.command] else {
             let known = profile.commands.keys.sorted()
             throw DFUKitError(kind: .usage, message: "profile '\(profile.name)' has no command '\(request.command)'"
@@ -55,6 +57,7 @@ public enum Preflight {
     public static func batch(_ request: BatchRequest) throws(DFUKitError) -> BatchPlan {
         let profile = request.profile
         let (locator, scheme) = try request.registry.locate(request.device)
+        if request.line.addresses.isEmpty { try identity(profile, address: locator.address) }
         if let station = request.line.station { try checkStation(station) }
         let notes = try package(request.package, profile: profile, publicKeyPEM: request.publicKeyPEM, force: false,
                                 parameters: request.line.parameters)
@@ -76,6 +79,15 @@ public enum Preflight {
         guard name.contains(where: { !$0.isWhitespace }) else {
             throw DFUKitError(kind: .usage, message: "the station name is empty: the ledger records every attempt under it; "
                               + "name the station, or leave the name out to use the host name")
+        }
+    }
+
+    /// A device found by scanning needs a profile that can tell its devices from any other
+    /// advertiser (`DeviceSelection.refusal`): without a `match:` rule, an address.
+    /// - Throws: `.usage`.
+    static func identity(_ profile: Profile, address: DeviceAddress?) throws(DFUKitError) {
+        if let refusal = DeviceSelection.refusal(profile: profile, address: address) {
+            throw DFUKitError(kind: .usage, message: refusal, remedy: .giveAddress)
         }
     }
 

@@ -65,8 +65,13 @@ public struct SimulatorScheme: TransportScheme {
             do {
                 let fleet = try SimulatedFleet(configuration)
                 let devices = fleet.advertisements.compactMap { fleet.device(at: $0.address) }
-                return SimulatedWorld(name: "sim:\(configuration.deviceName)?fleet=\(configuration.fleet)",
-                                      settings: configuration.link, faults: configuration.faults, peripherals: devices)
+                let world = SimulatedWorld(name: "sim:\(configuration.deviceName)?fleet=\(configuration.fleet)",
+                                           settings: configuration.link, faults: configuration.faults, peripherals: devices)
+                // Heard as a batch hears them: the further down the fleet, the weaker.
+                for advertisement in fleet.advertisements {
+                    world.signalStrengths[advertisement.address] = advertisement.rssi
+                }
+                return world
             } catch {
                 throw DFUKitError(kind: .usage, message: error.description)
             }

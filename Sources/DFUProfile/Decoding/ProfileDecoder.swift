@@ -122,11 +122,29 @@ final class ProfileDecoder {
     // MARK: Sections
 
     func decodeMatch(_ node: ProfileNode) -> MatchRules? {
-        guard let map = context.mapping(node, "'match'", keys: ["name", "services"]) else { return nil }
+        guard let map = context.mapping(node, "'match'", keys: ["name", "services", "manufacturer", "manufacturer-data"])
+        else { return nil }
         let pattern = map.optional("name").flatMap { context.string($0, "'match.name'") }
         let services = map.optional("services").flatMap { context.list($0, "'match.services'") }?
             .compactMap { context.uuid($0, "a service of 'match.services'") } ?? []
-        return MatchRules(namePattern: pattern, services: services)
+        var manufacturer: ManufacturerMatch?
+        if let node = map.optional("manufacturer"),
+           let company = context.integer(node, "'match.manufacturer'", range: 0...0xFFFF) {
+            manufacturer = ManufacturerMatch(companyID: UInt16(company))
+        }
+        if let node = map.optional("manufacturer-data"), let text = context.string(node, "'match.manufacturer-data'") {
+            if let bytes = [UInt8](hex: text) {
+                if manufacturer == nil {
+                    context.error("'match.manufacturer-data' needs 'match.manufacturer' (the company identifier the "
+                                  + "data follows)", at: node.location)
+                }
+                manufacturer?.dataPrefix = bytes
+            } else {
+                context.error("'match.manufacturer-data' must be hex bytes such as \"01 a2\", found '\(text)'",
+                              at: node.location)
+            }
+        }
+        return MatchRules(namePattern: pattern, services: services, manufacturer: manufacturer)
     }
 
     /// `packages: [nordic-secure, ...]`: the package kinds the profile takes, each a kind

@@ -33,7 +33,7 @@ enum LanguageShapes {
             "security": .choice, "signing-key": .text, "packages": .list(.choice), "procedure": .steps,
         ]),
         ContextShape(id: "match", path: .member("match"), heading: "match", keys: [
-            "name": .text, "services": .list(.uuid),
+            "name": .text, "services": .list(.uuid), "manufacturer": .integer, "manufacturer-data": .text,
         ]),
         ContextShape(id: "parameter", path: .member("parameters", "probe"), heading: "parameters", keys: [
             "default": .anyOf([.integer, .text]), "values": .list(.anyOf([.integer, .text])), "min": .integer,

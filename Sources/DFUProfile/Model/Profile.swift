@@ -78,17 +78,41 @@ public struct Profile: Sendable {
     }
 }
 
-/// Which advertising devices a profile applies to. Both rules must hold when both are given.
+/// Which advertising devices a profile applies to. Every rule given must hold. Rules with none
+/// given (`isEmpty`) cannot tell the profile's devices from any other advertiser: such a
+/// profile matches no device in a scan and needs the device's address.
 public struct MatchRules: Sendable {
     /// A glob (`*`, `?`) over the advertised local name.
     package var namePattern: String?
     /// Every one of these must be advertised.
     public var services: [BluetoothUUID]
+    /// Manufacturer specific data (AD type 0xFF) the device must advertise, when given.
+    public var manufacturer: ManufacturerMatch?
 
-    /// Rules that match a name glob (nil: any name) and require every one of `services`.
-    public init(namePattern: String?, services: [BluetoothUUID]) {
+    /// Rules that match a name glob (nil: any name), require every one of `services` and,
+    /// when given, manufacturer data.
+    public init(namePattern: String?, services: [BluetoothUUID], manufacturer: ManufacturerMatch? = nil) {
         self.namePattern = namePattern
         self.services = services
+        self.manufacturer = manufacturer
+    }
+
+    /// No rule at all: every advertiser would match.
+    public var isEmpty: Bool { namePattern == nil && services.isEmpty && manufacturer == nil }
+}
+
+/// `match.manufacturer` / `match.manufacturer-data`: manufacturer specific data (AD type 0xFF)
+/// from this company whose data (after the company identifier) starts with `dataPrefix`.
+public struct ManufacturerMatch: Sendable, Equatable {
+    /// The Bluetooth SIG company identifier (Assigned Numbers), e.g. 0x02FF for Silicon Labs.
+    public var companyID: UInt16
+    /// The bytes the data must start with (empty: any data).
+    public var dataPrefix: [UInt8]
+
+    /// Data from `companyID` starting with `dataPrefix`.
+    public init(companyID: UInt16, dataPrefix: [UInt8] = []) {
+        self.companyID = companyID
+        self.dataPrefix = dataPrefix
     }
 }
 

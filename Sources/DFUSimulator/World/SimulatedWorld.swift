@@ -23,6 +23,9 @@ public final class SimulatedWorld: GATTTransport {
     public private(set) var now: Duration = .zero
     /// The devices in the world.
     public private(set) var peripherals: [any SimulatedPeripheral]
+    /// The signal a scan hears from a device (dBm), by address, in place of what the device
+    /// itself advertises with: a fleet's devices, nearer and farther from the adapter.
+    public var signalStrengths: [DeviceAddress: Int] = [:]
 
     // Fault bookkeeping, cumulative over the run.
     var valueBytesReceived = 0
@@ -161,7 +164,11 @@ public final class SimulatedWorld: GATTTransport {
         // listens for the whole time, as a radio does (a person may interrupt it meanwhile).
         let heardAll = heard.count == peripherals.count && pacer == nil
         advanceClock(to: heardAll ? min(deadline, lastHeard + Self.advertisementHeardAfter) : deadline)
-        return peripherals.compactMap { heard[ObjectIdentifier($0)]?.advertisement }
+        return peripherals.compactMap { heard[ObjectIdentifier($0)]?.advertisement }.map { advertisement in
+            var advertisement = advertisement
+            advertisement.rssi = signalStrengths[advertisement.address] ?? advertisement.rssi
+            return advertisement
+        }
     }
 
     /// Listens from now on: the device is heard one advertising interval after it advertises

@@ -60,7 +60,10 @@ public final class GenericDevice: GATTTransport {
     }
 
     private func advertisement(_ address: DeviceAddress) -> Advertisement {
-        Advertisement(address: address, name: advertisedName, serviceUUIDs: profile.match.services, rssi: -40)
+        Advertisement(address: address, name: advertisedName, serviceUUIDs: profile.match.services, rssi: -40,
+                      manufacturerData: profile.match.manufacturer.map {
+                          [ManufacturerData(companyID: $0.companyID, data: $0.dataPrefix)]
+                      } ?? [])
     }
 }
 

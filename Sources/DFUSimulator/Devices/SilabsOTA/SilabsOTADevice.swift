@@ -4,14 +4,17 @@ import DFUGATT
 /// A Silicon Labs EFR32 with the in-place OTA DFU component in its application and the AppLoader
 /// in its Gecko Bootloader (`sim:silabs-ota`; gecko_sdk 4.4.1, AN1086), as they ship:
 ///
-/// - **Application**: advertises `name` (default "SiLabs-App"); GATT: the Silicon Labs OTA
+/// - **Application**: advertises `name` (default "SiLabs-App") and the Silicon Labs OTA service
+///   UUID (an application chooses what it advertises; this one lists the service, as
+///   profiles/silabs-ota.yaml's match rule expects); GATT: the Silicon Labs OTA
 ///   service with OTA Control only (write) and the optional Application Version (read, u32 LE).
 ///   A write to OTA Control, whatever its value, is answered; then the application closes the
 ///   link `closeDelay` later (`sl_bt_in_place_ota_dfu.c`: at least
 ///   `SL_BT_IN_PLACE_OTA_DFU_MIN_DELAY_TO_DISCONNECT`, 1000 ms) and resets into the bootloader
 ///   (`bootloader_rebootAndInstall`); a client that drops the link first gets the same reset.
 /// - **AppLoader** (after `boot`, default 500 ms, not documented: an assumption): advertises
-///   "OTA" on the same address (`BTL_APPLOADER_DEVICE_NAME`; the public address by default);
+///   "OTA" on the same address (`BTL_APPLOADER_DEVICE_NAME`; the public address by default), no
+///   service UUID (`btl_apploader_common.c` advertises flags, the name and the address);
 ///   GATT (other handles than the application's): OTA Control (write), OTA Data (write, write
 ///   without response), AppLoader version (8 bytes), OTA version (1), Gecko Bootloader
 ///   version (4), Application version (4, zero without a valid application). Writes go to
@@ -106,7 +109,7 @@ package final class SilabsOTADevice: SimulatedPeripheral {
 
     package var advertisement: Advertisement {
         Advertisement(address: address, name: mode == .application ? applicationName : Self.appLoaderName,
-                      serviceUUIDs: [], rssi: -42)
+                      serviceUUIDs: mode == .application ? [Self.serviceUUID] : [], rssi: -42)
     }
 
     package var services: [GATTService] {
