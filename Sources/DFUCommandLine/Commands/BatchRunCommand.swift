@@ -10,22 +10,21 @@ struct BatchRunCommand: Command {
     static let usage = "dfukit batch run [LINE.yaml] [--profile P] [--package PKG] [--device TRANSPORT] [--count N] "
         + "[--min-rssi DBM] [--name GLOB] [--timeout DURATION] [--concurrency K] [--retries N] [--lease DURATION] [--ledger URL] [--station NAME] [--set NAME=VALUE]... [--json]"
     static let options: [OptionSpec] = [
-        OptionSpec("--profile", "-p", value: "NAME|FILE", help: "the devices' protocol"),
+        SharedOptions.profile("the devices' protocol"),
         OptionSpec("--package", value: "PKG", help: "the firmware package"),
-        OptionSpec("--device", "-d", value: "TRANSPORT", help: "hci:..., bluez:hciN or sim:NAME?fleet=N (e.g. sim:vendor-ctrlpt?fleet=64&fault-rate=0.1)"),
+        SharedOptions.device("hci:..., bluez:hciN or sim:NAME?fleet=N (e.g. sim:vendor-ctrlpt?fleet=64&fault-rate=0.1)",
+                             value: "TRANSPORT"),
         OptionSpec("--count", value: "N", help: "stop once N devices are done (default: every matching device)"),
-        OptionSpec("--min-rssi", value: "DBM", help: "only devices heard at least this strong (e.g. -60)"),
-        OptionSpec("--name", value: "GLOB", help: "only devices whose advertised name fits this glob (e.g. 'DFU-*')"),
-        OptionSpec("--timeout", value: "DURATION", help: "bound on each attempt, e.g. 90s (default 15m)"),
+    ] + SharedOptions.selection(for: "without 'devices:' in the line file") + [
+        SharedOptions.timeout("bound on each attempt, e.g. 90s (default 15m)"),
         OptionSpec("--concurrency", "-j", value: "K", help: "devices flashed at once (default 1)"),
         OptionSpec("--retries", value: "N", help: "attempts after the first, per device (default 2)"),
         OptionSpec("--lease", value: "DURATION", help: "how long a claim lasts without a heartbeat, e.g. 2m (default 10m)"),
         OptionSpec("--ledger", value: "URL", help: "sqlite:PATH (default sqlite:dfukit-ledger.sqlite) or postgresql://..."),
         OptionSpec("--station", value: "NAME", help: "this station's name in the ledger (default: the host name)"),
-        OptionSpec("--set", value: "NAME=VALUE", help: "override a profile parameter", repeatable: true),
-        OptionSpec("--key", value: "PUB.pem",
-                   help: "verify the package's signatures with this public key before any device (as the profile's signing-key is)"),
-        OptionSpec("--json", help: "print one JSON summary at the end"),
+        SharedOptions.set("override a profile parameter"),
+        SharedOptions.key("verify the package's signatures with this public key before any device (as the profile's signing-key is)"),
+        SharedOptions.json("print one JSON summary at the end"),
     ]
     static let discussion = """
         A line file (YAML) holds the same settings and more (see the README, "Provisioning lines");
@@ -83,24 +82,13 @@ struct BatchRunCommand: Command {
         if let value = arguments.value("--ledger") { line.ledger = value }
         if let value = arguments.value("--station") { line.station = value }
         keyPath = arguments.value("--key")
-        func integer(_ option: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int? {
-            guard let text = arguments.value(option) else { return nil }
-            guard let value = Int(text), range.contains(value) else {
-                throw UsageError("\(option) must be an integer in \(range.lowerBound)...\(range.upperBound)", command: command)
-            }
-            return value
-        }
-        if let value = try integer("--count", 1...1_000_000) { line.count = value }
-        if let value = try integer("--min-rssi", -127...20) { line.minimumRSSI = value }
-        if let value = arguments.value("--name") { line.namePattern = value }
-        if let text = arguments.value("--timeout") {
-            guard let timeout = ProfileDuration.parse(text), timeout > .zero else {
-                throw UsageError("--timeout must be a duration such as 90s or 2m", command: command)
-            }
-            line.deviceTimeout = timeout
-        }
-        if let value = try integer("--concurrency", 1...64) { line.concurrency = value }
-        if let value = try integer("--retries", 0...100) { line.retries = value }
+        if let value = try arguments.integer("--count", in: 1...1_000_000) { line.count = value }
+        let selection = try arguments.deviceSelection()
+        if let value = selection.minimumRSSI { line.minimumRSSI = value }
+        if let value = selection.namePattern { line.namePattern = value }
+        if let timeout = try arguments.duration("--timeout") { line.deviceTimeout = timeout }
+        if let value = try arguments.integer("--concurrency", in: 1...64) { line.concurrency = value }
+        if let value = try arguments.integer("--retries", in: 0...100) { line.retries = value }
         if let text = arguments.value("--lease") {
             guard let lease = ProfileDuration.parse(text) else {
                 throw UsageError("--lease must be a duration such as 90s or 2m", command: command)

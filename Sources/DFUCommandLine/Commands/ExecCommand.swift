@@ -5,11 +5,11 @@ struct ExecCommand: Command {
     static let summary = "Send one command of a profile to a device and print its answer."
     static let usage = "dfukit exec --profile NAME|FILE --device TRANSPORT[/ADDRESS] COMMAND [--set NAME=VALUE]... [--yes] [--json]"
     static let options: [OptionSpec] = [
-        OptionSpec("--profile", "-p", value: "NAME|FILE", help: "the profile whose command to send"),
-        OptionSpec("--device", "-d", value: "DEVICE", help: "TRANSPORT[/ADDRESS], e.g. sim:mcumgr-smp"),
-        OptionSpec("--set", value: "NAME=VALUE", help: "a profile parameter the command uses", repeatable: true),
+        SharedOptions.profile("the profile whose command to send"),
+        SharedOptions.device("TRANSPORT[/ADDRESS], e.g. sim:mcumgr-smp"),
+        SharedOptions.set("a profile parameter the command uses"),
         OptionSpec("--yes", "-y", help: "send a command that changes the device (the profile marks it changes-device)"),
-        OptionSpec("--json", help: "print the answer on one line"),
+        SharedOptions.json("print the answer on one line"),
     ]
     static let discussion = """
         COMMAND is a key of the profile's `commands`. The answer's fields are printed as JSON

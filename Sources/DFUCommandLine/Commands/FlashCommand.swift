@@ -7,22 +7,20 @@ struct FlashCommand: Command {
     static let summary = "Flash a firmware package to a device with a profile."
     static let usage = "dfukit flash --profile NAME|FILE --device TRANSPORT[/ADDRESS] PKG [--json]"
     static let options: [OptionSpec] = [
-        OptionSpec("--profile", "-p", value: "NAME|FILE", help: "the device's protocol: a shipped profile name or a file"),
-        OptionSpec("--device", "-d", value: "DEVICE", help: "TRANSPORT[/ADDRESS], e.g. sim:vendor-ctrlpt?mtu=247"),
-        OptionSpec("--key", value: "PUB.pem",
-                   help: "verify the package's signatures with this public key before sending anything"),
-        OptionSpec("--set", value: "NAME=VALUE", help: "override a profile parameter (e.g. prn=12)", repeatable: true),
+        SharedOptions.profile(),
+        SharedOptions.device(),
+        SharedOptions.key("verify the package's signatures with this public key before sending anything"),
+        SharedOptions.set(),
         OptionSpec("--write", value: "ROLE=TYPE",
                    help: "write type for a characteristic role: with-response | without-response", repeatable: true),
         OptionSpec("--mode", value: "MODE",
                    help: "the profile's upgrade mode, the same as --set mode=MODE (mcumgr-smp: test-and-confirm, "
                        + "confirm-only, test-only, upload-only)"),
-        OptionSpec("--name", value: "GLOB", help: "without /ADDRESS: only devices whose advertised name fits (e.g. 'DFU-*')"),
-        OptionSpec("--min-rssi", value: "DBM", help: "without /ADDRESS: only devices heard at least this strong (e.g. -60)"),
-        OptionSpec("--timeout", value: "DURATION", help: "bound on the whole attempt, e.g. 90s (default: none)"),
+    ] + SharedOptions.selection(for: "without /ADDRESS") + [
+        SharedOptions.timeout("bound on the whole attempt, e.g. 90s (default: none)"),
         OptionSpec("--trace", value: "FILE", help: "hci: only: record every HCI packet as a btsnoop file (Wireshark)"),
         OptionSpec("--force", help: "send a package of a kind the profile does not list in its 'packages'"),
-        OptionSpec("--json", help: "print one JSON object with the result at the end"),
+        SharedOptions.json("print one JSON object with the result at the end"),
     ]
     static let discussion = """
         Without /ADDRESS the strongest advertising device that matches the profile (and --name,
@@ -82,20 +80,8 @@ struct FlashCommand: Command {
             writeTypes[role] = type
         }
         self.writeTypes = writeTypes
-        var minimumRSSI: Int?
-        if let text = arguments.value("--min-rssi") {
-            guard let value = Int(text), (-127...20).contains(value) else {
-                throw UsageError("--min-rssi must be an integer in -127...20 (dBm)", command: command)
-            }
-            minimumRSSI = value
-        }
-        selection = DeviceSelection(namePattern: arguments.value("--name"), minimumRSSI: minimumRSSI)
-        attemptTimeout = try arguments.value("--timeout").map { (text) throws(UsageError) -> Duration in
-            guard let timeout = ProfileDuration.parse(text), timeout > .zero else {
-                throw UsageError("--timeout must be a duration such as 90s or 2m", command: command)
-            }
-            return timeout
-        }
+        selection = try arguments.deviceSelection()
+        attemptTimeout = try arguments.duration("--timeout")
     }
 
     private static func keyValue(_ text: String, option: String, command: String) throws(UsageError) -> (String, String) {

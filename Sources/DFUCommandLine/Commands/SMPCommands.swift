@@ -19,9 +19,9 @@ extension SMPShortcutCommand {
 
     static var options: [OptionSpec] {
         [
-            OptionSpec("--device", "-d", value: "DEVICE", help: "TRANSPORT[/ADDRESS], e.g. sim:mcumgr-smp"),
-            OptionSpec("--profile", "-p", value: "NAME|FILE", help: "an SMP profile (default: mcumgr-smp)"),
-            OptionSpec("--json", help: "print the answer on one line"),
+            SharedOptions.device("TRANSPORT[/ADDRESS], e.g. sim:mcumgr-smp"),
+            SharedOptions.profile("an SMP profile (default: mcumgr-smp)"),
+            SharedOptions.json("print the answer on one line"),
         ]
     }
 

@@ -8,10 +8,10 @@ struct ScanCommand: Command {
     static let summary = "List advertising devices: address, name, RSSI and the profiles they match."
     static let usage = "dfukit scan --device TRANSPORT [--profile NAME|FILE] [--seconds N] [--json]"
     static let options: [OptionSpec] = [
-        OptionSpec("--device", "-d", value: "TRANSPORT", help: "e.g. hci:tcp:127.0.0.1:9002 or sim:vendor-ctrlpt"),
-        OptionSpec("--profile", "-p", value: "NAME|FILE", help: "only devices this profile matches"),
+        SharedOptions.device("e.g. hci:tcp:127.0.0.1:9002 or sim:vendor-ctrlpt", value: "TRANSPORT"),
+        SharedOptions.profile("only devices this profile matches"),
         OptionSpec("--seconds", value: "N", help: "how long to listen (default 3)"),
-        OptionSpec("--json", help: "print a JSON list"),
+        SharedOptions.json("print a JSON list"),
     ]
 
     let device: DeviceSpecifier
