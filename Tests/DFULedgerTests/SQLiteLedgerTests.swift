@@ -269,6 +269,55 @@ final class SQLiteLedgerTests: XCTestCase {
         }
     }
 
+    /// Issue 21: `--ledger sqlite:` naming another program's database never adds tables to it.
+    func testAnUnrelatedDatabaseIsNotMadeALedger() async throws {
+        let path = directory.file("app.sqlite")
+        _ = try Subprocess.tool("python3", ["-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+                                            + "c.execute('CREATE TABLE customers (name)'); c.commit()", path])
+        do {
+            _ = try await open("app.sqlite", access: .createIfMissing)
+            XCTFail("made a ledger in another program's database")
+        } catch {
+            XCTAssertEqual(error.kind, .notALedger)
+            XCTAssertTrue(error.message.contains("holds other tables (customers)"), error.message)
+        }
+        let tables = try Subprocess.tool("python3", ["-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+                                                     + "print(sorted(r[0] for r in c.execute(\"SELECT name FROM sqlite_master WHERE type='table'\")))",
+                                                     path])
+        XCTAssertEqual(tables.trimmingCharacters(in: .whitespacesAndNewlines), "['customers']")
+    }
+
+    /// Issue 21: a report reads the ledger without writing to it or leaving a file beside it
+    /// (files a report's user would own stop the station later: "attempt to write a readonly
+    /// database"), and still reads what a station that holds it open has written.
+    func testAReportLeavesNoFileBesideTheLedger() async throws {
+        let station = try await open()
+        let claim = try await XCTUnwrapAsync(await station.claim(device: "C0:FF:EE:00:00:01", packageSHA256: LedgerFixtures.package,
+                                                                 station: "a"))
+        try await station.recordAttempt(LedgerFixtures.attempt(claim, result: .succeeded))
+        await station.close()
+        let files = { try FileManager.default.contentsOfDirectory(atPath: self.directory.path).sorted() }
+        XCTAssertEqual(try files(), ["ledger.sqlite"], "a closed ledger is one file")
+        let report = try await open(access: .existing)
+        let summary = try await report.summary()
+        XCTAssertEqual(try files(), ["ledger.sqlite"], "the open report made no -wal or -shm file")
+        await report.close()
+        XCTAssertEqual(try files(), ["ledger.sqlite"])
+        XCTAssertEqual(summary.devices, 1, "\(summary)")
+
+        // A station holds it open: the report reads through the station's WAL, including what
+        // is only in the WAL so far.
+        let running = try await open()
+        let second = try await XCTUnwrapAsync(await running.claim(device: "C0:FF:EE:00:00:02", packageSHA256: LedgerFixtures.package,
+                                                                  station: "a"))
+        try await running.recordAttempt(LedgerFixtures.attempt(second, result: .succeeded))
+        let live = try await open(access: .existing)
+        let liveSummary = try await live.summary()
+        XCTAssertEqual(liveSummary.devices, 2, "\(liveSummary)")
+        await live.close()
+        await running.close()
+    }
+
     func testAFileThatIsNotADatabaseIsNotALedger() async throws {
         try Data("this is a firmware package, not a ledger\n".utf8).write(to: URL(fileURLWithPath: directory.file("x.zip")))
         for access in [LedgerOptions.Access.existing, .createIfMissing] {

@@ -13,12 +13,22 @@ final class SQLiteConnection: @unchecked Sendable {
 
     var location: String { "sqlite:\(path)" }
 
-    /// Opens `path`; `create` allows creating the file.
-    init(path: String, create: Bool, busyTimeout: Duration) throws(LedgerError) {
+    /// Opens `path`; `create` allows creating the file. `readOnly` (a report) never writes to
+    /// the database nor leaves a file beside it: with no `-wal` file there (no station has it
+    /// open) the file is read as immutable, so SQLite creates no `-wal` or `-shm` that would
+    /// belong to the reader's user and stop the next station ("attempt to write a readonly
+    /// database"); with one there, it is read through the station's own WAL files.
+    init(path: String, create: Bool, readOnly: Bool = false, busyTimeout: Duration) throws(LedgerError) {
         self.path = path
-        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX
+        var flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | (create && !readOnly ? SQLITE_OPEN_CREATE : 0)
+            | SQLITE_OPEN_FULLMUTEX
+        var name = path
+        if readOnly, path != ":memory:", !FileManager.default.fileExists(atPath: path + "-wal") {
+            flags |= SQLITE_OPEN_URI
+            name = "file:" + Self.uriPath(path) + "?immutable=1"
+        }
         var opened: OpaquePointer?
-        let status = sqlite3_open_v2(path, &opened, flags, nil)
+        let status = sqlite3_open_v2(name, &opened, flags, nil)
         guard status == SQLITE_OK, let opened else {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
             sqlite3_close_v2(opened)
@@ -33,6 +43,20 @@ final class SQLiteConnection: @unchecked Sendable {
 
     deinit {
         close()
+    }
+
+    /// `path` as the path of an SQLite URI filename: `%`, `?` and `#` escaped.
+    static func uriPath(_ path: String) -> String {
+        var escaped = ""
+        for character in path {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3f"
+            case "#": escaped += "%23"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
     }
 
     func close() {

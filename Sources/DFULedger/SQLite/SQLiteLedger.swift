@@ -32,7 +32,7 @@ package final class SQLiteLedger: Ledger, @unchecked Sendable {
         }
         (connection, schemaVersion) = try await executor.run { () throws(LedgerError) -> (SQLiteConnection, Int) in
             let connection = try SQLiteConnection(path: path, create: options.access == .createIfMissing,
-                                                  busyTimeout: options.busyTimeout)
+                                                  readOnly: options.access == .existing, busyTimeout: options.busyTimeout)
             let version = try Self.prepare(connection, access: options.access, isMemory: path == ":memory:")
             return (connection, version)
         }
@@ -48,6 +48,15 @@ package final class SQLiteLedger: Ledger, @unchecked Sendable {
                                               operation: "find the ledger's tables")
             guard !tables.isEmpty else { throw LedgerSchema.missing(ledger: location) }
             return try checkVersion(connection, operation: "read the schema version") ?? LedgerSchema.version
+        }
+        // A database of something else is never made a ledger: tables would be added to it.
+        let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
+                                          operation: "find the ledger's tables").compactMap { $0.first?.text }
+        if !tables.isEmpty, !tables.contains("dfukit_schema") {
+            throw LedgerError(.notALedger, ledger: location, operation: "find the ledger's tables",
+                              message: "the database holds other tables (\(tables.prefix(5).joined(separator: ", ")))"
+                                + " and no dfukit_schema: it is not a DFUKit ledger, and none is made in it; name a new "
+                                + "file or an existing ledger")
         }
         let mode = try connection.query("PRAGMA journal_mode = WAL", operation: "switch to WAL")
         let modeName = mode.first?.first?.text ?? "?"
