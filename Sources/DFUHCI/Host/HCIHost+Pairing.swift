@@ -20,11 +20,17 @@ extension HCIHost {
         try await sendL2CAP(machine.start(), channel: .securityManager, handle: handle)
         let deadline = ContinuousClock.now + timeout
         while true {
-            let next = await Self.next(from: inbox, within: ContinuousClock.now.duration(to: deadline))
-            guard let received = next else {
+            let pdu: [UInt8]
+            switch try await inbox.next(until: deadline) {
+            case let .element(received):
+                pdu = received
+            case .end:
+                throw inbox.failure ?? disconnectedError(handle)
+            case .gaveUp where Task.isCancelled:
+                throw disconnectedError(handle)
+            case .gaveUp:
                 throw failure("the device did not answer within \(timeout.secondsText) (Security Manager timeout)")
             }
-            guard let pdu = received else { throw inbox.end ?? disconnectedError(handle) }
             switch machine.handle(pdu) {
             case .none:
                 continue
@@ -55,20 +61,6 @@ extension HCIHost {
                 throw failure("the controller did not encrypt the link: \(change.status)")
             }
             throw failure("the controller did not encrypt the link")
-        }
-    }
-
-    /// The next PDU from `inbox`: `.some(nil)` when the link ended, nil after `limit`.
-    private static func next(from inbox: PDUInbox, within limit: Duration) async -> [UInt8]?? {
-        await withTaskGroup(of: [UInt8]??.self) { group in
-            group.addTask { .some(await inbox.receive()) }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
         }
     }
 }

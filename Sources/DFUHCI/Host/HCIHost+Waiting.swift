@@ -1,36 +1,3 @@
-/// A FIFO turn: one holder at a time, waiters served in arrival order. Actor-confined.
-struct FIFOGate {
-    private var busy = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    mutating func tryAcquire() -> Bool {
-        guard !busy else { return false }
-        busy = true
-        return true
-    }
-
-    mutating func enqueue(_ continuation: CheckedContinuation<Void, Never>) {
-        waiters.append(continuation)
-    }
-
-    /// Hands the turn to the next waiter, or frees the gate.
-    mutating func release() {
-        if waiters.isEmpty {
-            busy = false
-        } else {
-            waiters.removeFirst().resume()
-        }
-    }
-
-    /// Wakes every waiter (each then finds the host or connection gone and gives up).
-    mutating func releaseAll() {
-        let woken = waiters
-        waiters = []
-        busy = false
-        for waiter in woken { waiter.resume() }
-    }
-}
-
 /// Someone waiting for an event matching `match`; an event that arrives before the wait starts
 /// is kept.
 struct EventWaiter {

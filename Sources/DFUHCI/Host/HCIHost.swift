@@ -33,7 +33,7 @@ package actor HCIHost {
     var nextIdentifier: UInt64 = 0
 
     // Commands: one outstanding at a time.
-    var commandGate = FIFOGate()
+    let commandGate = AsyncGate()
     // Awaited events (command answers included).
     var eventWaiters: [UInt64: EventWaiter] = [:]
 
@@ -50,8 +50,8 @@ package actor HCIHost {
     var connections: [UInt16: ConnectionState] = [:]
     /// ACL send turns and credits (sized by `start()`), and where their answers meet the senders.
     var acl = ACLFlowMachine(capacity: 1)
-    var aclTurns = OutcomeSlots<Bool>()
-    var aclCredits = OutcomeSlots<Result<Void, HCIError>>()
+    var aclTurns: [UInt64: AsyncBuffer<Bool, Never>] = [:]
+    var aclCredits: [UInt64: AsyncBuffer<Result<Void, HCIError>, Never>] = [:]
     var creditTimers: [UInt64: Task<Void, Never>] = [:]
     var signalingIdentifier: UInt8 = 0
 
@@ -149,7 +149,6 @@ package actor HCIHost {
         runACL(.hostClosed)
         for id in Array(scanWaiters.keys) { finishScanWaiter(id, with: nil) }
         runLifecycle(.hostClosed(error))
-        commandGate.releaseAll()
         disconnectionsContinuation.finish()
     }
 
@@ -238,7 +237,8 @@ package actor HCIHost {
     package func execute<Command: HCICommand>(_ command: Command, timeout: Duration? = nil) async throws(HCIError) -> [UInt8] {
         try checkOpen()
         let opcode = Command.opcode
-        await acquireCommandTurn()
+        // After a shutdown, the holder's wait fails and each waiter in turn finds the host closed.
+        await commandGate.acquire()
         defer { commandGate.release() }
         try checkOpen()
         let id = expectEvent { event in
@@ -273,13 +273,6 @@ package actor HCIHost {
             return []
         default:
             return []
-        }
-    }
-
-    private func acquireCommandTurn() async {
-        if commandGate.tryAcquire() { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            commandGate.enqueue(continuation)
         }
     }
 
