@@ -16,6 +16,9 @@ package struct FIFOQueue<Element> {
     /// The oldest element, still queued.
     package var first: Element? { head < storage.count ? storage[head] : nil }
 
+    /// Every element not yet taken, oldest first.
+    package var elements: [Element] { Array(storage[head...]) }
+
     package mutating func append(_ element: Element) { storage.append(element) }
 
     /// Takes the oldest element.

@@ -29,8 +29,8 @@ extension HCIHost {
 
     /// Waits for the event expected under `id`, at most `timeout`. A `cancellable` wait (a
     /// connection being made: seconds) also ends, with `timeoutError`, when the calling task is
-    /// cancelled; a command's answer (milliseconds) is always waited for, so that cleaning up
-    /// after a cancellation still keeps the controller's command flow in step.
+    /// cancelled; other waits (an event a command just caused) run to their event or timeout, so
+    /// that cleaning up after a cancellation still sees what the controller did.
     func waitForEvent(_ id: UInt64, timeout: Duration, timeoutError: HCIError,
                       cancellable: Bool = false) async throws(HCIError) -> HCIEvent {
         guard let waiter = eventWaiters[id] else { throw timeoutError }
