@@ -4,7 +4,8 @@ extension HCIHost {
     /// Encryption Change that confirms it. Nothing is bonded: the next connection pairs again.
     /// The connection is `.encrypting` meanwhile (a second `pair` is refused), then `.encrypted`.
     /// - Throws: `.pairingFailed` with the reason (the device refused, a confirm value did not
-    ///   match, no answer within `timeout`, encryption refused), or `.disconnected`.
+    ///   match, no answer within `timeout`, the calling task cancelled, encryption refused), or
+    ///   `.disconnected`.
     package func pair(_ handle: UInt16, timeout: Duration = .seconds(30)) async throws(HCIError) {
         guard let state = connections[handle] else { throw disconnectedError(handle) }
         for case let .refuse(error) in runLifecycle(.encryptionStarted(handle: handle)) { throw error }
@@ -27,7 +28,7 @@ extension HCIHost {
             case .end:
                 throw inbox.failure ?? disconnectedError(handle)
             case .gaveUp where Task.isCancelled:
-                throw disconnectedError(handle)
+                throw failure("cancelled while waiting for the device")
             case .gaveUp:
                 throw failure("the device did not answer within \(timeout.secondsText) (Security Manager timeout)")
             }
