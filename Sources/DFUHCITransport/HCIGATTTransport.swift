@@ -18,7 +18,7 @@ public final class HCIGATTTransport: GATTTransport, Sendable {
     private let encrypt: Bool
     private let started = ContinuousClock.now
     private let state = Mutex(State())
-    private let gate = GATTSerialGate()
+    private let gate = AsyncGate()
 
     private struct State {
         var host: HCIHost?

@@ -182,6 +182,23 @@ final class HostTests: XCTestCase {
         await host.close()
     }
 
+    /// A cancelled pairing stops waiting for the device at once and says so; the link stays up.
+    func testCancelledPairingSaysSo() async throws {
+        let (host, controller) = try await makeHost()
+        let channel = try await Self.connect(host)
+        let handle = channel.handle
+        let pairing = Task { () -> HCIError? in
+            do throws(HCIError) { try await host.pair(handle, timeout: .seconds(30)); return nil } catch { return error }
+        }
+        _ = await controller.waitForACL(count: 1)
+        pairing.cancel()
+        let outcome = try await withTimeout(2, "the cancelled pairing") { await pairing.value }
+        XCTAssertEqual(outcome?.description, "connection 0x0040: pairing failed: cancelled while waiting for the device")
+        let phase = await host.connectionPhase(handle)
+        XCTAssertEqual(phase, .connected)
+        await host.close()
+    }
+
     func testOutgoingPDUIsFragmentedToTheBufferLength() async throws {
         let (host, controller) = try await makeHost(.init(aclLength: 27))
         let channel = try await Self.connect(host)

@@ -36,8 +36,10 @@ package actor ATTClient {
     private var nextIdentifier: UInt64 = 0
     private var reader: Task<Void, Never>?
     private var timers: [UInt64: Task<Void, Never>] = [:]
-    private var responses = OutcomeSlots<Result<[UInt8], GATTError>>()
-    private var values = OutcomeSlots<Result<ATTReceivedValue?, GATTError>>()
+    /// Where the machine's answers meet their callers, by request or wait: made before the
+    /// event that may answer at once, taken when the answer comes.
+    private var responses: [UInt64: AsyncBuffer<Result<[UInt8], GATTError>, Never>] = [:]
+    private var values: [UInt64: AsyncBuffer<Result<ATTReceivedValue?, GATTError>, Never>] = [:]
 
     package init(bearer: any ATTBearer, address: String? = nil, transactionTimeout: Duration = .seconds(30),
                 clock: any ATTClock = ContinuousATTClock()) {
@@ -132,13 +134,15 @@ package actor ATTClient {
     package func nextValue(until deadline: Duration) async throws(GATTError) -> ATTReceivedValue? {
         startReadingIfNeeded()
         let id = makeIdentifier()
+        let answer = AsyncBuffer<Result<ATTReceivedValue?, GATTError>, Never>()
+        values[id] = answer
         await take(.valueWaitStarted(id, until: deadline))
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { values.wait(for: id, $0) }
+            await answer.next()
         } onCancel: {
             Task { await self.take(.cancelled(id)) }
         }
-        return try result.get()
+        return try (result ?? .failure(unanswered)).get()
     }
 
     /// Closes the bearer; outstanding and later requests fail with `.disconnected`.
@@ -151,13 +155,20 @@ package actor ATTClient {
     private func transact(_ pdu: [UInt8], opcode: ATTOpcode) async throws(GATTError) -> [UInt8] {
         startReadingIfNeeded()
         let id = makeIdentifier()
+        let answer = AsyncBuffer<Result<[UInt8], GATTError>, Never>()
+        responses[id] = answer
         await take(.requestIssued(id, opcode: opcode, pdu: pdu))
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { responses.wait(for: id, $0) }
+            await answer.next()
         } onCancel: {
             Task { await self.take(.cancelled(id)) }
         }
-        return try result.get()
+        return try (result ?? .failure(unanswered)).get()
+    }
+
+    /// For an answer buffer that ended empty, which the machine never leaves.
+    private var unanswered: GATTError {
+        machine.endedWith ?? GATTError(.disconnected, address: address, detail: "the ATT client gave no answer")
     }
 
     /// Feeds one event to the machine and runs its actions in order. The machine's state
@@ -182,9 +193,9 @@ package actor ATTClient {
             case let .cancelTimer(id):
                 timers.removeValue(forKey: id)?.cancel()
             case let .completeRequest(id, result):
-                responses.complete(id, with: result)
+                responses.removeValue(forKey: id)?.send(result)
             case let .completeValueWait(id, result):
-                values.complete(id, with: result)
+                values.removeValue(forKey: id)?.send(result)
             case .closeBearer:
                 await bearer.close()
             }

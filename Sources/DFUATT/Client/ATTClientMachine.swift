@@ -43,7 +43,8 @@ package struct ATTClientMachine: Sendable {
 
     var outstanding: OutstandingRequest?
     var queue: [QueuedRequest] = []
-    var values = ATTValueQueue()
+    /// Notifications and indications received and not yet taken, oldest first.
+    var values = FIFOQueue<ATTReceivedValue>()
     /// Callers waiting for a value, oldest first (their deadlines are timers).
     var valueWaits: [ID] = []
 

@@ -21,7 +21,8 @@ public final class BlueZL2CAPBearer: ATTBearer {
     public let adapter: String
 
     private let syscalls: any BlueZSyscalls
-    private let inbox = PDUQueue()
+    /// PDUs from the reader thread, finished with why the link ended.
+    private let inbox = AsyncBuffer<[UInt8], GATTError>()
     private let state: Mutex<State>
     private let wakeRead: Int32
     private let wakeWrite: Int32
@@ -191,7 +192,7 @@ public final class BlueZL2CAPBearer: ATTBearer {
     /// Writes one ATT PDU to the socket. Throws `.disconnected` once the link is closed or dropped.
     public func send(_ pdu: [UInt8]) async throws(GATTError) {
         let failure: GATTError? = state.withLock { state in
-            guard !state.closed else { return inbox.end ?? closedError }
+            guard !state.closed else { return inbox.failure ?? closedError }
             while true {
                 switch syscalls.write(state.descriptor, bytes: pdu) {
                 case .success: return nil
@@ -216,7 +217,8 @@ public final class BlueZL2CAPBearer: ATTBearer {
 
     /// The next ATT PDU from the peer, in arrival order. Throws `.disconnected` once the link ends.
     public func receive() async throws(GATTError) -> [UInt8] {
-        try await inbox.next()
+        if let pdu = try await inbox.next() { return pdu }
+        throw inbox.failure ?? closedError  // every receive after the end says why
     }
 
     /// Closes the socket and wakes the reader thread; later sends and receives fail.
@@ -227,7 +229,7 @@ public final class BlueZL2CAPBearer: ATTBearer {
             return true
         }
         guard wake else { return }
-        inbox.finish(closedError)
+        inbox.finish(throwing: closedError)
         _ = syscalls.write(wakeWrite, bytes: [1])
     }
 
@@ -242,7 +244,7 @@ public final class BlueZL2CAPBearer: ATTBearer {
                   let ready = events.first, ready != 0,
                   case let .success(pdu) = syscalls.read(descriptor, maximumLength: Self.maximumMTU + 8),
                   !pdu.isEmpty else { return }
-            inbox.deliver(pdu)
+            inbox.send(pdu)
         }
     }
 
@@ -265,7 +267,7 @@ public final class BlueZL2CAPBearer: ATTBearer {
                                 detail: "bluez:\(adapter): the device closed the link")
                 break loop
             case let .success(pdu):
-                inbox.deliver(pdu)
+                inbox.send(pdu)
             case .failure(.interrupted), .failure(.wouldBlock):
                 continue
             case let .failure(error):
@@ -285,7 +287,7 @@ public final class BlueZL2CAPBearer: ATTBearer {
             end = GATTError(lost.kind, address: lost.address, detail: lost.detail + " (pairing failed: \(failure))")
         }
         agent?.stop()
-        inbox.finish(end ?? closedError)
+        inbox.finish(throwing: end ?? closedError)
         syscalls.close(wakeRead)
         syscalls.close(wakeWrite)
     }

@@ -20,7 +20,7 @@ public final class BlueZGATTTransport: GATTTransport, Sendable {
     private let started = ContinuousClock.now
     private let heard = Mutex(BlueZScanResults())
     /// One scan or connection attempt at a time on the adapter.
-    private let gate = GATTSerialGate()
+    private let gate = AsyncGate()
 
     /// Which adapter names `BlueZGATTTransport` accepts: `hci0`, `hci1`...
     package static func isValidAdapterName(_ name: String) -> Bool { BlueZAdapter(name: name) != nil }

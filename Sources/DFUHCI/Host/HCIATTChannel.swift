@@ -9,34 +9,36 @@ package final class HCIATTChannel: Sendable {
     package let peerAddress: DeviceAddress
     /// The connection this channel belongs to (its handle may later be reused by another).
     let connectionID: UInt64
-    let inbox: PDUInbox
+    /// ATT PDUs from the peer; finished with why the link ended.
+    let inbox: AsyncBuffer<[UInt8], HCIError>
 
     init(host: HCIHost, handle: UInt16, connection: UInt64, peerAddress: DeviceAddress) {
         self.host = host
         self.handle = handle
         self.connectionID = connection
         self.peerAddress = peerAddress
-        self.inbox = PDUInbox()
+        self.inbox = AsyncBuffer()
     }
 
     /// Sends one ATT PDU (fragmented to the controller's buffer size; waits for ACL credits).
     package func send(_ pdu: [UInt8]) async throws(HCIError) {
-        if let end = inbox.end { throw end }  // why this link ended, even once its handle is reused
+        if let end = inbox.failure { throw end }  // why this link ended, even once its handle is reused
         try await host.sendL2CAP(pdu, channel: .att, handle: handle, connection: connectionID)
     }
 
     /// The next ATT PDU from the peer, or nil once the link is gone (or the task is cancelled).
     package func receive() async -> [UInt8]? {
-        await inbox.receive()
+        guard case let .element(pdu)? = try? await inbox.next(until: nil) else { return nil }
+        return pdu
     }
 
     /// Why the link ended, once it has; nil while connected.
-    package var disconnection: HCIError? { inbox.end }
+    package var disconnection: HCIError? { inbox.failure }
 
     /// Waits until the link ends and says why (`.disconnected(handle, reason)` or
     /// `.transportClosed`).
     package func waitUntilDisconnected() async -> HCIError {
-        await inbox.waitForEnd()
+        await inbox.waitForEnd() ?? HCIError(.transportClosed, detail: "the link ended")
     }
 
     package func disconnect(reason: HCIStatus = .remoteUserTerminated) async throws(HCIError) {

@@ -1,3 +1,5 @@
+import DFUGATT
+
 extension HCIHost {
     /// Sends one L2CAP basic frame on `channel` of connection `handle`: fragments it to the
     /// controller's ACL buffer length and takes one credit per fragment, waiting (at most
@@ -38,8 +40,10 @@ extension HCIHost {
 
     private func acquireSendTurn(_ sender: UInt64, handle: UInt16, connection id: UInt64) async throws(HCIError) {
         guard connections[handle]?.id == id else { throw disconnectedError(handle) }
+        let turn = AsyncBuffer<Bool, Never>()
+        aclTurns[sender] = turn
         runACL(.frameStarted(sender, connection: id))
-        let granted = await withCheckedContinuation { aclTurns.wait(for: sender, $0) }
+        let granted = await turn.next() ?? false
         // Refused when the connection went away (perhaps replaced by another on the same
         // handle, whose turn this is not).
         guard granted, connections[handle]?.id == id else { throw disconnectedError(handle) }
@@ -49,8 +53,10 @@ extension HCIHost {
     private func acquireCredit(_ sender: UInt64, handle: UInt16) async throws(HCIError) {
         try checkOpen()
         guard connections[handle] != nil else { throw disconnectedError(handle) }
+        let credit = AsyncBuffer<Result<Void, HCIError>, Never>()
+        aclCredits[sender] = credit
         runACL(.creditRequested(sender, handle: handle))
-        try await withCheckedContinuation { aclCredits.wait(for: sender, $0) }.get()
+        try await (credit.next() ?? .failure(disconnectedError(handle))).get()
     }
 
     /// Feeds one event to the ACL flow machine and runs its actions (none suspends).
@@ -58,14 +64,14 @@ extension HCIHost {
         for action in acl.handle(event) {
             switch action {
             case let .grantTurn(sender):
-                aclTurns.complete(sender, with: true)
+                aclTurns.removeValue(forKey: sender)?.send(true)
             case let .refuseTurn(sender):
-                aclTurns.complete(sender, with: false)
+                aclTurns.removeValue(forKey: sender)?.send(false)
             case let .grantCredit(sender):
-                aclCredits.complete(sender, with: .success(()))
+                aclCredits.removeValue(forKey: sender)?.send(.success(()))
             case let .refuseCredit(sender, handle, timedOut):
                 let limit = configuration.creditTimeout
-                aclCredits.complete(sender, with: .failure(timedOut
+                aclCredits.removeValue(forKey: sender)?.send(.failure(timedOut
                     ? HCIError(.noACLCredits(handle: handle), detail: "within \(limit.secondsText) (\(acl.flow.capacity) buffers)")
                     : disconnectedError(handle)))
             case let .startCreditTimer(sender):
@@ -106,11 +112,11 @@ extension HCIHost {
             }
             switch frame.channel {
             case .att:
-                connections[packet.handle]?.channel.inbox.deliver(frame.payload)
+                connections[packet.handle]?.channel.inbox.send(frame.payload)
             case .leSignaling:
                 handleSignaling(frame.payload, handle: packet.handle)
             case .securityManager:
-                connections[packet.handle]?.securityInbox.deliver(frame.payload)
+                connections[packet.handle]?.securityInbox.send(frame.payload)
             default:
                 noteDiscarded("connection 0x\(hexWord(packet.handle)): frame on \(frame.channel) ignored")
             }

@@ -9,7 +9,7 @@ struct ConnectionState {
     var reassembler = ACLReassembler()
     let channel: HCIATTChannel
     /// Security Manager PDUs (L2CAP CID 6) while pairing.
-    let securityInbox = PDUInbox()
+    let securityInbox = AsyncBuffer<[UInt8], HCIError>()
 }
 
 extension HCIHost {

@@ -32,8 +32,8 @@ extension HCIHost {
     private func release(_ handle: UInt16, reason: HCIStatus, error: HCIError) {
         guard let state = connections.removeValue(forKey: handle) else { return }
         runACL(.connectionClosed(handle: handle, connection: state.id))
-        state.channel.inbox.finish(error)
-        state.securityInbox.finish(error)
+        state.channel.inbox.finish(throwing: error)
+        state.securityInbox.finish(throwing: error)
         disconnectionsContinuation.yield(HCIDisconnection(handle: handle, peerAddress: state.info.peerAddress, reason: reason))
     }
 }

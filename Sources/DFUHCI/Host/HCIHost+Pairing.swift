@@ -4,7 +4,8 @@ extension HCIHost {
     /// Encryption Change that confirms it. Nothing is bonded: the next connection pairs again.
     /// The connection is `.encrypting` meanwhile (a second `pair` is refused), then `.encrypted`.
     /// - Throws: `.pairingFailed` with the reason (the device refused, a confirm value did not
-    ///   match, no answer within `timeout`, encryption refused), or `.disconnected`.
+    ///   match, no answer within `timeout`, the calling task cancelled, encryption refused), or
+    ///   `.disconnected`.
     package func pair(_ handle: UInt16, timeout: Duration = .seconds(30)) async throws(HCIError) {
         guard let state = connections[handle] else { throw disconnectedError(handle) }
         for case let .refuse(error) in runLifecycle(.encryptionStarted(handle: handle)) { throw error }
@@ -20,11 +21,17 @@ extension HCIHost {
         try await sendL2CAP(machine.start(), channel: .securityManager, handle: handle)
         let deadline = ContinuousClock.now + timeout
         while true {
-            let next = await Self.next(from: inbox, within: ContinuousClock.now.duration(to: deadline))
-            guard let received = next else {
+            let pdu: [UInt8]
+            switch try await inbox.next(until: deadline) {
+            case let .element(received):
+                pdu = received
+            case .end:
+                throw inbox.failure ?? disconnectedError(handle)
+            case .gaveUp where Task.isCancelled:
+                throw failure("cancelled while waiting for the device")
+            case .gaveUp:
                 throw failure("the device did not answer within \(timeout.secondsText) (Security Manager timeout)")
             }
-            guard let pdu = received else { throw inbox.end ?? disconnectedError(handle) }
             switch machine.handle(pdu) {
             case .none:
                 continue
@@ -55,20 +62,6 @@ extension HCIHost {
                 throw failure("the controller did not encrypt the link: \(change.status)")
             }
             throw failure("the controller did not encrypt the link")
-        }
-    }
-
-    /// The next PDU from `inbox`: `.some(nil)` when the link ended, nil after `limit`.
-    private static func next(from inbox: PDUInbox, within limit: Duration) async -> [UInt8]?? {
-        await withTaskGroup(of: [UInt8]??.self) { group in
-            group.addTask { .some(await inbox.receive()) }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
         }
     }
 }

@@ -1,36 +1,3 @@
-/// A FIFO turn: one holder at a time, waiters served in arrival order. Actor-confined.
-struct FIFOGate {
-    private var busy = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    mutating func tryAcquire() -> Bool {
-        guard !busy else { return false }
-        busy = true
-        return true
-    }
-
-    mutating func enqueue(_ continuation: CheckedContinuation<Void, Never>) {
-        waiters.append(continuation)
-    }
-
-    /// Hands the turn to the next waiter, or frees the gate.
-    mutating func release() {
-        if waiters.isEmpty {
-            busy = false
-        } else {
-            waiters.removeFirst().resume()
-        }
-    }
-
-    /// Wakes every waiter (each then finds the host or connection gone and gives up).
-    mutating func releaseAll() {
-        let woken = waiters
-        waiters = []
-        busy = false
-        for waiter in woken { waiter.resume() }
-    }
-}
-
 /// Someone waiting for an event matching `match`; an event that arrives before the wait starts
 /// is kept.
 struct EventWaiter {
@@ -62,8 +29,8 @@ extension HCIHost {
 
     /// Waits for the event expected under `id`, at most `timeout`. A `cancellable` wait (a
     /// connection being made: seconds) also ends, with `timeoutError`, when the calling task is
-    /// cancelled; a command's answer (milliseconds) is always waited for, so that cleaning up
-    /// after a cancellation still keeps the controller's command flow in step.
+    /// cancelled; other waits (an event a command just caused) run to their event or timeout, so
+    /// that cleaning up after a cancellation still sees what the controller did.
     func waitForEvent(_ id: UInt64, timeout: Duration, timeoutError: HCIError,
                       cancellable: Bool = false) async throws(HCIError) -> HCIEvent {
         guard let waiter = eventWaiters[id] else { throw timeoutError }

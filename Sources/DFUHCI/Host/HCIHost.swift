@@ -6,7 +6,8 @@ import DFUGATT
 ///
 /// All state lives in this actor; packets from the controller are handled one at a time without
 /// suspending, so they keep their order. Every command and every awaited event has a deadline.
-/// The rules of ACL sending (`ACLFlowMachine`: turns, credits) and of the connections' life
+/// The rules of commands (`CommandFlowMachine`: one outstanding, answers, timeouts), of ACL
+/// sending (`ACLFlowMachine`: turns, credits) and of the connections' life
 /// (`HCIConnectionLifecycle`) are pure state machines this actor drives.
 package actor HCIHost {
     package nonisolated let pipe: any H4Pipe
@@ -32,8 +33,11 @@ package actor HCIHost {
     var readerTask: Task<Void, Never>?
     var nextIdentifier: UInt64 = 0
 
-    // Commands: one outstanding at a time.
-    var commandGate = FIFOGate()
+    // Commands: one outstanding at a time (`CommandFlowMachine`); each caller hears of its
+    // turn and its answer through its own buffer.
+    var commands = CommandFlowMachine()
+    var commandProgress: [UInt64: AsyncBuffer<CommandProgress, Never>] = [:]
+    var commandTimers: [UInt64: Task<Void, Never>] = [:]
     // Awaited events (command answers included).
     var eventWaiters: [UInt64: EventWaiter] = [:]
 
@@ -50,8 +54,8 @@ package actor HCIHost {
     var connections: [UInt16: ConnectionState] = [:]
     /// ACL send turns and credits (sized by `start()`), and where their answers meet the senders.
     var acl = ACLFlowMachine(capacity: 1)
-    var aclTurns = OutcomeSlots<Bool>()
-    var aclCredits = OutcomeSlots<Result<Void, HCIError>>()
+    var aclTurns: [UInt64: AsyncBuffer<Bool, Never>] = [:]
+    var aclCredits: [UInt64: AsyncBuffer<Result<Void, HCIError>, Never>] = [:]
     var creditTimers: [UInt64: Task<Void, Never>] = [:]
     var signalingIdentifier: UInt8 = 0
 
@@ -145,11 +149,11 @@ package actor HCIHost {
     func shutDown(_ error: HCIError) {
         guard closedError == nil else { return }
         closedError = error
+        runCommands(.hostClosed(error))
         for id in Array(eventWaiters.keys) { failEventWaiter(id, error) }
         runACL(.hostClosed)
         for id in Array(scanWaiters.keys) { finishScanWaiter(id, with: nil) }
         runLifecycle(.hostClosed(error))
-        commandGate.releaseAll()
         disconnectionsContinuation.finish()
     }
 
@@ -223,6 +227,8 @@ package actor HCIHost {
         case let .lePHYUpdateComplete(update) where update.status == .success:
             connections[update.handle]?.info.txPHY = update.txPHY
             connections[update.handle]?.info.rxPHY = update.rxPHY
+        case .commandComplete, .commandStatus:
+            runCommands(.eventReceived(event))
         default:
             break
         }
@@ -237,50 +243,50 @@ package actor HCIHost {
     @discardableResult
     package func execute<Command: HCICommand>(_ command: Command, timeout: Duration? = nil) async throws(HCIError) -> [UInt8] {
         try checkOpen()
-        let opcode = Command.opcode
-        await acquireCommandTurn()
-        defer { commandGate.release() }
-        try checkOpen()
-        let id = expectEvent { event in
-            switch event {
-            case let .commandComplete(complete): return complete.opcode == opcode
-            case let .commandStatus(status): return status.opcode == opcode
-            default: return false
+        let id = makeIdentifier()
+        let progress = AsyncBuffer<CommandProgress, Never>()
+        commandProgress[id] = progress
+        runCommands(.issued(id, opcode: Command.opcode, name: Command.name, timeout: timeout ?? configuration.commandTimeout))
+        // Waited for through cancellation: the controller's command flow must stay in step.
+        var heard = await progress.next()
+        if case .turn? = heard {
+            do {
+                try await pipe.send(command.packet)
+                runCommands(.sent(id))
+            } catch {
+                runCommands(.sendFailed(id, error))
             }
+            heard = await progress.next()
         }
-        do {
-            try await pipe.send(command.packet)
-        } catch {
-            cancelExpectation(id)
-            throw error
+        guard case let .answered(result)? = heard else {
+            throw closedError ?? HCIError(.invalidState, detail: "\(Command.name) got no answer")
         }
-        let limit = timeout ?? configuration.commandTimeout
-        let answer = try await waitForEvent(
-            id, timeout: limit,
-            timeoutError: HCIError(.commandTimeout(command: Command.name, opcode: opcode),
-                                   detail: "within \(limit.secondsText)"))
-        switch answer {
-        case let .commandComplete(complete):
-            let status = complete.status ?? .success
-            guard status == .success else {
-                throw HCIError(.commandFailed(command: Command.name, opcode: opcode, status: status))
+        return try result.get()
+    }
+
+    /// Feeds one event to the command flow machine and runs its actions (none suspends).
+    func runCommands(_ event: CommandFlowEvent) {
+        for action in commands.handle(event) {
+            switch action {
+            case let .grantTurn(id):
+                commandProgress[id]?.send(.turn)
+            case let .complete(id, result):
+                commandProgress.removeValue(forKey: id)?.send(.answered(result))
+            case let .startTimer(id, duration):
+                commandTimers[id] = Task { [weak self] in
+                    try? await Task.sleep(for: duration)
+                    guard !Task.isCancelled else { return }
+                    await self?.commandTimerFired(id)
+                }
+            case let .cancelTimer(id):
+                commandTimers.removeValue(forKey: id)?.cancel()
             }
-            return complete.parametersAfterStatus
-        case let .commandStatus(commandStatus):
-            guard commandStatus.status == .success else {
-                throw HCIError(.commandFailed(command: Command.name, opcode: opcode, status: commandStatus.status))
-            }
-            return []
-        default:
-            return []
         }
     }
 
-    private func acquireCommandTurn() async {
-        if commandGate.tryAcquire() { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            commandGate.enqueue(continuation)
-        }
+    private func commandTimerFired(_ id: UInt64) {
+        guard commandTimers.removeValue(forKey: id) != nil else { return }
+        runCommands(.timerFired(id))
     }
 
     /// Runs a command the controller may not support: an unknown-command or unsupported status,
@@ -306,6 +312,12 @@ package actor HCIHost {
             }
         }
     }
+}
+
+/// What a command's caller hears from the command flow: its turn to write, then its answer.
+enum CommandProgress: Sendable {
+    case turn
+    case answered(Result<[UInt8], HCIError>)
 }
 
 extension HCICommand {

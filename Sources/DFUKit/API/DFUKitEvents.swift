@@ -1,4 +1,4 @@
-import Synchronization
+import DFUGATT
 
 /// The events of one operation of the embedding API (a flash, a scan, a command, a batch), as
 /// an async sequence whose errors are typed (`DFUKitError`).
@@ -15,9 +15,10 @@ public struct DFUKitEvents<Element: Sendable>: AsyncSequence, Sendable {
     let run: OperationHandle<Element>
 
     /// Starts `operation` in a task of its own; it sends events through the channel and
-    /// returns normally or throws how it ended.
-    init(_ operation: @escaping @Sendable (EventChannel<Element>) async throws(DFUKitError) -> Void) {
-        let channel = EventChannel<Element>()
+    /// returns normally or throws how it ended. The channel's `next()` waits through the
+    /// iterating task's cancellation, so the operation's last word still arrives.
+    init(_ operation: @escaping @Sendable (AsyncBuffer<Element, DFUKitError>) async throws(DFUKitError) -> Void) {
+        let channel = AsyncBuffer<Element, DFUKitError>()
         let task = Task {
             do throws(DFUKitError) {
                 try await operation(channel)
@@ -59,10 +60,10 @@ public struct DFUKitEvents<Element: Sendable>: AsyncSequence, Sendable {
 
 /// The running operation: its channel and its task, cancelled when nothing refers to it any more.
 final class OperationHandle<Element: Sendable>: Sendable {
-    let channel: EventChannel<Element>
+    let channel: AsyncBuffer<Element, DFUKitError>
     let task: Task<Void, Never>
 
-    init(channel: EventChannel<Element>, task: Task<Void, Never>) {
+    init(channel: AsyncBuffer<Element, DFUKitError>, task: Task<Void, Never>) {
         self.channel = channel
         self.task = task
     }
