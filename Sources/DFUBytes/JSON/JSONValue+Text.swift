@@ -14,6 +14,7 @@ extension JSONValue {
         case .null: output += "null"
         case let .bool(value): output += value ? "true" : "false"
         case let .integer(value): output += String(value)
+        case let .unsigned(value): output += String(value)
         case let .number(value): output += value.isFinite ? "\(value)" : "null"
         case let .string(value): output += Self.quoted(value)
         case let .array(elements):

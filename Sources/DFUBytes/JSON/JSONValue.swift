@@ -10,6 +10,8 @@ public enum JSONValue: Sendable {
     case bool(Bool)
     /// A number without a fraction or exponent that fits 64 bits.
     case integer(Int64)
+    /// A whole number above `Int64.max` (a 64-bit field a device answered), written exactly.
+    case unsigned(UInt64)
     /// Any other number.
     case number(Double)
     /// A string.
@@ -30,7 +32,7 @@ public enum JSONValue: Sendable {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
-        case .integer, .number: return "a number"
+        case .integer, .unsigned, .number: return "a number"
         case .string: return "a string"
         case .array: return "an array"
         case .object: return "an object"

@@ -210,10 +210,7 @@ struct BatchRunCommand: Command {
             ]
             if let signal { object["signal"] = signal.name }
             if let failure = summary.ledgerFailure { object["ledger_error"] = failure }
-            if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
-               let text = String(data: data, encoding: .utf8) {
-                console.out(text)
-            }
+            console.out(JSONOutput.line(object))
         }
         return Self.exitCode(summary, signal: signal)
     }

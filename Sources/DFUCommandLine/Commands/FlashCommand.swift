@@ -215,8 +215,6 @@ struct FlashCommand: Command {
     }
 
     static func render(_ object: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
-              let text = String(data: data, encoding: .utf8) else { return "{}" }
-        return text
+        JSONOutput.line(object)
     }
 }

@@ -66,8 +66,7 @@ struct InspectCommand: Command {
                     }] as [String: Any]
                 },
             ]
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-            console.out(String(decoding: data, as: UTF8.self))
+            console.out(JSONOutput.line(object))
         } else {
             console.out("\(address): ATT MTU \(mtu)")
             for service in services {

@@ -59,13 +59,7 @@ struct ProfileCommandRunner {
             console.out(text)
             return ExitCode.success
         }
-        let writing: JSONSerialization.WritingOptions = json ? [.sortedKeys] : [.sortedKeys, .prettyPrinted]
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: writing),
-              let text = String(data: data, encoding: .utf8) else {
-            console.error("error: the answer could not be printed")
-            return ExitCode.failure
-        }
-        console.out(text)
+        console.out(json ? JSONOutput.line(object) : JSONOutput.pretty(object))
         return ExitCode.success
     }
 }

@@ -100,7 +100,6 @@ struct ProfilesCommand: Command {
     }
 
     private static func render(_ rows: [[String: Any]]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: rows, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("[]".utf8)
-        return String(decoding: data, as: UTF8.self)
+        JSONOutput.line(rows)
     }
 }

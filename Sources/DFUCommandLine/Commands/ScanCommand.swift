@@ -79,8 +79,7 @@ struct ScanCommand: Command {
                          "services": advertisement.serviceUUIDs.map(\.description)])
         }
         if json {
-            let data = (try? JSONSerialization.data(withJSONObject: rows, options: [.sortedKeys])) ?? Data("[]".utf8)
-            console.out(String(decoding: data, as: UTF8.self))
+            console.out(JSONOutput.line(rows))
         } else if rows.isEmpty {
             console.out("no advertising device" + (profileName.map { " matches \($0)" } ?? ""))
         } else {

@@ -86,8 +86,6 @@ final class TraceJSONPrinter: TracePrinter {
     }
 
     private func emit(_ object: [String: Any]) {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        else { return }
-        console.out(String(decoding: data, as: UTF8.self))
+        console.out(JSONOutput.line(object))
     }
 }
