@@ -29,6 +29,8 @@ final class ProcedureRunner {
     private var phaseEventsSeen = 0
     /// Whether this run announced that it started moving the image's data.
     private var transferAnnounced = false
+    /// Where the stream or windowed loop being driven stood at its last progress (nil before it).
+    private var drivenHeld: Int?
     private let pacer = WritePacer()
 
     init(session: FlashSession, image: FlashImage, index: Int, count: Int, sequence: Int, progress: ImageProgress) {
@@ -43,6 +45,7 @@ final class ProcedureRunner {
     func run() async throws(RunInterruption) -> Result {
         var machine = ProcedureMachine(procedure: profile.procedure, scope: try baseScope(),
                                        completedPhases: progress.completedPhases)
+        machine.progressLimit = image.data.count
         var action = machine.start()
         var reported = -1
         defer { statistics.retries += machine.retryCount }
@@ -84,6 +87,7 @@ final class ProcedureRunner {
                 outcome = .waited
             }
             action = machine.resume(outcome)
+            statistics.loopBytesSent = machine.bytesAdvanced
             if let done = machine.completedOffset, done != reported {
                 reported = done
                 reportProgress(done, resumedAt: machine.resumedAt)
@@ -114,6 +118,7 @@ final class ProcedureRunner {
                 progress.floor = progress.floor ?? .unchanged
                 progress.currentPhase = nil
                 if case .alreadyDone = event {
+                    if !progress.phasesFoundDone.contains(phase.name) { progress.phasesFoundDone.append(phase.name) }
                     session.onEvent(.phase(name: phase.name, .alreadyDone))
                 } else {
                     session.onEvent(.phase(name: phase.name, .completed))
@@ -171,6 +176,7 @@ final class ProcedureRunner {
         // said whether it already held part of the data (`resumedAt`).
         let startOffset = machine.transferred ?? statistics.bytesHeld
         let startedAt = link.now
+        drivenHeld = nil
         let observer = LinkDriver.Observer(
             willWrite: { [self] in
                 progress.currentPhaseWrote = true
@@ -185,7 +191,12 @@ final class ProcedureRunner {
             },
             progressed: { [self] done, resumedAt in
                 guard reportsProgress else { return }
-                announceTransfer(offset: min(done, max(startOffset, resumedAt ?? 0)), since: link.now - startedAt)
+                // Not past the image: data sent after it (a checksum byte) is not the image's.
+                let done = min(done, image.data.count)
+                let heldAtStart = min(done, max(startOffset, resumedAt ?? 0))
+                announceTransfer(offset: heldAtStart, since: link.now - startedAt)
+                statistics.drivenBytesSent += max(0, done - (drivenHeld ?? heldAtStart))
+                drivenHeld = done
                 reportProgress(done)
             })
         do {
@@ -263,6 +274,7 @@ final class ProcedureRunner {
     private func announceTransfer(offset: Int, since: Duration = .zero) {
         guard !transferAnnounced else { return }
         transferAnnounced = true
+        statistics.heldAtTransferStart = offset
         session.onEvent(.transferStarted(image: image.name, offset: offset, total: image.data.count,
                                          elapsed: max(.zero, session.elapsed - since)))
     }

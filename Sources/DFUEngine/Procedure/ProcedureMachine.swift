@@ -64,6 +64,10 @@ package struct ProcedureMachine {
         var cursor: ChunkCursor
         var chunk: ChunkCursor.Chunk
         var loop: ChunkLoop
+        /// How far the device holds the data as this loop knows it: its `from`, then raised to
+        /// where the device's first answer said it was, then each answer's offset.
+        var held: Int
+        var answered = false
     }
 
     private struct RetryFrame {
@@ -90,9 +94,19 @@ package struct ProcedureMachine {
     package private(set) var scope: Scope
     /// End offset of the last chunk finished by a loop that reports progress.
     package private(set) var completedOffset: Int?
-    /// Where a progress-reporting chunk loop's device said it already was at its first answer
-    /// (`ChunkCursor.resumedAt`): an upload it had partly received before this run.
+    /// Where a progress-reporting loop's device already was before it sent anything: the
+    /// loop's `from` (the offset the profile read from the device), the device's first answer
+    /// (`ChunkCursor.resumedAt`) or the first block a device-driven loop asked for; the data's
+    /// size when the loop had nothing left to send.
     package private(set) var resumedAt: Int?
+    /// Bytes of the data of progress-reporting chunk and serve loops that this run moved onto
+    /// the device: how far the device's offset advanced past where it stood when the loop began
+    /// (data sent again after the device went back is counted again). Windowed loops and
+    /// streams are counted by their drivers.
+    package private(set) var bytesAdvanced = 0
+    /// Progress stops here: the image's size, so data a transfer sends after the image (SUOTA's
+    /// XOR byte) neither counts as image bytes nor takes progress past the image's end.
+    package var progressLimit = Int.max
     /// Whether an `expect`, `check` or phase `done` comparing against the image's checksums
     /// passed, or a `send` with `verifies` was answered with success.
     public private(set) var verified = false
@@ -150,7 +164,7 @@ package struct ProcedureMachine {
                 }
             }
             if loop.reportsProgress, case let .bytes(data)? = try? ExpressionEvaluator.evaluate(loop.data, in: scope) {
-                completedOffset = data.count
+                completedOffset = min(data.count, progressLimit)
             }
             counter = exit
             return run()
@@ -222,9 +236,17 @@ package struct ProcedureMachine {
                 case let .serveNext(loop, wait):
                     if var frame = serves.popLast() {
                         if case let .record(block)? = scope[loop.alias], case let .integer(end)? = block["end"] {
-                            frame.servedEnd = max(frame.servedEnd, Int(end))
+                            let end = min(Int(end), progressLimit)
+                            var start = min(frame.servedEnd, end)
+                            if case let .integer(offset)? = block["offset"] { start = max(start, min(Int(offset), end)) }
+                            if loop.reportsProgress {
+                                // The first block asked for says where a device that kept part of the data stands.
+                                if frame.servedEnd == 0, start > 0 { resumedAt = resumedAt ?? start }
+                                bytesAdvanced += max(0, end - start)
+                            }
+                            frame.servedEnd = max(frame.servedEnd, end)
                         }
-                        if loop.reportsProgress { completedOffset = frame.servedEnd }
+                        if loop.reportsProgress { completedOffset = min(frame.servedEnd, progressLimit) }
                         serves.append(frame)
                     }
                     if let until = loop.until, try ExpressionEvaluator.condition(until, in: scope) {
@@ -324,12 +346,14 @@ package struct ProcedureMachine {
         }
         var cursor = ChunkCursor(count: data.count, from: Int(min(from, UInt64(data.count))),
                                  size: Int(min(size, UInt64(Int32.max))), aligned: loop.aligned)
+        let held = min(cursor.position, progressLimit)
+        if loop.reportsProgress, held > 0 { resumedAt = resumedAt ?? held }
         guard !cursor.isFinished else {
-            if loop.reportsProgress { completedOffset = data.count }
+            if loop.reportsProgress { completedOffset = min(data.count, progressLimit) }
             return exit
         }
         let chunk = cursor.next()
-        loops.append(LoopFrame(data: data, cursor: cursor, chunk: chunk, loop: loop))
+        loops.append(LoopFrame(data: data, cursor: cursor, chunk: chunk, loop: loop, held: held))
         scope[loop.alias] = ChunkCursor.record(chunk, of: data)
         return counter + 1
     }
@@ -348,10 +372,15 @@ package struct ProcedureMachine {
             throw EvaluationError(expression: next?.text ?? "next", location: next?.location ?? frame.loop.size.location,
                                   message: "the device asked for offset \(error.wanted) three times without progress")
         }
+        let reached = min(wanted, frame.data.count, progressLimit)
         if frame.loop.reportsProgress {
-            completedOffset = wanted
-            resumedAt = resumedAt ?? frame.cursor.resumedAt
+            completedOffset = reached
+            resumedAt = resumedAt ?? frame.cursor.resumedAt.map { min($0, progressLimit) }
+            if !frame.answered { frame.held = min(max(frame.held, frame.cursor.resumedAt ?? 0), progressLimit) }
+            bytesAdvanced += max(0, reached - frame.held)
         }
+        frame.answered = true
+        frame.held = reached
         guard !frame.cursor.isFinished else { return counter + 1 }
         frame.chunk = frame.cursor.next()
         scope[frame.loop.alias] = ChunkCursor.record(frame.chunk, of: frame.data)
