@@ -201,9 +201,16 @@ public final class FlashSession {
         let statistics = runner.statistics
         retries += statistics.retries
         device.sequence = statistics.sequence
-        if statistics.bytesHeld > 0 { imageBytesHeld = statistics.bytesHeld }
         imageBytesSent += statistics.bytesSent
-        if imageHeldAtStart == nil { imageHeldAtStart = statistics.heldAtTransferStart }
+        if imageHeldAtStart == nil {
+            imageHeldAtStart = statistics.heldAtTransferStart
+        } else if let start = statistics.heldAtTransferStart, start > imageBytesHeld {
+            // A resumed run found the device further than the last run saw it get: writes that
+            // went out before the link was lost, whose progress never came back, were this
+            // command's too.
+            imageBytesSent += start - imageBytesHeld
+        }
+        if statistics.bytesHeld > 0 { imageBytesHeld = statistics.bytesHeld }
         if transferStartedAt == nil { transferStartedAt = statistics.transferStartedAt }
         transferEndedAt = statistics.transferEndedAt ?? transferEndedAt
         imageProgress = runner.progress

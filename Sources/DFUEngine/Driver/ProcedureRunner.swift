@@ -29,8 +29,10 @@ final class ProcedureRunner {
     private var phaseEventsSeen = 0
     /// Whether this run announced that it started moving the image's data.
     private var transferAnnounced = false
-    /// Where the stream or windowed loop being driven stood at its last progress (nil before it).
-    private var drivenHeld: Int?
+    /// Where the image's data stood on the device at this run's last progress (nil before the
+    /// first). Progress from every source (a chunk loop, the stream or windowed loop inside
+    /// it) is one sequence, so bytes are counted once however the loops nest.
+    private var progressMark: Int?
     private let pacer = WritePacer()
 
     init(session: FlashSession, image: FlashImage, index: Int, count: Int, sequence: Int, progress: ImageProgress) {
@@ -87,7 +89,6 @@ final class ProcedureRunner {
                 outcome = .waited
             }
             action = machine.resume(outcome)
-            statistics.loopBytesSent = machine.bytesAdvanced
             if let done = machine.completedOffset, done != reported {
                 reported = done
                 reportProgress(done, resumedAt: machine.resumedAt)
@@ -176,7 +177,9 @@ final class ProcedureRunner {
         // said whether it already held part of the data (`resumedAt`).
         let startOffset = machine.transferred ?? statistics.bytesHeld
         let startedAt = link.now
-        drivenHeld = nil
+        // A transfer that starts again below the last progress (an object created again) sends
+        // those bytes again.
+        if reportsProgress, let mark = progressMark { progressMark = min(mark, startOffset) }
         let observer = LinkDriver.Observer(
             willWrite: { [self] in
                 progress.currentPhaseWrote = true
@@ -195,8 +198,7 @@ final class ProcedureRunner {
                 let done = min(done, image.data.count)
                 let heldAtStart = min(done, max(startOffset, resumedAt ?? 0))
                 announceTransfer(offset: heldAtStart, since: link.now - startedAt)
-                statistics.drivenBytesSent += max(0, done - (drivenHeld ?? heldAtStart))
-                drivenHeld = done
+                countSent(upTo: done, heldAtStart: heldAtStart)
                 reportProgress(done)
             })
         do {
@@ -261,12 +263,20 @@ final class ProcedureRunner {
     /// the transfer began, not sent by this run.
     func reportProgress(_ done: Int, resumedAt: Int? = nil) {
         // Progress the procedure computed itself (not a stream's): its transfer began with the action.
-        announceTransfer(offset: min(done, max(statistics.bytesHeld, session.imageBytesHeld, resumedAt ?? 0)),
-                         since: session.link.map { $0.now - actionStartedAt } ?? .zero)
+        let heldAtStart = min(done, max(statistics.bytesHeld, session.imageBytesHeld, resumedAt ?? 0))
+        announceTransfer(offset: heldAtStart, since: session.link.map { $0.now - actionStartedAt } ?? .zero)
+        countSent(upTo: done, heldAtStart: heldAtStart)
         statistics.bytesHeld = done
         if statistics.transferStartedAt == nil { statistics.transferStartedAt = actionStartedAt }
         statistics.transferEndedAt = session.link?.now
         session.onEvent(.progress(image: image.name, done: done, total: image.data.count, elapsed: session.elapsed))
+    }
+
+    /// Counts the bytes progress to `done` moved: past the last progress, or past `heldAtStart`
+    /// (what the device held when this run's transfer began) at the first.
+    private func countSent(upTo done: Int, heldAtStart: Int) {
+        statistics.bytesSent += max(0, done - (progressMark ?? heldAtStart))
+        progressMark = done
     }
 
     /// Says, once per run, that the image's data starts moving, with what the device holds

@@ -9,11 +9,9 @@ struct RunStatistics {
     var sequence: Int
     /// Bytes of the image the device holds, as far as progress tells.
     var bytesHeld = 0
-    /// Image bytes this run moved onto the device: the procedure's chunk and serve loops
-    /// (`ProcedureMachine.bytesAdvanced`) plus the streams and windowed loops it drove.
-    var bytesSent: Int { loopBytesSent + drivenBytesSent }
-    var loopBytesSent = 0
-    var drivenBytesSent = 0
+    /// Image bytes this run moved onto the device: how far its progress advanced past where
+    /// the device stood (data sent again after the device went back counts again).
+    var bytesSent = 0
     /// What the device held of the image when this run first moved its data (nil: it moved none).
     var heldAtTransferStart: Int?
     /// The transfer phase: from the first step that moved image data to the last progress.

@@ -64,10 +64,6 @@ package struct ProcedureMachine {
         var cursor: ChunkCursor
         var chunk: ChunkCursor.Chunk
         var loop: ChunkLoop
-        /// How far the device holds the data as this loop knows it: its `from`, then raised to
-        /// where the device's first answer said it was, then each answer's offset.
-        var held: Int
-        var answered = false
     }
 
     private struct RetryFrame {
@@ -99,11 +95,6 @@ package struct ProcedureMachine {
     /// (`ChunkCursor.resumedAt`) or the first block a device-driven loop asked for; the data's
     /// size when the loop had nothing left to send.
     package private(set) var resumedAt: Int?
-    /// Bytes of the data of progress-reporting chunk and serve loops that this run moved onto
-    /// the device: how far the device's offset advanced past where it stood when the loop began
-    /// (data sent again after the device went back is counted again). Windowed loops and
-    /// streams are counted by their drivers.
-    package private(set) var bytesAdvanced = 0
     /// Progress stops here: the image's size, so data a transfer sends after the image (SUOTA's
     /// XOR byte) neither counts as image bytes nor takes progress past the image's end.
     package var progressLimit = Int.max
@@ -237,12 +228,9 @@ package struct ProcedureMachine {
                     if var frame = serves.popLast() {
                         if case let .record(block)? = scope[loop.alias], case let .integer(end)? = block["end"] {
                             let end = min(Int(end), progressLimit)
-                            var start = min(frame.servedEnd, end)
-                            if case let .integer(offset)? = block["offset"] { start = max(start, min(Int(offset), end)) }
-                            if loop.reportsProgress {
-                                // The first block asked for says where a device that kept part of the data stands.
-                                if frame.servedEnd == 0, start > 0 { resumedAt = resumedAt ?? start }
-                                bytesAdvanced += max(0, end - start)
+                            // The first block a device asks for says where one that kept part of the data stands.
+                            if loop.reportsProgress, frame.servedEnd == 0, case let .integer(offset)? = block["offset"], offset > 0 {
+                                resumedAt = resumedAt ?? min(Int(offset), end)
                             }
                             frame.servedEnd = max(frame.servedEnd, end)
                         }
@@ -353,7 +341,7 @@ package struct ProcedureMachine {
             return exit
         }
         let chunk = cursor.next()
-        loops.append(LoopFrame(data: data, cursor: cursor, chunk: chunk, loop: loop, held: held))
+        loops.append(LoopFrame(data: data, cursor: cursor, chunk: chunk, loop: loop))
         scope[loop.alias] = ChunkCursor.record(chunk, of: data)
         return counter + 1
     }
@@ -372,15 +360,10 @@ package struct ProcedureMachine {
             throw EvaluationError(expression: next?.text ?? "next", location: next?.location ?? frame.loop.size.location,
                                   message: "the device asked for offset \(error.wanted) three times without progress")
         }
-        let reached = min(wanted, frame.data.count, progressLimit)
         if frame.loop.reportsProgress {
-            completedOffset = reached
+            completedOffset = min(wanted, progressLimit)
             resumedAt = resumedAt ?? frame.cursor.resumedAt.map { min($0, progressLimit) }
-            if !frame.answered { frame.held = min(max(frame.held, frame.cursor.resumedAt ?? 0), progressLimit) }
-            bytesAdvanced += max(0, reached - frame.held)
         }
-        frame.answered = true
-        frame.held = reached
         guard !frame.cursor.isFinished else { return counter + 1 }
         frame.chunk = frame.cursor.next()
         scope[frame.loop.alias] = ChunkCursor.record(frame.chunk, of: frame.data)
