@@ -16,6 +16,17 @@ final class FlashCommandTests: XCTestCase {
         return try jsonObject(result.stdout, file: file, line: line)
     }
 
+    /// The keys every `--json` outcome has (null when the run cannot tell).
+    static let everyOutcomeKeys = ["status", "bytes", "bytes_already_on_device", "not_sent", "seconds", "bytes_per_second",
+                                   "profile", "device", "address", "retries", "resumes", "device_holds", "phases_done",
+                                   "link", "transfer_seconds"]
+
+    private func assertEveryOutcomeKey(_ object: [String: Any], _ transcript: String, file: StaticString = #filePath,
+                                       line: UInt = #line) {
+        let missing = Self.everyOutcomeKeys.filter { object[$0] == nil }
+        XCTAssertEqual(missing, [], "keys missing from the JSON object:\n\(transcript)", file: file, line: line)
+    }
+
     func testFlashVerifiesAndReportsJSON() throws {
         let directory = try TemporaryDirectory()
         let size = 48 * 1024
@@ -37,6 +48,50 @@ final class FlashCommandTests: XCTestCase {
         XCTAssertEqual(object["resumes"] as? Int, 0)
         XCTAssertEqual(object["retries"] as? Int, 0)
         XCTAssertNil(object["error"])
+        assertEveryOutcomeKey(object, result.transcript)
+        XCTAssertEqual(object["bytes_already_on_device"] as? Int, 0)
+        XCTAssertTrue(object["not_sent"] is NSNull, result.transcript)
+    }
+
+    /// A device that already holds the package's image is sent nothing, and every output says
+    /// so (it used to print "48.0 KiB sent" and `bytes: 49152`).
+    func testADeviceThatAlreadyHoldsTheImageIsSentNothing() throws {
+        let directory = try TemporaryDirectory()
+        let size = 48 * 1024
+        let package = try PackageCommandTests.makePackage(in: directory, size: size)
+        let device = "sim:vendor-ctrlpt?state=\(directory.file("vendor.json"))"
+        let first = try flash(package, device: device, in: directory)
+        XCTAssertEqual(first.status, 0, first.transcript)
+        XCTAssertEqual(try report(first)["bytes"] as? Int, size)
+
+        let again = try flash(package, device: device, in: directory)
+        XCTAssertEqual(again.status, 0, again.transcript)
+        let object = try report(again)
+        assertEveryOutcomeKey(object, again.transcript)
+        XCTAssertEqual(object["bytes"] as? Int, 0)
+        XCTAssertEqual(object["bytes_per_second"] as? Double, 0)
+        XCTAssertEqual(object["bytes_already_on_device"] as? Int, size)
+        XCTAssertTrue((object["not_sent"] as? String)?.contains("already held") ?? false, again.transcript)
+        let summary = try XCTUnwrap(again.stderr.split(separator: "\n").last.map(String.init))
+        XCTAssertTrue(summary.hasPrefix("0 bytes sent in ")
+                      && summary.contains(": the device already held the image (48.0 KiB): "), again.transcript)
+        XCTAssertFalse(summary.contains("kB/s"), "no rate for nothing sent: \(summary)")
+    }
+
+    /// The last line says the stage the device is left in, on success too: test-only leaves
+    /// the image unconfirmed (it used to end at "verified").
+    func testTheSummaryStatesTheStageTheDeviceHolds() throws {
+        let directory = try TemporaryDirectory()
+        let image = DFUKitBinary.repositoryRoot.appendingPathComponent("firmware-samples/mcuboot/app-ecdsa-p256.bin").path
+        let result = try DFUKitBinary.run(["flash", "--profile", "mcumgr-smp", "--device", "sim:mcumgr-smp",
+                                           "--set", "mode=test-only", image, "--json"], in: directory.path)
+        XCTAssertEqual(result.status, 0, result.transcript)
+        let object = try report(result)
+        assertEveryOutcomeKey(object, result.transcript)
+        let holds = try XCTUnwrap(object["device_holds"] as? [String], result.transcript)
+        let summary = try XCTUnwrap(result.stderr.split(separator: "\n").last.map(String.init))
+        XCTAssertTrue(summary.hasSuffix(": verified: the device holds \(holds.joined(separator: " or "))"), result.transcript)
+        XCTAssertEqual(holds, ["unconfirmed"], result.transcript)
     }
 
     /// Without a terminal, progress is plain lines on standard error (no `\r` redraw), one per
@@ -74,7 +129,7 @@ final class FlashCommandTests: XCTestCase {
         XCTAssertTrue(lines.contains("image 'application' verified by the device"), result.transcript)
         let summary = try XCTUnwrap(lines.last)
         XCTAssertTrue(summary.hasPrefix("19.5 KiB sent in ") && summary.contains(" s (simulated), transfer ")
-                      && summary.hasSuffix(" kB/s: verified"), result.transcript)
+                      && summary.contains(" kB/s: verified"), result.transcript)
     }
 
     func testDisconnectIsResumed() throws {
@@ -227,6 +282,7 @@ final class FlashCommandTests: XCTestCase {
         XCTAssertEqual(object["status"] as? String, "failed")
         XCTAssertEqual(object["address"] as? String, "11:22:33:44:55:66")
         XCTAssertEqual(object["bytes"] as? Int, 0)
+        assertEveryOutcomeKey(object, result.transcript)
         let error = try XCTUnwrap(object["error"] as? [String: Any])
         XCTAssertEqual(error["kind"] as? String, "transport")
         XCTAssertTrue((error["message"] as? String)?.contains("no simulated device advertises at this address") ?? false, "\(error)")
@@ -249,6 +305,7 @@ final class FlashCommandTests: XCTestCase {
         let object = try report(result)
         XCTAssertEqual(object["status"] as? String, "failed", file: file, line: line)
         XCTAssertEqual(object["bytes"] as? Int, 0, file: file, line: line)
+        assertEveryOutcomeKey(object, result.transcript, file: file, line: line)
         XCTAssertEqual((object["error"] as? [String: Any])?["kind"] as? String, kind, result.transcript, file: file, line: line)
     }
 }

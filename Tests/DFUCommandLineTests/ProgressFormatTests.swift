@@ -48,6 +48,16 @@ final class ProgressFormatTests: XCTestCase {
         XCTAssertEqual(ProgressFormat.summary(sent: 61_440, held: 40_960, seconds: 2, transferTime: .seconds(1),
                                               status: "verified", clock: .wall),
                        "60.0 KiB sent in 2.0 s (the device already held 40.0 KiB), transfer 61.4 kB/s: verified")
+        XCTAssertEqual(ProgressFormat.summary(sent: 100_000, held: 0, seconds: 3.42, transferTime: .milliseconds(2500),
+                                              status: "verified", holds: ["unconfirmed"], clock: .wall),
+                       "97.7 KiB sent in 3.4 s, transfer 40.0 kB/s: verified: the device holds unconfirmed")
+        XCTAssertEqual(ProgressFormat.summary(sent: 0, held: 49_152, seconds: 0.4, transferTime: .zero,
+                                              status: "verified", holds: ["installed"], clock: .simulated),
+                       "0 bytes sent in 0.4 s (simulated): the device already held the image (48.0 KiB): verified: "
+                           + "the device holds installed")
+        XCTAssertEqual(ProgressFormat.summary(sent: 0, held: 0, seconds: 1, transferTime: .zero, status: "failed",
+                                              holds: ["received", "installed"], clock: .wall),
+                       "0 bytes sent in 1.0 s: failed: the device holds received or installed")
     }
 
     func testNumbers() {

@@ -65,6 +65,23 @@ final class DialogSUOTAFlashTests: XCTestCase {
         XCTAssertEqual(device.stage(of: TargetFirmware(bytes: image.data)).stage, .installed)
     }
 
+    /// The profile sends the file and its XOR byte; progress is of the image and never passes
+    /// its end (it read 12,410/12,409), and the XOR byte is not counted as an image byte.
+    func testProgressNeverPassesTheImageAndTheChecksumByteIsNotCounted() async throws {
+        let image = try sample("app-v2.img")
+        let world = try SimulatedDeviceCatalog.makeWorld(try SimulatorConfiguration(parsing: "dialog-suota?mtu=247"))
+        nonisolated(unsafe) var seen: [(done: Int, total: Int)] = []
+        let report = await FlashSession(profile: try profile(), images: [image], transport: world, address: nil,
+                                        onEvent: { event in
+                                            if case let .progress(_, done, total, _) = event { seen.append((done, total)) }
+                                        }).run()
+        XCTAssertEqual(report.status, .verified, String(describing: report.error))
+        XCTAssertFalse(seen.isEmpty)
+        XCTAssertTrue(seen.allSatisfy { $0.total == image.data.count && $0.done <= $0.total }, "\(seen)")
+        XCTAssertEqual(seen.last?.done, image.data.count)
+        XCTAssertEqual(report.bytes, image.data.count)
+    }
+
     func testTheNextUpdateReplacesTheOlderBank() async throws {
         let first = try sample("app-v1.img")
         let second = try sample("app-v2.img")

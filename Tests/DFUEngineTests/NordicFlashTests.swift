@@ -43,6 +43,16 @@ final class NordicFlashTests: XCTestCase {
         XCTAssertTrue(try secure(device).installed.map(\.data) == [app[0].data], "the device holds exactly the image")
     }
 
+    /// The firmware's progress comes from the object loop and from the stream inside it: one
+    /// sequence, so the image is counted once (it was counted twice: 2 x the image).
+    func testNestedProgressCountsTheImageOnce() async throws {
+        let app = try images("app-unsigned.zip")
+        let (report, _) = try await flash(app, profile: try profile("nordic-secure-dfu"), device: "nordic-secure-dfu")
+        XCTAssertEqual(report.status, .verified, String(describing: report.error))
+        XCTAssertEqual(report.bytes, app[0].data.count)
+        XCTAssertEqual(report.bytesAlreadyOnDevice, 0)
+    }
+
     func testMultiImagePackageGoesInOrderWithAReconnectBetweenImages() async throws {
         let parts = try images("sd-bl-app-signed.zip")
         XCTAssertEqual(parts.map(\.name), ["softdevice_bootloader", "application"])
@@ -83,6 +93,10 @@ final class NordicFlashTests: XCTestCase {
             if report.status == .verified {
                 XCTAssertTrue(installed.map(\.data) == [app[0].data], "cuts at \(first), \(second)")
                 XCTAssertGreaterThanOrEqual(report.resumes, 1)
+                // Resumed in the same command: every byte on the device was sent by it, some twice
+                // (an object created again), never fewer than the image.
+                XCTAssertGreaterThanOrEqual(report.bytes, app[0].data.count, "cuts at \(first), \(second)")
+                XCTAssertLessThan(report.bytes, 2 * app[0].data.count, "cuts at \(first), \(second)")
             } else {
                 XCTAssertTrue(installed.isEmpty, "a failed run must not leave another image installed")
                 XCTAssertNotNil(report.error, "cuts at \(first), \(second)")

@@ -92,6 +92,10 @@ final class TelinkFlashTests: XCTestCase {
         XCTAssertEqual(run.report.status, .completed, String(describing: run.report.error))
         XCTAssertEqual(run.report.deviceHolds, [.installed])
         XCTAssertTrue(run.writes.isEmpty)
+        // Nothing was sent, and the report says so (it used to claim the whole image).
+        XCTAssertEqual(run.report.bytes, 0)
+        XCTAssertEqual(run.report.bytesAlreadyOnDevice, Self.image(body: 16_384).data.count)
+        XCTAssertTrue(run.report.notSent?.contains("already held") ?? false, String(describing: run.report.notSent))
     }
 
     /// Images across the packet boundaries, at several MTUs (every packet is 20 bytes, so the MTU

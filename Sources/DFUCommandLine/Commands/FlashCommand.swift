@@ -183,6 +183,9 @@ struct FlashCommand: Command {
             "status": "failed", "bytes": 0, "seconds": 0, "bytes_per_second": 0, "profile": profileName,
             "device": "\(device.scheme):\(device.target)", "retries": 0, "resumes": 0,
             "error": ["kind": kind, "message": message],
+            // Nothing is known of the device: the keys every outcome has, unknown.
+            "address": NSNull(), "bytes_already_on_device": NSNull(), "not_sent": NSNull(), "device_holds": NSNull(),
+            "phases_done": NSNull(), "link": NSNull(), "transfer_seconds": NSNull(),
         ]
         console.out(Self.render(object))
     }
@@ -199,11 +202,15 @@ struct FlashCommand: Command {
             "resumes": report.resumes,
             "clock": clock == .simulated ? "simulated" : "wall",
         ]
-        if let address = report.address { object["address"] = address }
-        if let transfer = report.transferSeconds { object["transfer_seconds"] = transfer }
-        if !report.deviceHolds.isEmpty { object["device_holds"] = report.deviceHolds.map(\.rawValue) }
-        if !report.phasesDone.isEmpty { object["phases_done"] = report.phasesDone }
-        if let link = report.link { object["link"] = LinkGrantFormat.json(link) }
+        // Every outcome has the same keys; null where the run cannot tell (no address chosen, no
+        // transfer, no connection), [] where there is nothing (a profile without phases).
+        object["bytes_already_on_device"] = report.bytesAlreadyOnDevice
+        object["not_sent"] = orNull(report.notSent)
+        object["address"] = orNull(report.address)
+        object["transfer_seconds"] = orNull(report.transferSeconds)
+        object["device_holds"] = report.deviceHolds.map(\.rawValue)
+        object["phases_done"] = report.phasesDone
+        object["link"] = orNull(report.link.map(LinkGrantFormat.json))
         if let error = report.error {
             var errorObject: [String: Any] = ["kind": error.kind.rawValue, "message": error.message]
             if let state = error.deviceState { errorObject["device"] = state }
@@ -213,6 +220,9 @@ struct FlashCommand: Command {
         }
         return render(object)
     }
+
+    /// A JSON value, or null.
+    private static func orNull(_ value: (some Any)?) -> Any { value.map { $0 as Any } ?? NSNull() }
 
     static func render(_ object: [String: Any]) -> String {
         JSONOutput.line(object)

@@ -79,13 +79,24 @@ enum ProgressFormat {
             + "of \(grouped(progress.total)) bytes this run"
     }
 
-    /// The last line of a flash: "97.7 KiB sent in 3.4 s (simulated), transfer 46.2 kB/s: verified".
+    /// The last line of a flash: "97.7 KiB sent in 3.4 s (simulated), transfer 46.2 kB/s:
+    /// verified: the device holds unconfirmed". `sent`: what this command moved (not what the
+    /// device already `held`); `holds`: the stage the device is in, when the profile says.
+    /// Nothing sent: "0 bytes sent in 0.4 s: the device already held the image (48.0 KiB): verified".
     static func summary(sent: Int, held: Int, seconds: Double, transferTime: Duration, status: String,
-                        clock: ProgressClock) -> String {
-        var text = "\(kibibytes(sent)) sent in \(String(format1: seconds)) s" + clock.suffix
-        if held > 0 { text += " (the device already held \(kibibytes(held)))" }
-        if transferTime > .zero { text += ", transfer " + kilobytesPerSecond(Double(sent) / transferTime.seconds) }
-        return text + ": " + status
+                        holds: [String] = [], clock: ProgressClock) -> String {
+        var text: String
+        if sent == 0 {
+            text = "0 bytes sent in \(String(format1: seconds)) s" + clock.suffix
+            if held > 0 { text += ": the device already held the image (\(kibibytes(held)))" }
+        } else {
+            text = "\(kibibytes(sent)) sent in \(String(format1: seconds)) s" + clock.suffix
+            if held > 0 { text += " (the device already held \(kibibytes(held)))" }
+            if transferTime > .zero { text += ", transfer " + kilobytesPerSecond(Double(sent) / transferTime.seconds) }
+        }
+        text += ": " + status
+        if !holds.isEmpty { text += ": the device holds " + holds.joined(separator: " or ") }
+        return text
     }
 
     // MARK: - Numbers

@@ -10,11 +10,8 @@ final class ProgressPrinter {
     private var meter: TransferMeter?
     private var lastDecile = -1
     private var lineShown = false
-    /// Totals over the images finished or under way, for the last line.
-    private var finishedSent = 0
-    private var finishedHeld = 0
+    /// The transfer time over the images finished or under way, for the last line's rate.
     private var finishedTransferTime: Duration = .zero
-    private var metered = false
 
     init(console: any Console, clock: ProgressClock = .wall) {
         self.console = console
@@ -76,22 +73,17 @@ final class ProgressPrinter {
     }
 
     /// The last line of a flash: what this command sent (not what the device already held),
-    /// in how long, at what transfer rate.
+    /// in how long, at what transfer rate, and the stage the device is in. The counts are the
+    /// engine's (`FlashReport.bytes`, `bytesAlreadyOnDevice`); the transfer time is measured here.
     func summary(_ report: FlashReport) -> String {
         closeImage()
-        // Without progress events (a profile that reports none) the report's count is all there is.
-        return ProgressFormat.summary(sent: metered ? finishedSent : report.bytes,
-                                      held: finishedHeld, seconds: report.seconds,
-                                      transferTime: finishedTransferTime, status: report.status.rawValue, clock: clock)
+        return ProgressFormat.summary(sent: report.bytes, held: report.bytesAlreadyOnDevice, seconds: report.seconds,
+                                      transferTime: finishedTransferTime, status: report.status.rawValue,
+                                      holds: report.deviceHolds.map(\.rawValue), clock: clock)
     }
 
     private func closeImage() {
-        if let progress = meter?.latest {
-            metered = true
-            finishedSent += progress.sentThisRun
-            finishedHeld += progress.heldAtStart
-            finishedTransferTime += progress.transferTime
-        }
+        if let progress = meter?.latest { finishedTransferTime += progress.transferTime }
         meter = nil
     }
 

@@ -21,7 +21,11 @@ public struct FlashReport: Sendable {
     public var device: String
     /// The device's address, once one was chosen.
     public var address: String?
-    /// Image bytes delivered.
+    /// Image bytes this command moved onto the device: the data its transfers (chunk loops,
+    /// streams, windowed and device-driven loops that report progress) got the device to hold,
+    /// counting neither what it held already (`bytesAlreadyOnDevice`) nor what a transfer adds
+    /// around the image (a trailing checksum byte). Data the device lost and was sent again
+    /// counts again. `bytesPerSecond` is measured on it.
     public var bytes: Int
     /// On the transport's clock (simulated seconds on `sim:`).
     public var seconds: Double
@@ -43,6 +47,13 @@ public struct FlashReport: Sendable {
     /// What the stack granted the last connection (nil: the transport cannot tell, or no
     /// connection was made).
     public var link: LinkGrant?
+
+    /// Image bytes the device held before this command moved any: where a resumed upload
+    /// started, or the whole image when none of it was sent because the device had it.
+    public var bytesAlreadyOnDevice = 0
+    /// Why no data of an image was sent although the update went on (the device already held
+    /// it); nil when every image was sent.
+    public var notSent: String?
 
     /// `bytes` over `seconds` (0 when no time passed).
     public var bytesPerSecond: Double { seconds > 0 ? Double(bytes) / seconds : 0 }

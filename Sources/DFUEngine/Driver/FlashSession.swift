@@ -20,7 +20,20 @@ public final class FlashSession {
     private var startedAt: Duration = .zero
     private var retries = 0
     var resumes = 0
+    /// Bytes of the images finished in this session (what the device holds of them).
     private(set) var delivered = 0
+    /// Image bytes this session moved onto the device (`FlashReport.bytes`), over the images
+    /// finished; `imageBytesSent` for the current one.
+    private var bytesSent = 0
+    private var imageBytesSent = 0
+    /// Image bytes the device held before this session moved any (`FlashReport.bytesAlreadyOnDevice`);
+    /// `imageHeldAtStart` for the current image, nil until a run moved some of its data.
+    private var bytesAlreadyOnDevice = 0
+    private var imageHeldAtStart: Int?
+    /// Why images were not sent (`FlashReport.notSent`).
+    private var notSent: [String] = []
+    /// The image under way (counted in the totals when it ends, finished or not).
+    private var currentImage: FlashImage?
     /// Bytes of the current image the device holds, as far as progress tells.
     var imageBytesHeld = 0
     /// What the session knows of the current image's progress on the device.
@@ -73,6 +86,8 @@ public final class FlashSession {
                 if let expired = attemptExpired(while: address.map { "connecting to \($0)" } ?? "connecting") { throw expired }
                 onEvent(.imageStarted(name: image.name, size: image.data.count, index: index, count: images.count))
                 let verified = try await flashWithResume(image, index: index)
+                countImage(image, finished: true)
+                currentImage = nil
                 delivered += image.data.count
                 imageBytesHeld = 0
                 onEvent(.imageFinished(name: image.name, verified: verified))
@@ -81,11 +96,12 @@ public final class FlashSession {
         } catch {
             status = .failed
             failure = error
+            if let image = currentImage { countImage(image, finished: false) }
             // Said only of a device that was reached (not of a missing adapter or a bad option).
             if failure?.deviceState == nil, address != nil || error.kind == .cancelled,
                ![.transport, .usage, .profile].contains(error.kind) {
                 failure?.deviceState = "the update stopped before any image was sent: the device holds what it held before"
-                if error.kind == .cancelled, delivered == 0 { failure?.deviceHolds = [.unchanged] }
+                if error.kind == .cancelled, bytesSent == 0 { failure?.deviceHolds = [.unchanged] }
             }
         }
         // A rebooting command with no `reconnect` after it (Nordic's last Execute): whatever runs
@@ -94,9 +110,10 @@ public final class FlashSession {
         if ownsDevice { await device.close() }
         var report = FlashReport(status: status, profile: profile.name, device: transport.name,
                                  address: address?.description,
-                                 bytes: delivered + (status == .failed ? imageBytesHeld : 0),
-                                 seconds: elapsedSeconds, retries: retries, resumes: resumes, error: failure,
-                                 transferSeconds: transferSeconds)
+                                 bytes: bytesSent, seconds: elapsedSeconds, retries: retries, resumes: resumes,
+                                 error: failure, transferSeconds: transferSeconds)
+        report.bytesAlreadyOnDevice = bytesAlreadyOnDevice
+        report.notSent = notSent.isEmpty ? nil : notSent.joined(separator: "; ")
         report.deviceHolds = failure?.deviceHolds ?? imageProgress.stage.map { [$0] } ?? []
         report.phasesDone = imageProgress.phaseOrder
         report.link = device.linkGrant
@@ -114,6 +131,9 @@ public final class FlashSession {
 
     private func flashWithResume(_ image: FlashImage, index: Int) async throws(FlashError) -> Bool {
         imageBytesHeld = 0
+        currentImage = image
+        imageBytesSent = 0
+        imageHeldAtStart = nil
         imageProgress = ImageProgress()
         var firstLoss: LinkLoss?
         while true {
@@ -162,11 +182,34 @@ public final class FlashSession {
         }
     }
 
+    /// Adds the image's bytes to the totals: what the runs moved, and what the device held
+    /// before. A finished image none of whose data moved, with a phase the device showed done,
+    /// was already there: all of it counts as held, and the report says why nothing was sent.
+    private func countImage(_ image: FlashImage, finished: Bool) {
+        bytesSent += imageBytesSent
+        if let held = imageHeldAtStart {
+            bytesAlreadyOnDevice += held
+        } else if finished, imageBytesSent == 0, !imageProgress.phasesFoundDone.isEmpty {
+            bytesAlreadyOnDevice += image.data.count
+            let phases = imageProgress.phasesFoundDone.map { "'\($0)'" }.joined(separator: ", ")
+            notSent.append("the device already held '\(image.name)' (phase \(phases) already done)")
+        }
+    }
+
     /// Takes what a run counted and learned into the session's totals.
     private func fold(_ runner: ProcedureRunner) {
         let statistics = runner.statistics
         retries += statistics.retries
         device.sequence = statistics.sequence
+        imageBytesSent += statistics.bytesSent
+        if imageHeldAtStart == nil {
+            imageHeldAtStart = statistics.heldAtTransferStart
+        } else if let start = statistics.heldAtTransferStart, start > imageBytesHeld {
+            // A resumed run found the device further than the last run saw it get: writes that
+            // went out before the link was lost, whose progress never came back, were this
+            // command's too.
+            imageBytesSent += start - imageBytesHeld
+        }
         if statistics.bytesHeld > 0 { imageBytesHeld = statistics.bytesHeld }
         if transferStartedAt == nil { transferStartedAt = statistics.transferStartedAt }
         transferEndedAt = statistics.transferEndedAt ?? transferEndedAt

@@ -29,6 +29,10 @@ final class ProcedureRunner {
     private var phaseEventsSeen = 0
     /// Whether this run announced that it started moving the image's data.
     private var transferAnnounced = false
+    /// Where the image's data stood on the device at this run's last progress (nil before the
+    /// first). Progress from every source (a chunk loop, the stream or windowed loop inside
+    /// it) is one sequence, so bytes are counted once however the loops nest.
+    private var progressMark: Int?
     private let pacer = WritePacer()
 
     init(session: FlashSession, image: FlashImage, index: Int, count: Int, sequence: Int, progress: ImageProgress) {
@@ -43,6 +47,7 @@ final class ProcedureRunner {
     func run() async throws(RunInterruption) -> Result {
         var machine = ProcedureMachine(procedure: profile.procedure, scope: try baseScope(),
                                        completedPhases: progress.completedPhases)
+        machine.progressLimit = image.data.count
         var action = machine.start()
         var reported = -1
         defer { statistics.retries += machine.retryCount }
@@ -114,6 +119,7 @@ final class ProcedureRunner {
                 progress.floor = progress.floor ?? .unchanged
                 progress.currentPhase = nil
                 if case .alreadyDone = event {
+                    if !progress.phasesFoundDone.contains(phase.name) { progress.phasesFoundDone.append(phase.name) }
                     session.onEvent(.phase(name: phase.name, .alreadyDone))
                 } else {
                     session.onEvent(.phase(name: phase.name, .completed))
@@ -171,6 +177,9 @@ final class ProcedureRunner {
         // said whether it already held part of the data (`resumedAt`).
         let startOffset = machine.transferred ?? statistics.bytesHeld
         let startedAt = link.now
+        // A transfer that starts again below the last progress (an object created again) sends
+        // those bytes again.
+        if reportsProgress, let mark = progressMark { progressMark = min(mark, startOffset) }
         let observer = LinkDriver.Observer(
             willWrite: { [self] in
                 progress.currentPhaseWrote = true
@@ -185,7 +194,11 @@ final class ProcedureRunner {
             },
             progressed: { [self] done, resumedAt in
                 guard reportsProgress else { return }
-                announceTransfer(offset: min(done, max(startOffset, resumedAt ?? 0)), since: link.now - startedAt)
+                // Not past the image: data sent after it (a checksum byte) is not the image's.
+                let done = min(done, image.data.count)
+                let heldAtStart = min(done, max(startOffset, resumedAt ?? 0))
+                announceTransfer(offset: heldAtStart, since: link.now - startedAt)
+                countSent(upTo: done, heldAtStart: heldAtStart)
                 reportProgress(done)
             })
         do {
@@ -250,12 +263,20 @@ final class ProcedureRunner {
     /// the transfer began, not sent by this run.
     func reportProgress(_ done: Int, resumedAt: Int? = nil) {
         // Progress the procedure computed itself (not a stream's): its transfer began with the action.
-        announceTransfer(offset: min(done, max(statistics.bytesHeld, session.imageBytesHeld, resumedAt ?? 0)),
-                         since: session.link.map { $0.now - actionStartedAt } ?? .zero)
+        let heldAtStart = min(done, max(statistics.bytesHeld, session.imageBytesHeld, resumedAt ?? 0))
+        announceTransfer(offset: heldAtStart, since: session.link.map { $0.now - actionStartedAt } ?? .zero)
+        countSent(upTo: done, heldAtStart: heldAtStart)
         statistics.bytesHeld = done
         if statistics.transferStartedAt == nil { statistics.transferStartedAt = actionStartedAt }
         statistics.transferEndedAt = session.link?.now
         session.onEvent(.progress(image: image.name, done: done, total: image.data.count, elapsed: session.elapsed))
+    }
+
+    /// Counts the bytes progress to `done` moved: past the last progress, or past `heldAtStart`
+    /// (what the device held when this run's transfer began) at the first.
+    private func countSent(upTo done: Int, heldAtStart: Int) {
+        statistics.bytesSent += max(0, done - (progressMark ?? heldAtStart))
+        progressMark = done
     }
 
     /// Says, once per run, that the image's data starts moving, with what the device holds
@@ -263,6 +284,7 @@ final class ProcedureRunner {
     private func announceTransfer(offset: Int, since: Duration = .zero) {
         guard !transferAnnounced else { return }
         transferAnnounced = true
+        statistics.heldAtTransferStart = offset
         session.onEvent(.transferStarted(image: image.name, offset: offset, total: image.data.count,
                                          elapsed: max(.zero, session.elapsed - since)))
     }

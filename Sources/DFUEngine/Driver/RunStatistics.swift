@@ -9,6 +9,11 @@ struct RunStatistics {
     var sequence: Int
     /// Bytes of the image the device holds, as far as progress tells.
     var bytesHeld = 0
+    /// Image bytes this run moved onto the device: how far its progress advanced past where
+    /// the device stood (data sent again after the device went back counts again).
+    var bytesSent = 0
+    /// What the device held of the image when this run first moved its data (nil: it moved none).
+    var heldAtTransferStart: Int?
     /// The transfer phase: from the first step that moved image data to the last progress.
     var transferStartedAt: Duration?
     var transferEndedAt: Duration?
@@ -21,6 +26,8 @@ struct ImageProgress {
     /// the order they were.
     var completedPhases: Set<String> = []
     var phaseOrder: [String] = []
+    /// Phases the device showed done before this update did them (their `done:` held on entry).
+    var phasesFoundDone: [String] = []
     /// The stage the device reached for certain, as the last phases passed tell; nil when the
     /// profile declares no phases.
     var stage: FirmwareStage?

@@ -90,9 +90,14 @@ package struct ProcedureMachine {
     package private(set) var scope: Scope
     /// End offset of the last chunk finished by a loop that reports progress.
     package private(set) var completedOffset: Int?
-    /// Where a progress-reporting chunk loop's device said it already was at its first answer
-    /// (`ChunkCursor.resumedAt`): an upload it had partly received before this run.
+    /// Where a progress-reporting loop's device already was before it sent anything: the
+    /// loop's `from` (the offset the profile read from the device), the device's first answer
+    /// (`ChunkCursor.resumedAt`) or the first block a device-driven loop asked for; the data's
+    /// size when the loop had nothing left to send.
     package private(set) var resumedAt: Int?
+    /// Progress stops here: the image's size, so data a transfer sends after the image (SUOTA's
+    /// XOR byte) neither counts as image bytes nor takes progress past the image's end.
+    package var progressLimit = Int.max
     /// Whether an `expect`, `check` or phase `done` comparing against the image's checksums
     /// passed, or a `send` with `verifies` was answered with success.
     public private(set) var verified = false
@@ -150,7 +155,7 @@ package struct ProcedureMachine {
                 }
             }
             if loop.reportsProgress, case let .bytes(data)? = try? ExpressionEvaluator.evaluate(loop.data, in: scope) {
-                completedOffset = data.count
+                completedOffset = min(data.count, progressLimit)
             }
             counter = exit
             return run()
@@ -222,9 +227,14 @@ package struct ProcedureMachine {
                 case let .serveNext(loop, wait):
                     if var frame = serves.popLast() {
                         if case let .record(block)? = scope[loop.alias], case let .integer(end)? = block["end"] {
-                            frame.servedEnd = max(frame.servedEnd, Int(end))
+                            let end = min(Int(end), progressLimit)
+                            // The first block a device asks for says where one that kept part of the data stands.
+                            if loop.reportsProgress, frame.servedEnd == 0, case let .integer(offset)? = block["offset"], offset > 0 {
+                                resumedAt = resumedAt ?? min(Int(offset), end)
+                            }
+                            frame.servedEnd = max(frame.servedEnd, end)
                         }
-                        if loop.reportsProgress { completedOffset = frame.servedEnd }
+                        if loop.reportsProgress { completedOffset = min(frame.servedEnd, progressLimit) }
                         serves.append(frame)
                     }
                     if let until = loop.until, try ExpressionEvaluator.condition(until, in: scope) {
@@ -324,8 +334,10 @@ package struct ProcedureMachine {
         }
         var cursor = ChunkCursor(count: data.count, from: Int(min(from, UInt64(data.count))),
                                  size: Int(min(size, UInt64(Int32.max))), aligned: loop.aligned)
+        let held = min(cursor.position, progressLimit)
+        if loop.reportsProgress, held > 0 { resumedAt = resumedAt ?? held }
         guard !cursor.isFinished else {
-            if loop.reportsProgress { completedOffset = data.count }
+            if loop.reportsProgress { completedOffset = min(data.count, progressLimit) }
             return exit
         }
         let chunk = cursor.next()
@@ -349,8 +361,8 @@ package struct ProcedureMachine {
                                   message: "the device asked for offset \(error.wanted) three times without progress")
         }
         if frame.loop.reportsProgress {
-            completedOffset = wanted
-            resumedAt = resumedAt ?? frame.cursor.resumedAt
+            completedOffset = min(wanted, progressLimit)
+            resumedAt = resumedAt ?? frame.cursor.resumedAt.map { min($0, progressLimit) }
         }
         guard !frame.cursor.isFinished else { return counter + 1 }
         frame.chunk = frame.cursor.next()
