@@ -26,8 +26,11 @@ public struct BatchSummary: Sendable {
     public var devices: Int
     /// Devices updated (and checked) in this run.
     public var succeeded: Int
-    /// Devices whose every attempt failed.
+    /// Devices whose every attempt failed (the last one failed).
     public var failed: Int
+    /// Devices not done whose last attempt was cancelled (Ctrl-C twice, a lost claim): never
+    /// counted as failed, as the ledger and `batch report` record them.
+    public var cancelled: Int = 0
     /// Devices skipped: done with this package already, claimed elsewhere, or running the target.
     public var skipped: Int
     /// Attempts made, retries included.

@@ -36,7 +36,7 @@ public final class BatchRunner: Sendable {
     let counters = Mutex(Counters())
 
     struct Counters {
-        var devices = 0, succeeded = 0, failed = 0, skipped = 0, attempts = 0
+        var devices = 0, succeeded = 0, failed = 0, cancelled = 0, skipped = 0, attempts = 0
         /// Attempts whose record the ledger never confirmed (it stayed unreachable): a record whose
         /// answer was lost may still have been written.
         var unconfirmed = 0
@@ -96,7 +96,7 @@ public final class BatchRunner: Sendable {
         let wall = Double((ContinuousClock.now - started) / .seconds(1))
         return counters.withLock { counters in
             BatchSummary(devices: counters.devices, succeeded: counters.succeeded, failed: counters.failed,
-                         skipped: counters.skipped, attempts: counters.attempts,
+                         cancelled: counters.cancelled, skipped: counters.skipped, attempts: counters.attempts,
                          seconds: source.usesVirtualTime ? (counters.slotSeconds.max() ?? 0) : wall,
                          stoppedEarly: stopped, ledgerFailure: counters.ledgerFailure,
                          unconfirmedRecords: counters.unconfirmed, claimsLost: counters.claimsLost)
@@ -176,9 +176,10 @@ public final class BatchRunner: Sendable {
             counters.withLock { $0.succeeded += 1 }
             return true
         case .failed:
-            break
+            counters.withLock { $0.failed += 1 }
+        case .cancelled:
+            counters.withLock { $0.cancelled += 1 }
         }
-        counters.withLock { $0.failed += 1 }
         if let reason = keeper.lostReason {
             counters.withLock { $0.claimsLost += 1 }
             onEvent(.claimLost(device, reason: reason))
@@ -199,7 +200,10 @@ public final class BatchRunner: Sendable {
         case skipped
         /// An attempt succeeded and the ledger has it.
         case succeeded
+        /// The last attempt failed.
         case failed
+        /// The last attempt was cancelled (recorded `cancelled`).
+        case cancelled
     }
 
     /// With `skip-installed`, what the probe at the start of the first attempt found: true when
@@ -275,7 +279,8 @@ public final class BatchRunner: Sendable {
                                     seconds: record.seconds, error: record.errorMessage))
             // A success the ledger does not know of is not done: another run flashes it again.
             if record.result == .succeeded { return recorded ? .succeeded : .failed }
-            if record.result == .cancelled || Task.isCancelled || keeper.lostReason != nil { break }
+            if record.result == .cancelled { return .cancelled }
+            if Task.isCancelled || keeper.lostReason != nil { break }
             if attempt < attempts {
                 onEvent(.retryScheduled(device, attempt: attempt + 1, after: plan.line.delay(beforeAttempt: attempt + 1),
                                         reason: record.errorMessage ?? "failed"))

@@ -184,6 +184,7 @@ struct BatchRunCommand: Command {
             return ExitCode.of(error)
         }
         var text = "\(summary.devices) device(s): \(summary.succeeded) flashed, \(summary.failed) failed, "
+            + (summary.cancelled > 0 ? "\(summary.cancelled) cancelled, " : "")
             + "\(summary.skipped) skipped (done before, running the target already, or claimed by another station); "
             + "\(summary.attempts) attempt(s) in \(String(format1: summary.seconds)) s"
             + (source.usesVirtualTime ? " (simulated)" : "") + "; ledger \(ledger.location)"
@@ -200,6 +201,7 @@ struct BatchRunCommand: Command {
         if json {
             var object: [String: Any] = [
                 "devices": summary.devices, "succeeded": summary.succeeded, "failed": summary.failed,
+                "cancelled": summary.cancelled,
                 "skipped": summary.skipped, "attempts": summary.attempts, "seconds": summary.seconds,
                 "clock": source.usesVirtualTime ? "simulated" : "wall", "stopped_early": summary.stoppedEarly,
                 "stopped": signal != nil || summary.ledgerFailure != nil,
@@ -229,6 +231,6 @@ struct BatchRunCommand: Command {
     static func exitCode(_ summary: BatchSummary, signal: BatchStopSignals.Signal?) -> Int32 {
         if let signal { return signal.exitCode }
         if summary.ledgerFailure != nil { return ExitCode.ioError }
-        return summary.failed == 0 && summary.unconfirmedRecords == 0 ? ExitCode.success : ExitCode.failure
+        return summary.failed == 0 && summary.cancelled == 0 && summary.unconfirmedRecords == 0 ? ExitCode.success : ExitCode.failure
     }
 }

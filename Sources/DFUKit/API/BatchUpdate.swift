@@ -54,7 +54,7 @@ extension DFUKit {
             channel.send(.finished(summary))
             if Task.isCancelled {
                 throw DFUKitError(kind: .cancelled, message: "the batch was cancelled: \(summary.succeeded) device(s) flashed, "
-                                  + "\(summary.failed) failed of \(summary.devices)")
+                                  + "\(summary.failed) failed, \(summary.cancelled) cancelled of \(summary.devices)")
             }
         }
     }
