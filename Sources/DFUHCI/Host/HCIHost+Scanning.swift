@@ -92,3 +92,9 @@ extension HCIHost {
         }
     }
 }
+
+struct ScanWaiter {
+    let match: @Sendable (HCIAdvertisement) -> Bool
+    let continuation: CheckedContinuation<HCIAdvertisement?, Never>
+    var timeoutTask: Task<Void, Never>?
+}

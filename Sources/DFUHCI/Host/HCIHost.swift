@@ -6,7 +6,8 @@ import DFUGATT
 ///
 /// All state lives in this actor; packets from the controller are handled one at a time without
 /// suspending, so they keep their order. Every command and every awaited event has a deadline.
-/// The rules of commands (`CommandFlowMachine`: one outstanding, answers, timeouts), of ACL
+/// The rules of commands (`CommandFlowMachine`: one outstanding, answers, timeouts), of awaited
+/// events (`EventWaitMachine`: expected before caused, matched, timed out), of ACL
 /// sending (`ACLFlowMachine`: turns, credits) and of the connections' life
 /// (`HCIConnectionLifecycle`) are pure state machines this actor drives.
 package actor HCIHost {
@@ -38,8 +39,11 @@ package actor HCIHost {
     var commands = CommandFlowMachine()
     var commandProgress: [UInt64: AsyncBuffer<CommandProgress, Never>] = [:]
     var commandTimers: [UInt64: Task<Void, Never>] = [:]
-    // Awaited events (command answers included).
-    var eventWaiters: [UInt64: EventWaiter] = [:]
+    // Awaited events (`EventWaitMachine`); each waiting caller hears its outcome through its
+    // own buffer.
+    var eventWaits = EventWaitMachine()
+    var eventWaitOutcomes: [UInt64: AsyncBuffer<Result<HCIEvent, HCIError>, Never>] = [:]
+    var eventWaitTimers: [UInt64: Task<Void, Never>] = [:]
 
     // Scanning.
     var isScanning = false
@@ -150,7 +154,7 @@ package actor HCIHost {
         guard closedError == nil else { return }
         closedError = error
         runCommands(.hostClosed(error))
-        for id in Array(eventWaiters.keys) { failEventWaiter(id, error) }
+        runEventWaits(.hostClosed(error))
         runACL(.hostClosed)
         for id in Array(scanWaiters.keys) { finishScanWaiter(id, with: nil) }
         runLifecycle(.hostClosed(error))
@@ -232,7 +236,7 @@ package actor HCIHost {
         default:
             break
         }
-        deliverToWaiters(event)
+        runEventWaits(.eventReceived(event))
     }
 
     // MARK: Commands
