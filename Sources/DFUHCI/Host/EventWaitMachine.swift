@@ -56,10 +56,18 @@ package struct EventWaitMachine: Sendable {
             if case let .waitStarted(id, _, _) = event { return [.complete(id, .failure(error))] }
             return []
         case let .open(expectations):
+            if case let .hostClosed(error) = event {
+                state = .closed(error)
+                return expectations.flatMap { expectation -> [EventWaitAction] in
+                    guard case .waiting = expectation.phase else { return [] }
+                    return [.cancelTimer(expectation.id), .complete(expectation.id, .failure(error))]
+                }
+            }
             var expectations = expectations
             state = .open([])
-            defer { if case .open = state { state = .open(expectations) } }
-            return handle(event, &expectations)
+            let actions = handle(event, &expectations)
+            state = .open(expectations)
+            return actions
         }
     }
 
@@ -114,16 +122,8 @@ package struct EventWaitMachine: Sendable {
                   case let .waiting(timeoutError) = expectations[index].phase else { return [] }
             expectations.remove(at: index)
             return [.cancelTimer(id), .complete(id, .failure(timeoutError))]
-        case let .hostClosed(error):
-            var actions: [EventWaitAction] = []
-            for expectation in expectations {
-                if case .waiting = expectation.phase {
-                    actions += [.cancelTimer(expectation.id), .complete(expectation.id, .failure(error))]
-                }
-            }
-            expectations = []
-            state = .closed(error)
-            return actions
+        case .hostClosed:
+            return []  // Handled by `handle(_:)`: the state changes.
         }
     }
 }
