@@ -4,18 +4,15 @@ extension HCIHost {
     /// Starts scanning (active by default, with the random own address; duplicates not
     /// filtered) and forgets earlier results.
     package func startScan(active: Bool = true) async throws(HCIError) {
-        scanResults = [:]
-        scanOrder = []
-        guard !isScanning else { return }
+        guard runScan(.startRequested).contains(.enableScanning) else { return }
         try await execute(LESetScanParametersCommand(active: active, interval: configuration.scanInterval,
                                                      window: configuration.scanWindow, ownAddressType: .randomDevice))
         try await execute(LESetScanEnableCommand(enable: true))
-        isScanning = true
+        runScan(.scanningEnabled)
     }
 
     package func stopScan() async throws(HCIError) {
-        guard isScanning else { return }
-        isScanning = false
+        guard runScan(.stopRequested).contains(.disableScanning) else { return }
         do {
             try await execute(LESetScanEnableCommand(enable: false))
         } catch where error.kind == .commandFailed(command: LESetScanEnableCommand.name,
@@ -25,7 +22,7 @@ extension HCIHost {
     }
 
     /// Devices heard since the scan started, in the order first heard.
-    package var advertisements: [HCIAdvertisement] { scanOrder.compactMap { scanResults[$0] } }
+    package var advertisements: [HCIAdvertisement] { scanFlow.advertisements }
 
     /// Scans for `duration` and returns every device heard, strongest first.
     package func scan(for duration: Duration, active: Bool = true) async throws(HCIError) -> [HCIAdvertisement] {
@@ -37,58 +34,55 @@ extension HCIHost {
     }
 
     /// Scans until a device matching `match` is heard (returned) or `timeout` passes (nil).
+    /// Cancelling the calling task ends the wait as a timeout would (nil).
     package func scan(timeout: Duration, active: Bool = true,
                      until match: @escaping @Sendable (HCIAdvertisement) -> Bool) async throws(HCIError) -> HCIAdvertisement? {
         try await startScan(active: active)
-        let found: HCIAdvertisement?
-        if let seen = advertisements.first(where: match) {
-            found = seen
-        } else {
-            let id = makeIdentifier()
-            // Cancelling the calling task ends the wait as a timeout would (nil).
-            found = await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<HCIAdvertisement?, Never>) in
-                    guard !Task.isCancelled else {
-                        continuation.resume(returning: nil)
-                        return
-                    }
-                    scanWaiters[id] = ScanWaiter(match: match, continuation: continuation)
-                    scanWaiters[id]?.timeoutTask = Task { [weak self] in
-                        try? await Task.sleep(for: timeout)
-                        guard !Task.isCancelled else { return }
-                        await self?.finishScanWaiter(id, with: nil)
-                    }
-                }
-            } onCancel: {
-                Task { await self.finishScanWaiter(id, with: nil) }
-            }
+        let id = makeIdentifier()
+        let outcome = AsyncBuffer<HCIAdvertisement?, Never>()
+        scanWaitOutcomes[id] = outcome
+        runScan(.waitStarted(id, timeout: timeout, match: match))
+        var found: HCIAdvertisement?
+        switch await outcome.next(until: nil) {
+        case let .element(heard):
+            found = heard
+        case .end:
+            found = nil
+        case .gaveUp:
+            // The machine settles it: the device if it was heard meanwhile, else nil.
+            runScan(.waitCancelled(id))
+            found = await outcome.next() ?? nil
         }
         try await stopScan()
         return found
     }
 
-    func finishScanWaiter(_ id: UInt64, with advertisement: HCIAdvertisement?) {
-        guard let waiter = scanWaiters.removeValue(forKey: id) else { return }
-        waiter.timeoutTask?.cancel()
-        waiter.continuation.resume(returning: advertisement)
+    /// Feeds one event to the scan flow machine and runs its actions; the scan commands are
+    /// returned for the caller to send (nothing here suspends).
+    @discardableResult
+    func runScan(_ event: ScanFlowEvent) -> [ScanFlowAction] {
+        let actions = scanFlow.handle(event)
+        for action in actions {
+            switch action {
+            case .enableScanning, .disableScanning:
+                break
+            case let .startTimer(id, duration):
+                scanWaitTimers[id] = Task { [weak self] in
+                    try? await Task.sleep(for: duration)
+                    guard !Task.isCancelled else { return }
+                    await self?.scanWaitTimerFired(id)
+                }
+            case let .cancelTimer(id):
+                scanWaitTimers.removeValue(forKey: id)?.cancel()
+            case let .complete(id, found):
+                scanWaitOutcomes.removeValue(forKey: id)?.send(found)
+            }
+        }
+        return actions
     }
 
-    func noteAdvertisement(address: DeviceAddress, addressType: HCIAddressType, data: [UInt8], isScanResponse: Bool,
-                           isConnectable: Bool, rssi: Int) {
-        if var known = scanResults[address] {
-            known.merge(data: data, isScanResponse: isScanResponse, isConnectable: isConnectable, rssi: rssi)
-            scanResults[address] = known
-        } else {
-            let parsed = AdvertisingData(bytes: data)
-            scanResults[address] = HCIAdvertisement(
-                address: address, addressType: addressType, isConnectable: isScanResponse ? true : isConnectable,
-                advertisingData: isScanResponse ? AdvertisingData(structures: []) : parsed,
-                scanResponseData: isScanResponse ? parsed : nil, rssi: rssi == 127 ? -127 : rssi)
-            scanOrder.append(address)
-        }
-        guard let updated = scanResults[address] else { return }
-        for (id, waiter) in scanWaiters where waiter.match(updated) {
-            finishScanWaiter(id, with: updated)
-        }
+    private func scanWaitTimerFired(_ id: UInt64) {
+        guard scanWaitTimers.removeValue(forKey: id) != nil else { return }
+        runScan(.timerFired(id))
     }
 }

@@ -1,30 +1,15 @@
-/// Someone waiting for an event matching `match`; an event that arrives before the wait starts
-/// is kept.
-struct EventWaiter {
-    let match: @Sendable (HCIEvent) -> Bool
-    var result: Result<HCIEvent, HCIError>?
-    var continuation: CheckedContinuation<Result<HCIEvent, HCIError>, Never>?
-    var timeoutTask: Task<Void, Never>?
-}
-
-struct ScanWaiter {
-    let match: @Sendable (HCIAdvertisement) -> Bool
-    let continuation: CheckedContinuation<HCIAdvertisement?, Never>
-    var timeoutTask: Task<Void, Never>?
-}
+import DFUGATT
 
 extension HCIHost {
     /// Starts watching for an event before the command that causes it is sent.
     func expectEvent(_ match: @escaping @Sendable (HCIEvent) -> Bool) -> UInt64 {
         let id = makeIdentifier()
-        eventWaiters[id] = EventWaiter(match: match)
-        if let closedError { eventWaiters[id]?.result = .failure(closedError) }
+        runEventWaits(.expected(id, match: match))
         return id
     }
 
     func cancelExpectation(_ id: UInt64) {
-        eventWaiters[id]?.timeoutTask?.cancel()
-        eventWaiters[id] = nil
+        runEventWaits(.expectationCancelled(id))
     }
 
     /// Waits for the event expected under `id`, at most `timeout`. A `cancellable` wait (a
@@ -33,49 +18,44 @@ extension HCIHost {
     /// that cleaning up after a cancellation still sees what the controller did.
     func waitForEvent(_ id: UInt64, timeout: Duration, timeoutError: HCIError,
                       cancellable: Bool = false) async throws(HCIError) -> HCIEvent {
-        guard let waiter = eventWaiters[id] else { throw timeoutError }
-        if let result = waiter.result {
-            eventWaiters[id] = nil
-            return try result.get()
-        }
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HCIEvent, HCIError>, Never>) in
-                eventWaiters[id]?.continuation = continuation
-                if cancellable, Task.isCancelled {
-                    failEventWaiter(id, timeoutError)
-                    return
-                }
-                eventWaiters[id]?.timeoutTask = Task { [weak self] in
-                    try? await Task.sleep(for: timeout)
-                    guard !Task.isCancelled else { return }
-                    await self?.failEventWaiter(id, timeoutError)
-                }
+        let outcome = AsyncBuffer<Result<HCIEvent, HCIError>, Never>()
+        eventWaitOutcomes[id] = outcome
+        runEventWaits(.waitStarted(id, timeout: timeout, timeoutError: timeoutError))
+        if cancellable {
+            switch await outcome.next(until: nil) {
+            case let .element(result):
+                return try result.get()
+            case .end:
+                throw closedError ?? timeoutError
+            case .gaveUp:
+                // The machine settles it: the event if it came meanwhile, else `timeoutError`.
+                runEventWaits(.waitCancelled(id))
             }
-        } onCancel: {
-            if cancellable { Task { await self.failEventWaiter(id, timeoutError) } }
         }
+        guard let result = await outcome.next() else { throw closedError ?? timeoutError }
         return try result.get()
     }
 
-    func failEventWaiter(_ id: UInt64, _ error: HCIError) {
-        finishEventWaiter(id, .failure(error))
-    }
-
-    private func finishEventWaiter(_ id: UInt64, _ result: Result<HCIEvent, HCIError>) {
-        guard var waiter = eventWaiters[id], waiter.result == nil else { return }
-        if let continuation = waiter.continuation {
-            waiter.timeoutTask?.cancel()
-            eventWaiters[id] = nil
-            continuation.resume(returning: result)
-        } else {
-            waiter.result = result
-            eventWaiters[id] = waiter
+    /// Feeds one event to the event wait machine and runs its actions (none suspends).
+    func runEventWaits(_ event: EventWaitEvent) {
+        for action in eventWaits.handle(event) {
+            switch action {
+            case let .startTimer(id, duration):
+                eventWaitTimers[id] = Task { [weak self] in
+                    try? await Task.sleep(for: duration)
+                    guard !Task.isCancelled else { return }
+                    await self?.eventWaitTimerFired(id)
+                }
+            case let .cancelTimer(id):
+                eventWaitTimers.removeValue(forKey: id)?.cancel()
+            case let .complete(id, result):
+                eventWaitOutcomes.removeValue(forKey: id)?.send(result)
+            }
         }
     }
 
-    func deliverToWaiters(_ event: HCIEvent) {
-        for (id, waiter) in eventWaiters where waiter.result == nil && waiter.match(event) {
-            finishEventWaiter(id, .success(event))
-        }
+    private func eventWaitTimerFired(_ id: UInt64) {
+        guard eventWaitTimers.removeValue(forKey: id) != nil else { return }
+        runEventWaits(.timerFired(id))
     }
 }

@@ -6,7 +6,9 @@ import DFUGATT
 ///
 /// All state lives in this actor; packets from the controller are handled one at a time without
 /// suspending, so they keep their order. Every command and every awaited event has a deadline.
-/// The rules of commands (`CommandFlowMachine`: one outstanding, answers, timeouts), of ACL
+/// The rules of commands (`CommandFlowMachine`: one outstanding, answers, timeouts), of awaited
+/// events (`EventWaitMachine`: expected before caused, matched, timed out), of scanning
+/// (`ScanFlowMachine`: on and off, what was heard, waits for a device), of ACL
 /// sending (`ACLFlowMachine`: turns, credits) and of the connections' life
 /// (`HCIConnectionLifecycle`) are pure state machines this actor drives.
 package actor HCIHost {
@@ -38,14 +40,17 @@ package actor HCIHost {
     var commands = CommandFlowMachine()
     var commandProgress: [UInt64: AsyncBuffer<CommandProgress, Never>] = [:]
     var commandTimers: [UInt64: Task<Void, Never>] = [:]
-    // Awaited events (command answers included).
-    var eventWaiters: [UInt64: EventWaiter] = [:]
+    // Awaited events (`EventWaitMachine`); each waiting caller hears its outcome through its
+    // own buffer.
+    var eventWaits = EventWaitMachine()
+    var eventWaitOutcomes: [UInt64: AsyncBuffer<Result<HCIEvent, HCIError>, Never>] = [:]
+    var eventWaitTimers: [UInt64: Task<Void, Never>] = [:]
 
-    // Scanning.
-    var isScanning = false
-    var scanResults: [DeviceAddress: HCIAdvertisement] = [:]
-    var scanOrder: [DeviceAddress] = []
-    var scanWaiters: [UInt64: ScanWaiter] = [:]
+    // Scanning (`ScanFlowMachine`): on or off, what was heard, callers waiting for a device,
+    // each hearing its outcome through its own buffer.
+    var scanFlow = ScanFlowMachine()
+    var scanWaitOutcomes: [UInt64: AsyncBuffer<HCIAdvertisement?, Never>] = [:]
+    var scanWaitTimers: [UInt64: Task<Void, Never>] = [:]
 
     // Connections and ACL.
     /// Which connections exist, in which phase, how the ended ones ended; `connections` holds
@@ -150,9 +155,9 @@ package actor HCIHost {
         guard closedError == nil else { return }
         closedError = error
         runCommands(.hostClosed(error))
-        for id in Array(eventWaiters.keys) { failEventWaiter(id, error) }
+        runEventWaits(.hostClosed(error))
         runACL(.hostClosed)
-        for id in Array(scanWaiters.keys) { finishScanWaiter(id, with: nil) }
+        runScan(.hostClosed)
         runLifecycle(.hostClosed(error))
         disconnectionsContinuation.finish()
     }
@@ -205,15 +210,17 @@ package actor HCIHost {
             connectionEstablished(complete)
         case let .leAdvertisingReport(report):
             for item in report.reports {
-                noteAdvertisement(address: item.address, addressType: item.addressType, data: item.data,
-                                  isScanResponse: item.eventType == .scanResponse,
-                                  isConnectable: item.eventType.isConnectable, rssi: Int(item.rssi))
+                runScan(.reported(HCIAdvertisingReport(
+                    address: item.address, addressType: item.addressType, data: item.data,
+                    isScanResponse: item.eventType == .scanResponse, isConnectable: item.eventType.isConnectable,
+                    rssi: Int(item.rssi))))
             }
         case let .leExtendedAdvertisingReport(report):
             for item in report.reports {
-                noteAdvertisement(address: item.address, addressType: item.addressType, data: item.data,
-                                  isScanResponse: item.eventType.contains(.scanResponse),
-                                  isConnectable: item.eventType.contains(.connectable), rssi: Int(item.rssi))
+                runScan(.reported(HCIAdvertisingReport(
+                    address: item.address, addressType: item.addressType, data: item.data,
+                    isScanResponse: item.eventType.contains(.scanResponse),
+                    isConnectable: item.eventType.contains(.connectable), rssi: Int(item.rssi))))
             }
         case let .leConnectionUpdateComplete(update) where update.status == .success:
             connections[update.handle]?.info.interval = update.interval
@@ -232,7 +239,7 @@ package actor HCIHost {
         default:
             break
         }
-        deliverToWaiters(event)
+        runEventWaits(.eventReceived(event))
     }
 
     // MARK: Commands
