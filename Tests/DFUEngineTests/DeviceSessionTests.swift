@@ -8,24 +8,7 @@ import XCTest
 /// while it is up and the device was not told to reboot; after an update that ended with a
 /// rebooting command, the next operation waits for the reboot before it talks to the device.
 final class DeviceSessionTests: XCTestCase {
-    private static let profileText = """
-        profile: rebooting
-        reboot: { grace: 2s, boot-timeout: 10s }
-        resume: { attempts: 2, reconnect-timeout: 5s }
-        characteristics:
-          control: { service: FEED, uuid: BEEF, properties: [write, notify] }
-        commands:
-          state:
-            characteristic: control
-            request: [{ type: u8, value: 0x01 }]
-            response:
-              fields: [{ type: u8, value: 0x81 }, { name: booted, type: u8 }]
-          reset:
-            characteristic: control
-            reboots: true
-            request: [{ type: u8, value: 0x02 }]
-            response:
-              fields: [{ type: u8, value: 0x82 }, { name: status, type: u8 }]
+    private static let profileText = ScriptedRebootingDevice.profileText(procedure: """
         procedure:
           - send: state
           - phase: activate
@@ -33,7 +16,7 @@ final class DeviceSessionTests: XCTestCase {
             achieves: installed
             steps:
               - send: reset
-        """
+        """)
 
     private func session(_ device: ScriptedRebootingDevice) throws -> DeviceSession {
         DeviceSession(profile: try ProfileLoader.load(text: Self.profileText, path: "rebooting.yaml"), transport: device,

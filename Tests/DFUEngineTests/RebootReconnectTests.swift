@@ -6,24 +6,7 @@ import XCTest
 /// How the engine reconnects after a command that reboots the device, against a scripted
 /// device (not the simulators): it never talks to the device before it rebooted.
 final class RebootReconnectTests: XCTestCase {
-    private static let profileText = """
-        profile: rebooting
-        reboot: { grace: 2s, boot-timeout: 10s }
-        resume: { attempts: 2, reconnect-timeout: 5s }
-        characteristics:
-          control: { service: FEED, uuid: BEEF, properties: [write, notify] }
-        commands:
-          state:
-            characteristic: control
-            request: [{ type: u8, value: 0x01 }]
-            response:
-              fields: [{ type: u8, value: 0x81 }, { name: booted, type: u8 }]
-          reset:
-            characteristic: control
-            reboots: true
-            request: [{ type: u8, value: 0x02 }]
-            response:
-              fields: [{ type: u8, value: 0x82 }, { name: status, type: u8 }]
+    private static let profileText = ScriptedRebootingDevice.profileText(procedure: """
         procedure:
           - send: state
           - phase: reboot
@@ -35,7 +18,7 @@ final class RebootReconnectTests: XCTestCase {
               - send: state
               - check: state.booted == 2
                 message: the device did not reboot
-        """
+        """)
 
     private func flash(_ device: ScriptedRebootingDevice, profile text: String = profileText) async throws -> (FlashReport, [String]) {
         let profile = try ProfileLoader.load(text: text, path: "rebooting.yaml")

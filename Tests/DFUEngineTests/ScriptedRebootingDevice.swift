@@ -145,3 +145,30 @@ final class ScriptedLink: GATTLink {
         device.link = nil
     }
 }
+
+extension ScriptedRebootingDevice {
+    /// The profile these tests flash the scripted device with, up to its procedure: `state`
+    /// (the number of boots) and `reset` (reboots it); `procedure` is appended as written.
+    static func profileText(procedure: String) -> String {
+        """
+        profile: rebooting
+        reboot: { grace: 2s, boot-timeout: 10s }
+        resume: { attempts: 2, reconnect-timeout: 5s }
+        characteristics:
+          control: { service: FEED, uuid: BEEF, properties: [write, notify] }
+        commands:
+          state:
+            characteristic: control
+            request: [{ type: u8, value: 0x01 }]
+            response:
+              fields: [{ type: u8, value: 0x81 }, { name: booted, type: u8 }]
+          reset:
+            characteristic: control
+            reboots: true
+            request: [{ type: u8, value: 0x02 }]
+            response:
+              fields: [{ type: u8, value: 0x82 }, { name: status, type: u8 }]
+
+        """ + procedure
+    }
+}
