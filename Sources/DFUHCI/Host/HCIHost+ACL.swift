@@ -76,19 +76,15 @@ extension HCIHost {
                     : disconnectedError(handle)))
             case let .startCreditTimer(sender):
                 let limit = configuration.creditTimeout
-                creditTimers[sender] = Task { [weak self] in
-                    try? await Task.sleep(for: limit)
-                    guard !Task.isCancelled else { return }
-                    await self?.creditTimerFired(sender)
-                }
+                creditTimers.start(sender, after: limit) { [weak self] in await self?.creditTimerFired(sender) }
             case let .cancelCreditTimer(sender):
-                creditTimers.removeValue(forKey: sender)?.cancel()
+                creditTimers.cancel(sender)
             }
         }
     }
 
     private func creditTimerFired(_ sender: UInt64) {
-        guard creditTimers.removeValue(forKey: sender) != nil else { return }
+        guard creditTimers.fired(sender) else { return }
         runACL(.creditTimedOut(sender))
     }
 

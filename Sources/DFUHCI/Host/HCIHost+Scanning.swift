@@ -67,13 +67,9 @@ extension HCIHost {
             case .enableScanning, .disableScanning:
                 break
             case let .startTimer(id, duration):
-                scanWaitTimers[id] = Task { [weak self] in
-                    try? await Task.sleep(for: duration)
-                    guard !Task.isCancelled else { return }
-                    await self?.scanWaitTimerFired(id)
-                }
+                scanWaitTimers.start(id, after: duration) { [weak self] in await self?.scanWaitTimerFired(id) }
             case let .cancelTimer(id):
-                scanWaitTimers.removeValue(forKey: id)?.cancel()
+                scanWaitTimers.cancel(id)
             case let .complete(id, found):
                 scanWaitOutcomes.removeValue(forKey: id)?.send(found)
             }
@@ -82,7 +78,7 @@ extension HCIHost {
     }
 
     private func scanWaitTimerFired(_ id: UInt64) {
-        guard scanWaitTimers.removeValue(forKey: id) != nil else { return }
+        guard scanWaitTimers.fired(id) else { return }
         runScan(.timerFired(id))
     }
 }

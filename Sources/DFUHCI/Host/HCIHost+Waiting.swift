@@ -41,13 +41,9 @@ extension HCIHost {
         for action in eventWaits.handle(event) {
             switch action {
             case let .startTimer(id, duration):
-                eventWaitTimers[id] = Task { [weak self] in
-                    try? await Task.sleep(for: duration)
-                    guard !Task.isCancelled else { return }
-                    await self?.eventWaitTimerFired(id)
-                }
+                eventWaitTimers.start(id, after: duration) { [weak self] in await self?.eventWaitTimerFired(id) }
             case let .cancelTimer(id):
-                eventWaitTimers.removeValue(forKey: id)?.cancel()
+                eventWaitTimers.cancel(id)
             case let .complete(id, result):
                 eventWaitOutcomes.removeValue(forKey: id)?.send(result)
             }
@@ -55,7 +51,7 @@ extension HCIHost {
     }
 
     private func eventWaitTimerFired(_ id: UInt64) {
-        guard eventWaitTimers.removeValue(forKey: id) != nil else { return }
+        guard eventWaitTimers.fired(id) else { return }
         runEventWaits(.timerFired(id))
     }
 }

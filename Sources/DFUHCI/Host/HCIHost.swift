@@ -39,18 +39,18 @@ package actor HCIHost {
     // turn and its answer through its own buffer.
     var commands = CommandFlowMachine()
     var commandProgress: [UInt64: AsyncBuffer<CommandProgress, Never>] = [:]
-    var commandTimers: [UInt64: Task<Void, Never>] = [:]
+    var commandTimers = HostTimers()
     // Awaited events (`EventWaitMachine`); each waiting caller hears its outcome through its
     // own buffer.
     var eventWaits = EventWaitMachine()
     var eventWaitOutcomes: [UInt64: AsyncBuffer<Result<HCIEvent, HCIError>, Never>] = [:]
-    var eventWaitTimers: [UInt64: Task<Void, Never>] = [:]
+    var eventWaitTimers = HostTimers()
 
     // Scanning (`ScanFlowMachine`): on or off, what was heard, callers waiting for a device,
     // each hearing its outcome through its own buffer.
     var scanFlow = ScanFlowMachine()
     var scanWaitOutcomes: [UInt64: AsyncBuffer<HCIAdvertisement?, Never>] = [:]
-    var scanWaitTimers: [UInt64: Task<Void, Never>] = [:]
+    var scanWaitTimers = HostTimers()
 
     // Connections and ACL.
     /// Which connections exist, in which phase, how the ended ones ended; `connections` holds
@@ -61,7 +61,7 @@ package actor HCIHost {
     var acl = ACLFlowMachine(capacity: 1)
     var aclTurns: [UInt64: AsyncBuffer<Bool, Never>] = [:]
     var aclCredits: [UInt64: AsyncBuffer<Result<Void, HCIError>, Never>] = [:]
-    var creditTimers: [UInt64: Task<Void, Never>] = [:]
+    var creditTimers = HostTimers()
     var signalingIdentifier: UInt8 = 0
 
     package init(pipe: any H4Pipe, configuration: HCIHostConfiguration = HCIHostConfiguration()) {
@@ -280,19 +280,15 @@ package actor HCIHost {
             case let .complete(id, result):
                 commandProgress.removeValue(forKey: id)?.send(.answered(result))
             case let .startTimer(id, duration):
-                commandTimers[id] = Task { [weak self] in
-                    try? await Task.sleep(for: duration)
-                    guard !Task.isCancelled else { return }
-                    await self?.commandTimerFired(id)
-                }
+                commandTimers.start(id, after: duration) { [weak self] in await self?.commandTimerFired(id) }
             case let .cancelTimer(id):
-                commandTimers.removeValue(forKey: id)?.cancel()
+                commandTimers.cancel(id)
             }
         }
     }
 
     private func commandTimerFired(_ id: UInt64) {
-        guard commandTimers.removeValue(forKey: id) != nil else { return }
+        guard commandTimers.fired(id) else { return }
         runCommands(.timerFired(id))
     }
 
