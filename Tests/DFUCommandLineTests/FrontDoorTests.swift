@@ -67,6 +67,11 @@ final class FrontDoorTests: XCTestCase {
         // A package whose image bytes were changed after it was made.
         let tampered = scratch.file("tampered.zip")
         try ZipSurgery.flipFirstByte(of: "application.bin", in: try vendorPackage(), to: tampered)
+        // A package whose one image is empty (made by hand: package create refuses to make one).
+        let empty = scratch.file("empty.zip")
+        try ZipSurgery.write(to: empty, manifest: ZipSurgery.manifest(
+            file: "application.bin", size: 0, sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+            crc32: "0x00000000"), entry: "application.bin", zeroBytes: 0)
         let nordic = samples + "/nordic/app-signed.zip"
         return [
             Case(name: "the profile's signing-key names another key", profile: keyed, package: nordic,
@@ -108,6 +113,8 @@ final class FrontDoorTests: XCTestCase {
             Case(name: "a profile without a match rule and no address", profile: unmatched, package: try vendorPackage(),
                  simulator: "vendor-ctrlpt", execCommand: "status", exitCode: 64,
                  message: "has no match rule (name, services or manufacturer data), so it cannot tell its devices apart"),
+            Case(name: "an empty image", profile: "vendor-ctrlpt", package: empty, simulator: "vendor-ctrlpt", exitCode: 65,
+                 message: "image 'application' is empty: there is nothing to flash"),
             Case(name: "a tampered package", profile: "vendor-ctrlpt", package: tampered, simulator: "vendor-ctrlpt",
                  exitCode: 65, message: "do not flash it"),
             Case(name: "a package of another protocol", profile: "nordic-secure-dfu", package: try vendorPackage(),

@@ -156,6 +156,18 @@ final class InputCheckTests: XCTestCase {
         }
     }
 
+    /// Issue 21: an empty image is never packaged (it could only end "verified" by the device
+    /// showing nothing).
+    func testPackageCreateRefusesAnEmptyImage() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("empty.bin", bytes: [])
+        let result = try DFUKitBinary.run(["package", "create", "--profile", "vendor-ctrlpt", "--version", "1.0.0",
+                                           "-o", "out.zip", "empty.bin"], in: directory.path)
+        XCTAssertEqual(result.status, 65, result.transcript)
+        XCTAssertTrue(result.stderr.contains("image 'application' is empty"), result.transcript)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.file("out.zip")))
+    }
+
     func testPackageCreateRefusesUnknownProfilesAndVersions() throws {
         let directory = try TemporaryDirectory()
         try directory.write("app.bin", bytes: firmwareBytes(count: 1000))

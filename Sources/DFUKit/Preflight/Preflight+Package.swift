@@ -14,6 +14,10 @@ extension Preflight {
                         parameters: [String: ParameterValue]) throws(DFUKitError) -> [PreflightNote] {
         var notes: [PreflightNote] = []
         guard !package.images.isEmpty else { throw refused("\(package.path): the package holds no image to flash") }
+        for image in package.images where image.data.isEmpty {
+            throw refused("\(package.path): image '\(image.name)' is empty: there is nothing to flash, and no device "
+                          + "could show that it took it")
+        }
         do {
             try package.requireIntact(waiving: integerParameters(parameters, profile: profile))
         } catch {

@@ -52,6 +52,10 @@ public enum PackageBuilder {
             guard seen.insert(image.name).inserted else {
                 throw .invalidBuildInput(reason: "image name '\(image.name)' given twice")
             }
+            guard !image.data.isEmpty else {
+                throw .invalidBuildInput(reason: "image '\(image.name)' is empty: a package of nothing could only be "
+                                         + "'flashed' without the device showing anything")
+            }
             guard image.data.count <= ZipReadLimit.hardLimit else {
                 throw .invalidBuildInput(reason: "image '\(image.name)' has \(image.data.count) bytes, more than the \(ZipReadLimit.hardLimit)-byte limit")
             }
