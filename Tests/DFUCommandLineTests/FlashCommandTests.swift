@@ -211,6 +211,19 @@ final class FlashCommandTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains(": error: "), result.transcript)
     }
 
+    /// Issue 21: a world paced faster than the wall clock (`realtime=20`) reports simulated
+    /// seconds, and says so; only `realtime=1` is wall time.
+    func testAFasterThanRealTimeWorldSaysItsSecondsAreSimulated() throws {
+        let directory = try TemporaryDirectory()
+        let package = try PackageCommandTests.makePackage(in: directory, size: 8_000)
+        for (speed, clock) in [("20", "simulated"), ("1", "wall")] {
+            let result = try flash(package, device: "sim:vendor-ctrlpt?realtime=\(speed)", in: directory)
+            XCTAssertEqual(result.status, 0, result.transcript)
+            XCTAssertEqual(try jsonObject(result.stdout)["clock"] as? String, clock, "realtime=\(speed)")
+            XCTAssertEqual(result.stderr.contains("(simulated)"), clock == "simulated", result.transcript)
+        }
+    }
+
     func testBadDeviceSpecifiersAreUsageErrors() throws {
         let directory = try TemporaryDirectory()
         let package = try PackageCommandTests.makePackage(in: directory, size: 4096)

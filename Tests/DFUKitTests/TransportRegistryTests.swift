@@ -86,7 +86,8 @@ final class TransportRegistryTests: XCTestCase {
     func testSimulatedClockIsTheSchemesToSay() {
         let sim = SimulatorScheme()
         XCTAssertTrue(sim.usesSimulatedClock(target: "vendor-ctrlpt?mtu=247"))
-        XCTAssertFalse(sim.usesSimulatedClock(target: "vendor-ctrlpt?realtime=2"))
+        XCTAssertTrue(sim.usesSimulatedClock(target: "vendor-ctrlpt?realtime=2"), "two simulated seconds per wall second")
+        XCTAssertFalse(sim.usesSimulatedClock(target: "vendor-ctrlpt?realtime=1"))
         XCTAssertFalse(HCIScheme().usesSimulatedClock(target: "tcp:127.0.0.1:9002"))
     }
 }

@@ -41,10 +41,12 @@ public struct SimulatorScheme: TransportScheme {
         }
     }
 
-    /// True unless `realtime=` makes the world follow the wall clock.
+    /// True unless `realtime=1` makes the world's clock the wall clock: at any other speed
+    /// (`realtime=10`) its seconds are simulated seconds, paced against the wall clock but not
+    /// equal to it (issue 21: such runs were labelled wall time).
     public func usesSimulatedClock(target: String) -> Bool {
-        guard let query = target.split(separator: "?", maxSplits: 1).dropFirst().first else { return true }
-        return !query.split(separator: "&").contains { $0.hasPrefix("realtime=") }
+        guard let pacing = (try? SimulatorConfiguration(parsing: target))?.pacing else { return true }
+        return pacing.speed != 1
     }
 
     private func configuration(_ target: String) throws(DFUKitError) -> SimulatorConfiguration {
