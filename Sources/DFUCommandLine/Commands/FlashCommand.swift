@@ -185,7 +185,7 @@ struct FlashCommand: Command {
             "error": ["kind": kind, "message": message],
             // Nothing is known of the device: the keys every outcome has, unknown.
             "address": NSNull(), "bytes_already_on_device": NSNull(), "not_sent": NSNull(), "device_holds": NSNull(),
-            "phases_done": NSNull(), "link": NSNull(), "transfer_seconds": NSNull(),
+            "phases_done": NSNull(), "evidence": NSNull(), "link": NSNull(), "transfer_seconds": NSNull(),
         ]
         console.out(Self.render(object))
     }
@@ -210,6 +210,7 @@ struct FlashCommand: Command {
         object["transfer_seconds"] = orNull(report.transferSeconds)
         object["device_holds"] = report.deviceHolds.map(\.rawValue)
         object["phases_done"] = report.phasesDone
+        object["evidence"] = orNull(report.evidence)
         object["link"] = orNull(report.link.map(LinkGrantFormat.json))
         if let error = report.error {
             var errorObject: [String: Any] = ["kind": error.kind.rawValue, "message": error.message]

@@ -42,6 +42,11 @@ public struct FlashReport: Sendable {
     /// What the device holds of the (last) image: one stage, or two when a lost answer leaves
     /// it open; empty when the profile declares no phases.
     public var deviceHolds: [FirmwareStage] = []
+    /// What proved the stage in `deviceHolds`, in words: what the device was observed to run or
+    /// hold after the update (the version it reports before and after its reboot, its image
+    /// list, its own check of the image), or that the protocol offers no such proof ("the device
+    /// gives no way to tell which image runs"). Nil when nothing was sent or no phase ran.
+    public var evidence: String?
     /// The phases of the (last) image that were completed or found done, in order.
     public var phasesDone: [String] = []
     /// What the stack granted the last connection (nil: the transport cannot tell, or no
