@@ -91,19 +91,23 @@ public struct FaultMatrix {
         await world.sleep(until: world.now + Self.settleTime)
         let actual = (world.peripherals.first as? any FirmwareStageReporting)?.stage(of: subject.target)
             ?? FirmwareStageReport(.unchanged, "the device cannot say")
-        let verified = report.status == .verified
+        // An update that ended without an error (verified, or completed when the device's own check
+        // went unanswered and it was found running the image after a resume) is judged as one.
+        let verified = report.status != .failed
         let reported = report.deviceHolds.map(\.rawValue)
         // An update that stopped before its first phase says the device holds what it held
         // before: on the matrix's fresh devices, nothing of the new image.
         let silent: Bool
         if verified {
-            silent = actual.stage != subject.goal || (!reported.isEmpty && reported != [actual.stage.rawValue])
+            // A report that leaves it open (the protocol cannot show which image runs) must
+            // still name the stage the device is in.
+            silent = actual.stage != subject.goal || (!reported.isEmpty && !reported.contains(actual.stage.rawValue))
         } else {
             silent = reported.isEmpty ? actual.stage != .unchanged : !reported.contains(actual.stage.rawValue)
         }
         let row = MatrixRow(
             subject: subject.name, fault: faults.joined(separator: " ") .isEmpty ? "none" : faults.joined(separator: " "),
-            phase: tracker.phase(ended: report), outcome: verified ? "verified" : "error",
+            phase: tracker.phase(ended: report), outcome: verified ? report.status.rawValue : "error",
             message: report.error.map { "\($0)" } ?? "", deviceStage: actual.stage.rawValue, deviceState: actual.summary,
             reportedHolds: reported, silent: silent,
             unexplained: !verified && report.error?.deviceState == nil,

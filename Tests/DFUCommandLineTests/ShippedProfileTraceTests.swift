@@ -38,8 +38,10 @@ final class ShippedProfileTraceTests: XCTestCase {
                               + "AppLoader's begin is the same byte on the same characteristic, and the trace names it so",
                           answersInMessages: false),
         // ATT_MTU 25: oad.c takes each write to Image Identify as a whole 22-byte identify.
-        "ti-oad": Row(sample: "firmware-samples/ti/oad-app-9604.bin", firstRequest: ("get_block_size", "01"),
-                      source: "TI oad.h: OAD_EXT_CTRL_GET_BLK_SZ (0x01) on the extended control point", mtu: 25),
+        // The version the device runs is asked first, so that the one it reports after the reset
+        // shows which image runs.
+        "ti-oad": Row(sample: "firmware-samples/ti/oad-app-9604.bin", firstRequest: ("get_sw_version", "07"),
+                      source: "TI oad.h: OAD_EXT_CTRL_SW_VER (0x07) on the extended control point", mtu: 25),
         "telink-ota": Row(sample: "firmware-samples/telink/app-v1.1.0.zip",
                           firstRequest: ("ota_version", "00ff" + String(repeating: "ff", count: 16) + "4054"),
                           source: "fwupd telink-dfu: the 0xFF00 version command as a 20-byte packet (u16 LE, 16 bytes "

@@ -68,6 +68,7 @@ final class ProcedurePhaseTests: XCTestCase {
             case let .entered(phase): return "enter \(phase.name)"
             case let .completed(phase): return "done \(phase.name)"
             case let .alreadyDone(phase): return "skip \(phase.name)"
+            case let .unproven(phase, holds): return "unproven \(phase.name) \(holds.map(\.rawValue))"
             }
         }
     }
@@ -76,16 +77,19 @@ final class ProcedurePhaseTests: XCTestCase {
         let run = try run(phased, state: 0)
         XCTAssertEqual(run.log, ["get", "big", "small", "done"])
         XCTAssertEqual(names(run.machine.phaseEvents),
-                       ["enter upload", "done upload", "enter test", "done test", "enter confirm", "done confirm"])
-        XCTAssertEqual(run.machine.stage, .installed)
+                       ["enter upload", "done upload", "enter test", "done test", "enter confirm",
+                        "unproven confirm [\"pending\", \"installed\"]"])
+        // Nothing in 'confirm' showed the new image running: the device may still be pending.
+        XCTAssertEqual(run.machine.stage, .pending)
         XCTAssertEqual(run.machine.completedPhases, ["upload", "test", "confirm"])
     }
 
     func testPhasesTheDeviceCompletedAreSkipped() throws {
         let run = try run(phased, state: 2)
         XCTAssertEqual(run.log, ["get", "done"], "upload and test are done on the device")
-        XCTAssertEqual(names(run.machine.phaseEvents), ["skip upload", "skip test", "enter confirm", "done confirm"])
-        XCTAssertEqual(run.machine.stage, .installed)
+        XCTAssertEqual(names(run.machine.phaseEvents),
+                       ["skip upload", "skip test", "enter confirm", "unproven confirm [\"pending\", \"installed\"]"])
+        XCTAssertEqual(run.machine.stage, .pending)
     }
 
     func testStageIsThatOfTheLastPhasePassed() throws {

@@ -155,15 +155,28 @@ final class TIOADFlashTests: XCTestCase {
         XCTAssertTrue(device.running == image.data)
     }
 
-    /// The link lost as enable arrives, before the device handled it: the OAD is cancelled and
-    /// the enable phase is not resumable; the report says the device may still run its firmware.
-    func testALinkLostOnEnableIsReportedHonestly() async throws {
+    /// The link lost as enable arrives, before the device handled it: oad.c cancels the OAD. The
+    /// resumed procedure asks the device its software version first: still the old one, so the
+    /// image goes again from identify and is enabled; the new version read back proves it runs.
+    func testALinkLostOnEnableIsResumedByAskingTheDevice() async throws {
         let image = Self.image(length: 1500)
         let (report, device) = try await flash(image, device: "ti-oad?fault=disconnect-on:enable")
-        XCTAssertEqual(report.status, .failed)
-        XCTAssertTrue(report.deviceHolds.contains(.unchanged), "\(report.deviceHolds)")
-        XCTAssertEqual(device.running, TIOADDevice.factoryImage())
-        XCTAssertTrue(device.isOADIdle)
+        XCTAssertEqual(report.status, .verified, String(describing: report.error))
+        XCTAssertEqual(report.resumes, 1)
+        XCTAssertEqual(report.deviceHolds, [.installed])
+        XCTAssertEqual(device.running, image.data)
+    }
+
+    /// The answer to enable lost in the device's reset: the resumed procedure finds the new
+    /// image's software version running (another than before) and sends nothing again.
+    func testAnAnswerToEnableLostInTheResetIsResolvedByAskingTheDevice() async throws {
+        let image = Self.image(length: 1500)
+        let (report, device) = try await flash(image, device: "ti-oad?fault=disconnect-after-command:enable")
+        XCTAssertEqual(report.status, .verified, String(describing: report.error))
+        XCTAssertEqual(report.deviceHolds, [.installed])
+        XCTAssertTrue(report.evidence?.contains("already completed phase 'enable'") ?? false, "\(report.evidence ?? "")")
+        XCTAssertEqual(device.blockLog.filter { $0 == 0 }.count, 1, "the image went once: \(device.blockLog)")
+        XCTAssertEqual(device.running, image.data)
     }
 
     func testImagesTooShortOrWithoutTheirCRCAreRefusedBeforeAnythingIsSent() async throws {

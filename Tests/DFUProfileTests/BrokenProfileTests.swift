@@ -121,7 +121,7 @@ final class BrokenProfileTests: XCTestCase {
              at: "image.bytes", message: "'image' has no field 'bytes'"),
         Case(name: "unknown step kind", replace: "- send: ping", with: "- sned: ping", at: "sned",
              message: "a step must have one of the keys send, if, set, chunks, stream, check, retry, reconnect, "
-                 + "wait, fail, await, phase, serve, read, found 'sned'; did you mean 'send'?"),
+                 + "wait, fail, await, phase, serve, read, observe, found 'sned'; did you mean 'send'?"),
         Case(name: "YAML syntax error", replace: "properties: [write, notify]", with: "properties: [write, notify",
              at: "    framing", columnOffset: 11,
              message: "YAML syntax error: did not find expected ',' or ']'"),

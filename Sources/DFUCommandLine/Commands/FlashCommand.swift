@@ -160,6 +160,8 @@ struct FlashCommand: Command {
             printEarlyFailure(console, kind: error.kind.rawValue, message: error.message)
             return interruption?.exitCode ?? error.exitCode
         }
+        // What proved the stage the device is in, or that nothing could; the last line says the stage.
+        if let evidence = report.evidence { console.error("evidence: \(evidence)") }
         if let error = report.error {
             console.error("error: \(error)")
         } else {

@@ -83,8 +83,9 @@ extension DeviceSession {
         let target = step.address == .next ? current.adding(1) : current
         if let reboot {
             try await awaitReboot(reboot, of: target)
-        } else if let link {
-            await link.disconnect()
+        } else {
+            lastReboot = .none
+            if let link { await link.disconnect() }
         }
         do {
             try await connect(to: target, timeout: step.timeout ?? profile.resume.reconnectTimeout)
@@ -110,6 +111,7 @@ extension DeviceSession {
                 dropped = true
             }
             if Task.isCancelled { throw .cancelled }
+            lastReboot = dropped ? .observed : .keptLink
             if !dropped {
                 onEvent(.rebooting("the device kept the link \(reboot.timing.grace.secondsText) after '\(reboot.command)'; "
                                    + "disconnecting"))

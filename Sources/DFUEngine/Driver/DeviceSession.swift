@@ -32,6 +32,10 @@ package final class DeviceSession {
     /// A command that reboots the device went out in the last procedure and no `reconnect`
     /// followed it: the next operation waits for the reboot before it talks to the device.
     var pendingReboot: PendingReboot?
+    /// Whether the device was seen to reset before the current connection (it dropped the link
+    /// after a rebooting command), kept the link instead, or was not told to reboot: what an
+    /// `observe` step needs to say why the previous image still runs (`link.reboot`).
+    var lastReboot = RunningImageEvidence.Reboot.none
     /// The next request sequence number (`sequence` in profiles), kept across operations.
     var sequence = 0
     /// Connections made so far (the first and every reconnection).

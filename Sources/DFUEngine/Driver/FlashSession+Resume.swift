@@ -33,10 +33,13 @@ extension FlashSession {
             resumes += 1
             onEvent(.resuming(attempt: resumes, of: profile.resume.attempts, reason: latest.summary))
             var target = current
+            device.lastReboot = .none
             if let reboot = imageProgress.pendingReboot {
                 do {
                     target = try await awaitRebootAfterLoss(reboot, from: current)
                     imageProgress.pendingReboot = nil
+                    // The link went down while the reboot was due: taken as the device resetting.
+                    device.lastReboot = .observed
                 } catch {
                     switch error {
                     case let .linkLost(loss):

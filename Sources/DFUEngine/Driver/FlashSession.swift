@@ -114,7 +114,8 @@ public final class FlashSession {
                                  error: failure, transferSeconds: transferSeconds)
         report.bytesAlreadyOnDevice = bytesAlreadyOnDevice
         report.notSent = notSent.isEmpty ? nil : notSent.joined(separator: "; ")
-        report.deviceHolds = failure?.deviceHolds ?? imageProgress.stage.map { [$0] } ?? []
+        report.deviceHolds = failure?.deviceHolds ?? imageProgress.openHolds ?? imageProgress.stage.map { [$0] } ?? []
+        report.evidence = imageProgress.evidence
         report.phasesDone = imageProgress.phaseOrder
         report.link = device.linkGrant
         return report

@@ -46,11 +46,16 @@ final class ProcedureRunner {
 
     func run() async throws(RunInterruption) -> Result {
         var machine = ProcedureMachine(procedure: profile.procedure, scope: try baseScope(),
-                                       completedPhases: progress.completedPhases)
+                                       completedPhases: progress.completedPhases, onceAnswers: progress.onceAnswers)
         machine.progressLimit = image.data.count
         var action = machine.start()
         var reported = -1
-        defer { statistics.retries += machine.retryCount }
+        defer {
+            statistics.retries += machine.retryCount
+            progress.onceAnswers = machine.onceAnswers
+            progress.verified = progress.verified || machine.verified
+            if let evidence = machine.evidence { progress.evidence = evidence }
+        }
         while true {
             notePhases(of: machine)
             if Task.isCancelled { throw .cancelled }
@@ -62,7 +67,7 @@ final class ProcedureRunner {
             actionStartedAt = session.link?.now ?? actionStartedAt
             switch action {
             case .finished:
-                return Result(verified: machine.verified, scope: machine.scope)
+                return Result(verified: machine.verified || progress.verified, scope: machine.scope)
             case let .failed(failure):
                 throw .failed(flashError(failure))
             case let .send(step, location):
@@ -112,8 +117,16 @@ final class ProcedureRunner {
                 progress.currentPhaseWrote = false
                 progress.currentPhaseAnswered = false
                 session.onEvent(.phase(name: phase.name, .entered))
+            case let .unproven(phase, holds):
+                if progress.completedPhases.insert(phase.name).inserted { progress.phaseOrder.append(phase.name) }
+                progress.stage = holds.first ?? progress.stage
+                progress.openHolds = holds
+                progress.floor = min(progress.floor ?? .unchanged, holds.first ?? .unchanged)
+                progress.currentPhase = nil
+                session.onEvent(.phase(name: phase.name, .completed))
             case let .completed(phase), let .alreadyDone(phase):
                 if progress.completedPhases.insert(phase.name).inserted { progress.phaseOrder.append(phase.name) }
+                if phase.achieves != nil { progress.openHolds = nil }
                 progress.stage = phase.achieves ?? progress.stage
                 if !phase.lostOnDisconnect { progress.floor = phase.achieves ?? progress.floor }
                 progress.floor = progress.floor ?? .unchanged
@@ -140,7 +153,8 @@ final class ProcedureRunner {
     /// `link` and `present`, which change when a `reconnect` step lands on another device.
     func linkRecords() throws(RunInterruption) -> [String: Value] {
         guard let link = session.link, let bindings = session.bindings else { throw notConnected }
-        return ["link": .record(["mtu": .integer(UInt64(link.mtu))]), "present": bindings.presentRecord]
+        return ["link": .record(["mtu": .integer(UInt64(link.mtu)), "reboot": .string(session.device.lastReboot.rawValue)]),
+                "present": bindings.presentRecord]
     }
 
     func currentLink() throws(RunInterruption) -> any GATTLink {

@@ -40,4 +40,14 @@ struct ImageProgress {
     var currentPhaseAnswered = false
     /// A rebooting command went out and the device has not been reconnected to since.
     var pendingReboot: PendingReboot?
+    /// The stages the device may be in after a phase that would have it run the new image
+    /// ended without proof of that (nil: `stage` alone).
+    var openHolds: [FirmwareStage]?
+    /// What proved the stage, in words (`FlashReport.evidence`).
+    var evidence: String?
+    /// Whether a run of this update (an earlier one, before a resume) saw the device confirm
+    /// the image.
+    var verified = false
+    /// What `once` reads got, for the runs after a resume.
+    var onceAnswers: [String: [String: Value]] = [:]
 }

@@ -22,6 +22,9 @@ package enum PhaseEvent: Sendable {
     case completed(PhaseStep)
     /// The device had already completed it (its `done` held): skipped.
     case alreadyDone(PhaseStep)
+    /// The phase's steps all ran, but nothing in them proved that the device runs the new
+    /// image, as the phase's stage claims: it may be in any of `holds`.
+    case unproven(PhaseStep, holds: [FirmwareStage])
 }
 
 /// Runs a profile's procedure for one image as a pure state machine: it never performs I/O;
@@ -114,12 +117,27 @@ package struct ProcedureMachine {
     public private(set) var stage: FirmwareStage?
     /// Phase events in order; the driver reports the new ones after each step.
     package private(set) var phaseEvents: [PhaseEvent] = []
+    /// What proved the stage the device is in, in words (the last evidence found: the device's
+    /// own check of the image, a checksum it answered, which image it runs after the update).
+    package private(set) var evidence: String?
+    /// What, in the phase under way, proved that the device runs the new image.
+    private var phaseProof: String?
+    /// Why an `observe` in the phase under way could not tell which image runs.
+    private var phaseDoubt: String?
+    /// The expression each `set` variable was last computed from, so that evidence resting on
+    /// one can show the device's answers behind it.
+    private var derivations: [String: Expression] = [:]
+    /// The values of `once` reads, kept for the next run of this update (a resume).
+    package private(set) var onceAnswers: [String: [String: Value]]
 
-    /// `completedPhases`: the phases an earlier run of this update completed (a resume).
-    public init(procedure: [Step], scope: Scope, completedPhases: Set<String> = []) {
+    /// `completedPhases`: the phases an earlier run of this update completed (a resume);
+    /// `onceAnswers`: what its `once` reads got (bound here and not read again).
+    public init(procedure: [Step], scope: Scope, completedPhases: Set<String> = [], onceAnswers: [String: [String: Value]] = [:]) {
         self.program = ProcedureProgram(procedure)
         self.scope = scope
         self.completedPhases = completedPhases
+        self.onceAnswers = onceAnswers
+        for (name, value) in onceAnswers { bindAnswer(name, value) }
     }
 
     /// Replaces variables that describe the connection (`link`, `present`) after a reconnect.
@@ -138,13 +156,19 @@ package struct ProcedureMachine {
         switch (instruction, outcome) {
         case let (.send(step, _), .failed) where step.optional:
             bindAnswer(step.alias, ["ok": .boolean(false)])
+            if step.once { onceAnswers[step.alias] = ["ok": .boolean(false)] }
         case let (.send(step, location), .sent(fields)):
-            bindAnswer(step.alias, step.optional ? fields.merging(["ok": .boolean(true)]) { $1 } : fields)
+            let answer = step.optional ? fields.merging(["ok": .boolean(true)]) { $1 } : fields
+            bindAnswer(step.alias, answer)
+            if step.once { onceAnswers[step.alias] = answer }
             if let failure = unmet(step.expect, location: location, step: "send '\(step.command)'") {
                 return recover(from: failure)
             }
             // The device's success answer is its own check of the whole image (`verifies`).
-            if step.verifies { verified = true }
+            if step.verifies {
+                verified = true
+                noteProof("the device answered '\(step.command)' with success, its own check of the whole image")
+            }
         case let (.stream(step, _), .streamed(receipt)):
             if let receipt, let alias = step.receipts?.alias { bindAnswer(alias, receipt) }
         case let (.loopBegin(loop, exit, location), .windowed(lastFields)):
@@ -182,7 +206,9 @@ package struct ProcedureMachine {
         case let (.read(step, location), .read(value)):
             var text = String(decoding: value, as: UTF8.self)
             while text.hasSuffix("\0") { text.removeLast() }
-            bindAnswer(step.alias, ["value": .bytes(value), "text": .string(text), "size": .integer(UInt64(value.count))])
+            let record: [String: Value] = ["value": .bytes(value), "text": .string(text), "size": .integer(UInt64(value.count))]
+            bindAnswer(step.alias, record)
+            if step.once { onceAnswers[step.alias] = record }
             if let failure = unmet(step.expect, location: location, step: "read '\(step.characteristic)'") {
                 return recover(from: failure)
             }
@@ -205,12 +231,27 @@ package struct ProcedureMachine {
             let instruction = program.instructions[counter]
             do throws(EvaluationError) {
                 switch instruction {
-                case let .send(step, location): return .send(step, location)
+                case let .send(step, location):
+                    // Asked before the update began, in an earlier run: kept, not asked again.
+                    if step.once, onceAnswers[step.alias] != nil {
+                        counter += 1
+                        continue
+                    }
+                    return .send(step, location)
                 case let .stream(step, location): return .stream(step, location)
                 case let .reconnect(step): return .reconnect(step)
                 case let .wait(duration): return .wait(duration)
                 case let .await(step, location): return .await(step, location)
-                case let .read(step, location): return .read(step, location)
+                case let .read(step, location):
+                    // Read before the update began, in an earlier run: kept, not read again.
+                    if step.once, onceAnswers[step.alias] != nil {
+                        counter += 1
+                        continue
+                    }
+                    return .read(step, location)
+                case let .observe(step, location):
+                    if let failure = observe(step, location: location) { return recover(from: failure) }
+                    counter += 1
                 case let .serveBegin(loop, _):
                     let data = try ExpressionEvaluator.bytes(loop.data, in: scope)
                     let size = try ExpressionEvaluator.integer(loop.size, in: scope)
@@ -252,11 +293,16 @@ package struct ProcedureMachine {
                         failure.deviceHolds = holds
                         return recover(from: failure)
                     }
-                    if verifies { verified = true }
+                    if verifies {
+                        verified = true
+                        noteProof("what the device reported holds: \(condition.text)"
+                                  + (ConditionWitness.values(of: condition, in: scope, excluding: ["param"]).map { " (\($0))" } ?? ""))
+                    }
                     counter += 1
                 case let .set(bindings):
                     for binding in bindings {
                         scope[binding.name] = try ExpressionEvaluator.evaluate(binding.value, in: scope)
+                        derivations[binding.name] = binding.value
                         if confirmation.readsAnswer(binding.value.node) {
                             confirmation.answerNames.insert(binding.name)
                         } else {
@@ -284,10 +330,7 @@ package struct ProcedureMachine {
                 case let .phaseBegin(phase, exit, location):
                     if let failure = try beginPhase(phase, exit: exit, location: location) { return .failed(failure) }
                 case let .phaseEnd(phase):
-                    completedPhases.insert(phase.name)
-                    currentPhase = nil
-                    stage = phase.achieves ?? stage
-                    phaseEvents.append(.completed(phase))
+                    endPhase(phase)
                     counter += 1
                 }
             } catch {
@@ -303,6 +346,9 @@ package struct ProcedureMachine {
     private mutating func beginPhase(_ phase: PhaseStep, exit: Int, location: SourceLocation) throws(EvaluationError) -> ProcedureFailure? {
         if let done = phase.done, try ExpressionEvaluator.condition(done, in: scope) {
             if confirmation.confirms(done.node) { verified = true }
+            if confirmation.confirms(done.node) || (phase.achieves ?? .unchanged) >= .unconfirmed {
+                evidence = "the device showed it had already completed phase '\(phase.name)': " + explained(done)
+            }
             completedPhases.insert(phase.name)
             stage = phase.achieves ?? stage
             phaseEvents.append(.alreadyDone(phase))
@@ -320,9 +366,95 @@ package struct ProcedureMachine {
                                     step: "phase '\(phase.name)'", location: location, chunkOffset: nil)
         }
         currentPhase = phase
+        phaseProof = nil
+        phaseDoubt = nil
         phaseEvents.append(.entered(phase))
         counter += 1
         return nil
+    }
+
+    /// Ends a phase whose steps all ran. A phase whose stage has the device run the new image
+    /// reaches it only when something in it proved that (an `observe`, a confirmed checksum, a
+    /// check that `verifies`); otherwise the device may be in any of the phase's unproven stages,
+    /// and the evidence says nothing proved which.
+    private mutating func endPhase(_ phase: PhaseStep) {
+        completedPhases.insert(phase.name)
+        currentPhase = nil
+        guard let achieves = phase.achieves, achieves >= .unconfirmed, phaseProof == nil else {
+            stage = phase.achieves ?? stage
+            phaseEvents.append(.completed(phase))
+            return
+        }
+        let before = stage ?? .unchanged
+        let declared = phase.unproven?.holds ?? []
+        let holds = Array(Set(declared.isEmpty ? [before, achieves] : declared)).sorted()
+        let reasons = [phaseDoubt, phase.unproven?.message].compactMap { $0 }
+        let why = reasons.isEmpty ? "nothing the device answered after phase '\(phase.name)' shows which image it runs"
+            : reasons.joined(separator: "; ")
+        evidence = [evidence, why].compactMap { $0 }.joined(separator: "; ")
+        stage = holds.first ?? before
+        phaseEvents.append(.unproven(phase, holds: holds))
+    }
+
+    /// A condition and the values it read; a lone `set` variable is shown as what it was
+    /// computed from, with the device's answers behind it.
+    private func explained(_ condition: Expression) -> String {
+        var shown = condition
+        if case let .path(path) = condition.node, path.count == 1, let derivation = derivations[path[0]] {
+            shown = derivation
+        }
+        return shown.text + (ConditionWitness.values(of: shown, in: scope, excluding: ["param", "image"]).map { " (\($0))" } ?? "")
+    }
+
+    /// Records what proved the stage; inside a phase that has the device run the new image,
+    /// it is that phase's proof.
+    private mutating func noteProof(_ text: String) {
+        evidence = text
+        if currentPhase != nil { phaseProof = text }
+    }
+
+    /// Judges an `observe`: the new image runs (the phase's proof), the previous one does (a
+    /// failure saying so, with the stages that leaves), or nothing can tell (the phase ends
+    /// unproven).
+    private mutating func observe(_ step: ObserveStep, location: SourceLocation) -> ProcedureFailure? {
+        let after: Value
+        do {
+            after = try ExpressionEvaluator.evaluate(step.after, in: scope)
+        } catch {
+            return ProcedureFailure(failure: .expectationFailed(expression: step.after.text, location: step.after.location,
+                                                                values: "cannot be evaluated: \(error.message)"),
+                                    step: "observe", location: location, chunkOffset: nil)
+        }
+        // What was not read (an optional characteristic the device lacks) is not known.
+        let before = step.before.flatMap { try? ExpressionEvaluator.evaluate($0, in: scope) }
+        let new = step.new.flatMap { try? ExpressionEvaluator.evaluate($0, in: scope) }
+        let reboot: RunningImageEvidence.Reboot
+        if case let .string(text)? = scope.lookup(["link", "reboot"]) {
+            reboot = RunningImageEvidence.Reboot(rawValue: text) ?? .none
+        } else {
+            reboot = .none
+        }
+        let judged = RunningImageEvidence(subject: step.subject, before: before, after: after, new: new, reboot: reboot)
+        switch judged.verdict {
+        case let .newRuns(text):
+            noteProof(text)
+            if step.verifies { verified = true }
+            return nil
+        case let .cannotTell(text):
+            phaseDoubt = text
+            return nil
+        case let .previousRuns(text, reset):
+            evidence = text
+            let prior = stage ?? .unchanged
+            var failure = ProcedureFailure(
+                failure: .expectationFailed(expression: "observe", location: location,
+                                            values: "the device does not run the new image: \(text)"),
+                step: "observe", location: location, chunkOffset: nil)
+            // Seen to reset: its bootloader did not start the new image. Not reset: it still
+            // holds what the phases before gave it, to start at its next reset.
+            failure.deviceHolds = reset ? [.unchanged] : [prior]
+            return failure
+        }
     }
 
     private mutating func beginLoop(_ loop: ChunkLoop, exit: Int, location: SourceLocation) throws(EvaluationError) -> Int {
@@ -393,7 +525,10 @@ package struct ProcedureMachine {
         for condition in conditions {
             do {
                 if try ExpressionEvaluator.condition(condition, in: scope) {
-                    if confirmation.confirms(condition.node) { verified = true }
+                    if confirmation.confirms(condition.node) {
+                        verified = true
+                        noteProof("the device's answer matched the new image's checksum: \(condition.text)")
+                    }
                     continue
                 }
                 let values = Self.paths(in: condition.node).compactMap { path -> String? in
@@ -452,6 +587,7 @@ package struct ProcedureMachine {
         case let .serveBegin(loop, _), let .serveWait(loop, _, _), let .serveNext(loop, _):
             return "serve '\(loop.request)'"
         case let .read(step, _): return "read '\(step.characteristic)'"
+        case let .observe(step, _): return "observe \(step.subject)"
         case .jump, .loopNext, .retryBegin, .retryEnd: return "procedure"
         }
     }
@@ -461,7 +597,7 @@ package struct ProcedureMachine {
         case let .send(_, location), let .stream(_, location), let .check(_, _, _, _, location),
              let .loopBegin(_, _, location), let .fail(_, location), let .await(_, location),
              let .phaseBegin(_, _, location), let .serveBegin(_, location), let .serveWait(_, _, location),
-             let .read(_, location):
+             let .read(_, location), let .observe(_, location):
             return location
         default:
             return SourceLocation(file: "procedure", line: 0, column: 0)

@@ -31,6 +31,7 @@ struct ProcedureProgram {
         /// End of a served block: jump back to `wait`, or leave when `until` holds.
         case serveNext(ServeLoop, wait: Int)
         case read(ReadStep, SourceLocation)
+        case observe(ObserveStep, SourceLocation)
     }
 
     private(set) var instructions: [Instruction] = []
@@ -84,6 +85,8 @@ struct ProcedureProgram {
             instructions[wait] = .serveWait(loop, exit: instructions.count, step.location)
         case let .read(read):
             instructions.append(.read(read, step.location))
+        case let .observe(observe):
+            instructions.append(.observe(observe, step.location))
         }
     }
 

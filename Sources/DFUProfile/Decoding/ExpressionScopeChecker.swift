@@ -17,7 +17,7 @@ struct ExpressionScopeChecker {
         "sd_size", "bl_size", "app_size", "hash", "info",
     ]
     /// Members of `link` the engine provides.
-    static let linkMembers = ["mtu"]
+    static let linkMembers = ["mtu", "reboot"]
     /// Members of a chunk loop's alias.
     static let chunkMembers = ["offset", "from", "end", "size", "data", "index", "first", "last"]
     /// Members of a `read` step's alias.
@@ -183,7 +183,7 @@ struct ExpressionScopeChecker {
                 define(step.alias, members: Self.readMembers)
             case .phase(let phase):
                 collect(phase.steps)
-            case .check, .reconnect, .wait, .fail:
+            case .check, .reconnect, .wait, .fail, .observe:
                 break
             }
         }

@@ -1,7 +1,7 @@
 extension ProfileDecoder {
     /// The key that names each kind of step, with the other keys that kind accepts.
     static let stepKinds: [(key: String, extra: [String])] = [
-        ("send", ["as", "timeout", "retries", "expect", "optional", "reboots", "verifies"]),
+        ("send", ["as", "timeout", "retries", "expect", "optional", "reboots", "verifies", "once"]),
         ("if", ["then", "else"]),
         ("set", []),
         ("chunks", []),
@@ -12,9 +12,11 @@ extension ProfileDecoder {
         ("wait", []),
         ("fail", []),
         ("await", ["as", "timeout", "expect"]),
-        ("phase", ["done", "achieves", "repeatable", "resumable", "lost-on-disconnect", "steps"]),
+        ("phase", ["done", "achieves", "repeatable", "resumable", "lost-on-disconnect", "unproven", "unproven-holds",
+                   "steps"]),
         ("serve", []),
-        ("read", ["as", "expect"]),
+        ("read", ["as", "expect", "once"]),
+        ("observe", ["before", "after", "new", "verifies"]),
     ]
     static let chunkKeys = ["data", "from", "size", "as", "progress", "aligned", "next", "window", "steps"]
     static let streamKeys = ["data", "from", "to", "write", "progress", "receipts"]
@@ -108,6 +110,7 @@ extension ProfileDecoder {
         case "phase": stepKind = decodePhase(value, map)
         case "serve": stepKind = decodeServe(value)
         case "read": stepKind = decodeRead(value, map)
+        case "observe": stepKind = decodeObserve(value, map)
         default: stepKind = context.string(value, "'fail'").map { .fail(message: $0) }
         }
         return stepKind.map { Step(kind: $0, location: kindEntry.keyNode.location) }
@@ -130,10 +133,17 @@ extension ProfileDecoder {
             context.error("'verifies' needs an answer to check: command '\(command)' has no response and its "
                               + "characteristic is written without response", at: verifiesNode.location)
         }
-        guard let alias, let timeout, let retries, let optional, let reboots, let verifies else { return nil }
+        let onceNode = map.optional("once")
+        let once = onceNode.map { context.bool($0, "'once'") } ?? false
+        if once == true, let onceNode, commands[command]?.changesDevice == true {
+            context.error("'once' is for a question asked before the update (a version): command '\(command)' changes "
+                          + "the device", at: onceNode.location)
+        }
+        guard let alias, let timeout, let retries, let optional, let reboots, let verifies, let once else { return nil }
         var step = SendStep(command: command, alias: alias, timeout: timeout, retries: retries, expect: expect)
         step.optional = optional
         step.verifies = verifies
+        step.once = once
         step.reboots = reboots ?? nil
         return .send(step)
     }
@@ -291,8 +301,29 @@ extension ProfileDecoder {
         else { return nil }
         let alias = map.optional("as").map { context.identifier($0, "'as'") } ?? characteristic
         let expect = map.optional("expect").map { context.expressions($0, "'expect'") } ?? []
-        guard let alias else { return nil }
-        return .read(ReadStep(characteristic: characteristic, alias: alias, expect: expect))
+        let once = map.optional("once").map { context.bool($0, "'once'") } ?? false
+        guard let alias, let once else { return nil }
+        var step = ReadStep(characteristic: characteristic, alias: alias, expect: expect)
+        step.once = once
+        return .read(step)
+    }
+
+    /// `observe: WHAT` with `after` (required), `before` and `new`.
+    private func decodeObserve(_ value: ProfileNode, _ map: MappingReader) -> Step.Kind? {
+        guard let subject = context.string(value, "'observe'") else { return nil }
+        if subject.isEmpty {
+            context.error("'observe' names what is compared, for reports (e.g. \"the Firmware Revision\"); it is empty",
+                          at: value.location)
+            return nil
+        }
+        let after = map.required("after", context).flatMap { context.expression($0, "'after' of 'observe'") }
+        let before = context.optional(map.optional("before")) { context.expression($0, "'before' of 'observe'") }
+        let new = context.optional(map.optional("new")) { context.expression($0, "'new' of 'observe'") }
+        let verifies = map.optional("verifies").map { context.bool($0, "'verifies'") } ?? false
+        guard let after, let before, let new, let verifies else { return nil }
+        var step = ObserveStep(subject: subject, before: before, after: after, new: new)
+        step.verifies = verifies
+        return .observe(step)
     }
 
     private func decodePhase(_ value: ProfileNode, _ map: MappingReader) -> Step.Kind? {
@@ -316,6 +347,17 @@ extension ProfileDecoder {
         let repeatable = map.optional("repeatable").map { context.bool($0, "'repeatable'") } ?? false
         let resumable = map.optional("resumable").map { context.bool($0, "'resumable'") } ?? true
         let lostOnDisconnect = map.optional("lost-on-disconnect").map { context.bool($0, "'lost-on-disconnect'") } ?? false
+        let unprovenMessage = context.optional(map.optional("unproven")) { context.string($0, "'unproven' of phase '\(name)'") }
+        let unprovenHolds = context.optional(map.optional("unproven-holds")) { node -> [FirmwareStage]? in
+            let items = node.sequence ?? [node]
+            let stages = items.compactMap { context.choice($0, "'unproven-holds' of phase '\(name)'", FirmwareStage.self) }
+            return stages.count == items.count ? stages : nil
+        }
+        if let achieves = achieves ?? nil, achieves < .unconfirmed,
+           let node = map.optional("unproven") ?? map.optional("unproven-holds") {
+            context.error("'unproven' is for a phase that has the device run the new image (achieves: unconfirmed or "
+                          + "installed); phase '\(name)' achieves \(achieves.rawValue)", at: node.location)
+        }
         phaseDepth += 1
         let steps = map.required("steps", context).map { decodeSteps($0, "'steps' of phase '\(name)'") } ?? []
         phaseDepth -= 1
@@ -323,10 +365,14 @@ extension ProfileDecoder {
             context.error("phase '\(name)' is inside another phase: phases follow one another and do not nest",
                           at: value.location)
         }
-        guard let done, let achieves, let repeatable, let resumable, let lostOnDisconnect else { return nil }
+        guard let done, let achieves, let repeatable, let resumable, let lostOnDisconnect, let unprovenMessage,
+              let unprovenHolds else { return nil }
         var phase = PhaseStep(name: name, done: done, achieves: achieves, repeatable: repeatable, resumable: resumable,
                               steps: steps)
         phase.lostOnDisconnect = lostOnDisconnect
+        if unprovenMessage != nil || unprovenHolds != nil {
+            phase.unproven = UnprovenOutcome(holds: unprovenHolds ?? [], message: unprovenMessage)
+        }
         return .phase(phase)
     }
 

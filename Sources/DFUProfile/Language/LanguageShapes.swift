@@ -103,7 +103,8 @@ enum LanguageShapes {
     /// Each step kind's mapping: its kind key and the other keys it takes.
     static let steps: [String: [String: ValueShape]] = [
         "send": ["send": .reference(section: "commands"), "reboots": reboots, "as": .name, "timeout": .duration,
-                 "retries": .integer, "expect": .expressions, "optional": .boolean, "verifies": .boolean],
+                 "retries": .integer, "expect": .expressions, "optional": .boolean, "verifies": .boolean,
+                 "once": .boolean],
         "if": ["if": .expression, "then": .steps, "else": .steps],
         "set": ["set": .namedMap(.expression, keys: .name)],
         "chunks": ["chunks": .context("chunks")],
@@ -117,9 +118,13 @@ enum LanguageShapes {
         "await": ["await": .anyOf([.reference(section: "notifications"), .list(.reference(section: "notifications"))]),
                   "as": .name, "timeout": .duration, "expect": .expressions],
         "phase": ["phase": .text, "steps": .steps, "done": .expression, "achieves": .choice,
-                  "repeatable": .boolean, "resumable": .boolean, "lost-on-disconnect": .boolean],
+                  "repeatable": .boolean, "resumable": .boolean, "lost-on-disconnect": .boolean, "unproven": .text,
+                  "unproven-holds": .anyOf([.choice, .list(.choice)])],
         "serve": ["serve": .context("serve")],
-        "read": ["read": .reference(section: "characteristics"), "as": .name, "expect": .expressions],
+        "read": ["read": .reference(section: "characteristics"), "as": .name, "expect": .expressions,
+                 "once": .boolean],
+        "observe": ["observe": .text, "before": .expression, "after": .expression, "new": .expression,
+                    "verifies": .boolean],
     ]
 
     /// The mapping a step kind takes as its value, for kinds that take one.

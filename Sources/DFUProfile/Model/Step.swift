@@ -40,6 +40,10 @@ public struct Step: Sendable {
         case serve(ServeLoop)
         /// Read a characteristic and bind its value.
         case read(ReadStep)
+        /// Compare what the device reports about the image it runs (after the update) with what
+        /// it reported before and with what the new image reports: the evidence of which image
+        /// runs (see `ObserveStep`).
+        case observe(ObserveStep)
     }
 
     /// What the step does.
@@ -76,6 +80,9 @@ public struct SendStep: Sendable {
     /// command after the XOR byte) or one the image carries (a GBL file's end-tag CRC-32). The
     /// update then counts as verified.
     package var verifies: Bool = false
+    /// Sent only the first time the procedure runs for an image (a question such as "which
+    /// version do you run?" asked before the update began): a resume keeps its answer.
+    package var once = false
 
     /// A step that sends `command`, binding its response as `alias`.
     public init(command: String, alias: String, timeout: Duration?, retries: Int?, expect: [Expression]) {
@@ -246,6 +253,10 @@ public struct ReadStep: Sendable {
     package var alias: String
     /// Conditions its value must meet.
     public var expect: [Expression]
+    /// Read only the first time the procedure runs for an image: a resume keeps what was read
+    /// before the update began (the version the device ran before), instead of reading what it
+    /// runs halfway through.
+    package var once = false
 
     /// A read of `characteristic`, bound as `alias`.
     public init(characteristic: String, alias: String, expect: [Expression]) {
@@ -301,6 +312,11 @@ public struct PhaseStep: Sendable {
     /// bootloader reloads its settings on a disconnect): a report then says it may be back at
     /// the stage before.
     package var lostOnDisconnect = false
+    /// For a phase that `achieves` a stage in which the device runs the new image
+    /// (`unconfirmed`, `installed`): what to report when nothing in the phase proves that it
+    /// does (no `observe` saw the new image run, no check confirmed it). Nil: the default, the
+    /// stage before the phase or the phase's stage, and a sentence saying nothing proved which.
+    package var unproven: UnprovenOutcome?
     /// The steps that do it.
     public var steps: [Step]
 
@@ -313,5 +329,48 @@ public struct PhaseStep: Sendable {
         self.repeatable = repeatable
         self.resumable = resumable
         self.steps = steps
+    }
+}
+
+/// `observe`: the evidence of which image a device runs after its update. `after` is what the
+/// device reports now (a version read back after the reboot); `before` what it reported before
+/// the update began (a `read` with `once: true`); `new` what the new image reports (its version
+/// from the package). `RunningImageEvidence` judges them: the new image is shown to run, the
+/// previous one is, or the values cannot tell (the new image reports what the old one did).
+public struct ObserveStep: Sendable {
+    /// What is compared, in words, for reports ("the software version (get_sw_version)").
+    public var subject: String
+    /// What the device reported before the update; nil, or a name not bound: not known.
+    public var before: Expression?
+    /// What it reports now.
+    public var after: Expression
+    /// What the new image reports; nil: the package does not say (only a change can show it).
+    public var new: Expression?
+    /// The device starts an image only once it checked it (a Telink server checks the image's
+    /// CRC-32 before it boots it): the new image shown running verifies the update.
+    package var verifies = false
+
+    /// An observation of `subject`, comparing `after` with `before` and `new`.
+    public init(subject: String, before: Expression?, after: Expression, new: Expression?) {
+        self.subject = subject
+        self.before = before
+        self.after = after
+        self.new = new
+    }
+}
+
+/// What a phase that would have the device run the new image reports when nothing proved it
+/// does: the stages it may be in, and why the protocol cannot tell.
+public struct UnprovenOutcome: Sendable {
+    /// The stages the device may be in (`unproven-holds`); empty: the stage before the phase or
+    /// the phase's own.
+    public var holds: [FirmwareStage]
+    /// Why nothing proves it (`unproven`), e.g. "the device gives no way to tell which image runs".
+    public var message: String?
+
+    /// An outcome of `holds` (empty: the default stages) said with `message` (nil: the default).
+    public init(holds: [FirmwareStage], message: String?) {
+        self.holds = holds
+        self.message = message
     }
 }
