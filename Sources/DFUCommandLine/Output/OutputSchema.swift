@@ -333,7 +333,7 @@ enum OutputSchema {
 }
 
 // The enums of other modules the schemas list, without CaseIterable: each list is written
-// beside an exhaustive switch, so a new case fails to compile here until it is listed.
+// beside an exhaustive switch, so a new case fails to compile here until it is placed.
 
 /// `FlashReport.Status`'s raw values.
 private enum FlashStatusName {
@@ -369,50 +369,51 @@ private enum LinkSourceName {
 
 /// The `kind` of an `error` object: `DFUKitError.Kind` (what the library refuses or fails
 /// with), `FlashError.Kind` (the engine's finer classes, which `flash` prints), and `ledger`
-/// (`batch run`: the ledger cannot be opened).
+/// (`batch run`: the ledger cannot be opened), each with what it means.
 enum ErrorKindName {
     static let ledger = "ledger"
 
-    static let all: [String] = {
-        var names = library.map { name($0) }
-        for kind in engine.map({ name($0) }) where !names.contains(kind) { names.append(kind) }
-        return names + [ledger]
+    /// Each name once, the library's first, with its meaning.
+    private static let meanings: [(name: String, meaning: String)] = {
+        var entries = library.map { ($0.rawValue, meaning($0)) }
+        for kind in engine where !entries.contains(where: { $0.0 == kind.rawValue }) {
+            entries.append((kind.rawValue, meaning(kind)))
+        }
+        return entries + [(ledger, "the ledger cannot be opened; exit 64 or 74")]
     }()
 
+    static var all: [String] { meanings.map(\.name) }
+
     static var described: String {
-        all.map { "\($0) (\(meaning($0)))" }.joined(separator: ", ")
+        meanings.map { "\($0.name) (\($0.meaning))" }.joined(separator: ", ")
     }
 
     private static let library: [DFUKitError.Kind] = [.usage, .profile, .package, .transport, .device, .cancelled]
     private static let engine: [FlashError.Kind] = [.usage, .profile, .transport, .device, .timeout, .disconnected,
                                                     .incompatibleDevice, .cancelled]
 
-    private static func name(_ kind: DFUKitError.Kind) -> String {
+    private static func meaning(_ kind: DFUKitError.Kind) -> String {
         switch kind {
-        case .usage, .profile, .package, .transport, .device, .cancelled: kind.rawValue
+        case .usage: "the request is wrong: an option, a parameter, a command the profile lacks; exit 64"
+        case .profile: "the profile or line cannot be read or cannot run this; exit 65"
+        case .package: "the package cannot be read, is damaged, fails its signature or is of a kind the profile does "
+            + "not take; exit 65"
+        case .transport: "the transport cannot be opened or used, or no device was found; exit 69"
+        case .device: "the device refused, stopped answering or the link was lost for good; exit 1"
+        case .cancelled: "stopped by a signal or cancelled; exit 130 or 143"
         }
     }
 
-    private static func name(_ kind: FlashError.Kind) -> String {
+    private static func meaning(_ kind: FlashError.Kind) -> String {
         switch kind {
-        case .usage, .profile, .transport, .device, .timeout, .disconnected, .incompatibleDevice, .cancelled: kind.rawValue
-        }
-    }
-
-    private static func meaning(_ name: String) -> String {
-        switch name {
-        case "usage": "the request is wrong: an option, a parameter, a command the profile lacks; exit 64"
-        case "profile": "the profile or line cannot be read or cannot run this; exit 65"
-        case "package": "the package cannot be read, is damaged, fails its signature or is of a kind the profile "
-            + "does not take; exit 65"
-        case "transport": "the transport cannot be opened or used, or no device was found; exit 69"
-        case "device": "the device refused or failed a check; exit 1"
-        case "timeout": "the device stopped answering; exit 1"
-        case "disconnected": "the link dropped and could not be resumed; exit 1"
-        case "incompatible-device": "the device lacks a service or characteristic the profile needs; exit 1"
-        case "cancelled": "stopped by a signal or cancelled; exit 130 or 143"
-        case ledger: "the ledger cannot be opened; exit 64 or 74"
-        default: "see the message"
+        case .usage: meaning(DFUKitError.Kind.usage)
+        case .profile: meaning(DFUKitError.Kind.profile)
+        case .transport: meaning(DFUKitError.Kind.transport)
+        case .cancelled: meaning(DFUKitError.Kind.cancelled)
+        case .device: "the device refused a command or failed a check; exit 1"
+        case .timeout: "the device stopped answering; exit 1"
+        case .disconnected: "the link dropped and could not be resumed; exit 1"
+        case .incompatibleDevice: "the device lacks a service or characteristic the profile needs; exit 1"
         }
     }
 }
