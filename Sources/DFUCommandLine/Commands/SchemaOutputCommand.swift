@@ -12,9 +12,10 @@ struct SchemaOutputCommand: Command {
         outcome once the command line is read: success, a refusal before the radio, a failure on
         the device, an interruption. Every key is present in every outcome, null where the outcome
         cannot tell; the schema lists every key as required and allows no other (the answer of
-        exec holds the profile's own fields). Check an output with any draft 2020-12 validator:
+        exec holds the profile's own fields). Check an output with any draft 2020-12 validator,
+        e.g. the source tree's script (python3-jsonschema):
           dfukit schema output flash > flash.schema.json
-          dfukit flash ... --json > out.json; python3 -m jsonschema -i out.json flash.schema.json
+          dfukit flash ... --json > out.json; scripts/check-json-schema.py flash.schema.json out.json
         Exit: 0, 64 usage.
         """
 
