@@ -16,7 +16,8 @@ release: deps
 	$(SWIFT) build -c release
 
 # The tarball a station installs: .build/dist/dfukit-VERSION-linux-x86_64.tar.gz (bin/dfukit with
-# the Swift runtime linked statically, share/dfukit/profiles, the profile schema, DEPENDS: the
+# the Swift runtime linked statically, share/dfukit/profiles, the profile schema and the --json
+# output schemas (share/dfukit/output-schemas), DEPENDS: the
 # Debian packages it needs; the man page and completions when dfukit generates them). VERSION is
 # what `dfukit --version` reports. Fails when the binary links against anything else.
 dist: deps
@@ -37,7 +38,8 @@ demo: build
 	$(DFUKIT_DEBUG) flash --profile vendor-ctrlpt --device 'sim:vendor-ctrlpt?mtu=247' \
 	    $(DEMO_DIR)/demo-app.zip --json
 
-# The XCTest suites, then Examples/ (a package that uses the library products by path) built in
+# The XCTest suites (among them the --json outputs of flash, batch run, scan and exec in every
+# outcome, checked against `dfukit schema output` by python3-jsonschema, which deps installs), then Examples/ (a package that uses the library products by path) built in
 # .build/examples and each example run and checked (scripts/run-examples.sh).
 test: deps
 	@scripts/run-tests.sh
@@ -109,6 +111,9 @@ install: release
 	install -m 0755 .build/release/dfukit $(DESTDIR)$(PREFIX)/bin/dfukit
 	install -m 0644 profiles/*.yaml $(DESTDIR)$(PREFIX)/share/dfukit/profiles/
 	.build/release/dfukit profile schema > $(DESTDIR)$(PREFIX)/share/dfukit/profile.schema.json
+	install -d $(DESTDIR)$(PREFIX)/share/dfukit/output-schemas
+	for output in flash batch-run scan exec; do \
+	    .build/release/dfukit schema output $$output > $(DESTDIR)$(PREFIX)/share/dfukit/output-schemas/$$output.schema.json; done
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 	    $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	.build/release/dfukit man > $(DESTDIR)$(PREFIX)/share/man/man1/dfukit.1

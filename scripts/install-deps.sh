@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages DFUKit builds against, when any is missing (and the shells and
-# groff the completion and man page tests run: zsh, fish, groff-base).
+# groff the completion and man page tests run: zsh, fish, groff-base; python3-jsonschema, which
+# checks every --json output against its published schema: scripts/check-json-schema.py).
 # Runs as root, or through sudo otherwise.
 set -euo pipefail
-packages=(libzip-dev libcrypto++-dev libbluetooth-dev libyaml-dev libcbor-dev libsqlite3-dev libpq-dev zlib1g-dev pkg-config python3 zsh fish groff-base binutils)
+packages=(libzip-dev libcrypto++-dev libbluetooth-dev libyaml-dev libcbor-dev libsqlite3-dev libpq-dev zlib1g-dev pkg-config python3 python3-jsonschema zsh fish groff-base binutils)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

@@ -48,6 +48,10 @@ install -m 0755 "$binary" "$stage/bin/dfukit"
 strip "$stage/bin/dfukit"
 install -m 0644 profiles/*.yaml "$stage/share/dfukit/profiles/"
 "$binary" profile schema > "$stage/share/dfukit/profile.schema.json"
+install -d "$stage/share/dfukit/output-schemas"
+for output in flash batch-run scan exec; do
+    "$binary" schema output "$output" > "$stage/share/dfukit/output-schemas/$output.schema.json"
+done
 printf '%s\n' "${runtime_packages[@]}" > "$stage/share/dfukit/DEPENDS"
 install -m 0644 README.md "$stage/share/dfukit/README.md"
 

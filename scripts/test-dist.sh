@@ -37,10 +37,11 @@ check() { # check DESCRIPTION COMMAND...: runs COMMAND, counts it
 # ./profiles.
 station() { (cd "$work/run" && env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH= HOME="$work/run" "$work/bin/dfukit" "$@"); }
 
-check "the tarball holds bin/dfukit, profiles, the schema and DEPENDS" \
+check "the tarball holds bin/dfukit, profiles, the schemas and DEPENDS" \
     test -x "$prefix/bin/dfukit" -a -f "$prefix/share/dfukit/profiles/vendor-ctrlpt.yaml" \
          -a -f "$prefix/share/dfukit/profiles/mcumgr-smp.yaml" -a -s "$prefix/share/dfukit/profile.schema.json" \
-         -a -s "$prefix/share/dfukit/DEPENDS"
+         -a -s "$prefix/share/dfukit/output-schemas/flash.schema.json" \
+         -a -s "$prefix/share/dfukit/output-schemas/exec.schema.json" -a -s "$prefix/share/dfukit/DEPENDS"
 check "ldd: no Swift runtime library, nothing missing" \
     bash -c "out=\$(env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH= ldd '$prefix/bin/dfukit') || exit 1; echo \"\$out\";
              ! echo \"\$out\" | grep -E 'libswift|/opt/swift|not found'"

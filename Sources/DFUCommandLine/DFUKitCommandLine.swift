@@ -27,6 +27,7 @@ public enum DFUKitCommandLine {
             CommandEntry(SMPImageConfirmCommand.self),
             CommandEntry(SMPImageEraseCommand.self),
             CommandEntry(BatchReportCommand.self),
+            CommandEntry(SchemaOutputCommand.self),
             CommandEntry(CompletionCommand.self),
             CommandEntry(ManCommand.self),
         ]

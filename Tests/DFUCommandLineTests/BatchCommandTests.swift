@@ -308,7 +308,10 @@ final class BatchCommandTests: XCTestCase {
         }
         process.waitUntilExit()
         let stderr = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
-        let summary = try jsonObject(try String(contentsOfFile: output, encoding: .utf8))
+        let printed = try String(contentsOfFile: output, encoding: .utf8)
+        // Stopped, with devices cancelled after a second signal: still the published shape.
+        OutputSchemaCheck.assertValid(printed, against: "batch-run", label: "stopped")
+        let summary = try jsonObject(printed)
         return StoppedBatch(status: process.terminationStatus, stderr: stderr, summary: summary, ledger: ledger, fleet: fleet,
                             directory: directory)
     }
@@ -408,7 +411,9 @@ final class BatchCommandTests: XCTestCase {
         XCTAssertEqual(attempts.first?[1] as? String, "claim-lost", rows)
         XCTAssertLessThan(attempts.first?[2] as? Int ?? 1_000_000, 1_000_000, "the transfer did not go on: \(rows)")
         XCTAssertEqual(try activeClaims(ledger), 0, "no claim is left held")
-        let summary = try jsonObject(try String(contentsOfFile: output, encoding: .utf8))
+        let printed = try String(contentsOfFile: output, encoding: .utf8)
+        OutputSchemaCheck.assertValid(printed, against: "batch-run", label: "claim-lost")
+        let summary = try jsonObject(printed)
         XCTAssertEqual(summary["claims_lost"] as? Int, 1)
         // Cancelled, as the ledger says, not failed (issue 21: batch run and batch report agree).
         XCTAssertEqual(summary["cancelled"] as? Int, 1)

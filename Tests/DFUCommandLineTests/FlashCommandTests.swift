@@ -16,10 +16,11 @@ final class FlashCommandTests: XCTestCase {
         return try jsonObject(result.stdout, file: file, line: line)
     }
 
-    /// The keys every `--json` outcome has (null when the run cannot tell).
+    /// The keys every `--json` outcome has (null when the run cannot tell; `dfukit schema output
+    /// flash`, checked in OutputSchemaTests).
     static let everyOutcomeKeys = ["status", "bytes", "bytes_already_on_device", "not_sent", "seconds", "bytes_per_second",
-                                   "profile", "device", "address", "retries", "resumes", "device_holds", "phases_done",
-                                   "link", "transfer_seconds"]
+                                   "profile", "device", "address", "retries", "resumes", "clock", "device_holds",
+                                   "phases_done", "evidence", "link", "transfer_seconds", "error"]
 
     private func assertEveryOutcomeKey(_ object: [String: Any], _ transcript: String, file: StaticString = #filePath,
                                        line: UInt = #line) {
@@ -47,7 +48,7 @@ final class FlashCommandTests: XCTestCase {
         XCTAssertEqual(object["clock"] as? String, "simulated")
         XCTAssertEqual(object["resumes"] as? Int, 0)
         XCTAssertEqual(object["retries"] as? Int, 0)
-        XCTAssertNil(object["error"])
+        XCTAssertTrue(object["error"] is NSNull, result.transcript)
         assertEveryOutcomeKey(object, result.transcript)
         XCTAssertEqual(object["bytes_already_on_device"] as? Int, 0)
         XCTAssertTrue(object["not_sent"] is NSNull, result.transcript)

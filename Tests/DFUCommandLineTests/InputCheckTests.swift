@@ -79,7 +79,8 @@ final class InputCheckTests: XCTestCase {
         let echo = try DFUKitBinary.run(["exec", "--profile", "mcumgr-smp", "--device", "sim:mcumgr-smp", "echo",
                                          "--set", "text=42", "--json"])
         XCTAssertEqual(echo.status, 0, echo.transcript)
-        XCTAssertEqual((try jsonObject(echo.stdout)["body"] as? [String: Any])?["r"] as? String, "42")
+        let answer = try jsonObject(echo.stdout)["answer"] as? [String: Any]
+        XCTAssertEqual((answer?["body"] as? [String: Any])?["r"] as? String, "42", echo.stdout)
     }
 
     /// `exec ... start` on the vendor device erases its slot: a command the profile marks

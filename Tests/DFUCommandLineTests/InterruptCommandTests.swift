@@ -71,6 +71,7 @@ final class InterruptCommandTests: XCTestCase {
         XCTAssertEqual(result.stderrLines.last,
                        "interrupted by Ctrl-C (SIGINT); device holds: unchanged (it still runs its previous firmware)",
                        result.transcript)
+        OutputSchemaCheck.assertValid(result.stdout, against: "flash", label: "interrupted-transfer")
         let report = try jsonObject(result.stdout)
         XCTAssertEqual(report["status"] as? String, "failed")
         XCTAssertEqual(report["device_holds"] as? [String], ["unchanged"])

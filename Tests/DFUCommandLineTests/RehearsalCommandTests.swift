@@ -208,7 +208,7 @@ final class RehearsalCommandTests: XCTestCase {
     func testScanListsEveryDeviceOfAFleet() throws {
         let result = try DFUKitBinary.run(["scan", "--device", "sim:vendor-ctrlpt?fleet=5", "--json"])
         XCTAssertEqual(result.status, 0, result.transcript)
-        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        let rows = try XCTUnwrap(try jsonObject(result.stdout)["devices"] as? [[String: Any]], result.stdout)
         XCTAssertEqual(rows.compactMap { $0["address"] as? String },
                        (1...5).map { "C0:FF:EE:00:00:0\($0)" })
     }

@@ -178,7 +178,7 @@ for c in "${cases[@]}"; do
     elif [ "$kind" = att-mtu ]; then
         grep -q 'Exchange MTU OK' "$d/out.txt" && [ "$(cat "$d/rc")" = 0 ] && ok=1 || why="no ATT Exchange MTU answer"
     elif [ "$kind" = scan ]; then
-        listed=$(python3 -c 'import json,sys; print(" ".join(sorted(d["address"] for d in json.load(open(sys.argv[1])))))' \
+        listed=$(python3 -c 'import json,sys; print(" ".join(sorted(d["address"] for d in json.load(open(sys.argv[1]))["devices"])))' \
                  "$d/out.txt" 2>/dev/null)
         expected=$(for c2 in "${cases[@]}"; do read -r _ _ p2 s2 _ <<< "${c2%%|*}"
                    [[ $s2 == nordic_secure_* || $s2 == nordic_buttonless_* ]] && echo "$p2"; done |

@@ -109,6 +109,9 @@ struct BatchRunCommand: Command {
     func run(_ console: any Console) async -> Int32 {
         if let lineFileErrors {
             console.error(lineFileErrors.description + "\nno device was touched.")
+            // The line file was not read: its station and lease are not known.
+            printRefusal(console, ErrorJSON.object(kind: DFUKitError.Kind.profile.rawValue,
+                                                   message: lineFileErrors.description), lineRead: false)
             return ExitCode.dataError
         }
         guard let profileName = line.profile, let packagePath = line.package, let deviceText = line.device else {
@@ -121,6 +124,7 @@ struct BatchRunCommand: Command {
             profile = try ProfileLibrary.standard().load(profileName)
         } catch {
             console.error(error.description)
+            printRefusal(console, ErrorJSON.object(kind: DFUKitError.Kind.profile.rawValue, message: error.description))
             return ExitCode.dataError
         }
         do {
@@ -128,6 +132,7 @@ struct BatchRunCommand: Command {
             packageSHA256 = SHA256.digest(Array(try Data(contentsOf: URL(fileURLWithPath: packagePath)))).hexString
         } catch {
             console.error("error: \(error)\nno device was touched.")
+            printRefusal(console, ErrorJSON.object(kind: DFUKitError.Kind.package.rawValue, message: "\(error)"))
             return ExitCode.dataError
         }
         // Every check that needs no device, once for the line, as DFUKit.batch makes them.
@@ -137,7 +142,10 @@ struct BatchRunCommand: Command {
             do {
                 request.publicKeyPEM = try String(contentsOfFile: keyPath, encoding: .utf8)
             } catch {
-                console.error("error: cannot read the public key \(keyPath): \(error.localizedDescription)\nno device was touched.")
+                let message = "cannot read the public key \(keyPath): \(error.localizedDescription)"
+                console.error("error: \(message)\nno device was touched.")
+                printRefusal(console, ErrorJSON.object(kind: DFUKitError.Kind.package.rawValue, message: message),
+                             packageSHA256: packageSHA256)
                 return ExitCode.dataError
             }
         }
@@ -146,6 +154,7 @@ struct BatchRunCommand: Command {
             plan = try Preflight.batch(request)
         } catch {
             Refusal.print(error, console: console, command: "dfukit \(Self.name)")
+            printRefusal(console, ErrorJSON.object(error), packageSHA256: packageSHA256)
             return error.exitCode
         }
         for note in plan.notes { console.error(note.description) }
@@ -155,6 +164,7 @@ struct BatchRunCommand: Command {
             source = try plan.deviceSource()
         } catch {
             Refusal.print(error, console: console, command: "dfukit \(Self.name)")
+            printRefusal(console, ErrorJSON.object(error), packageSHA256: packageSHA256)
             return error.exitCode
         }
         let ledgerURL = line.ledger ?? "sqlite:dfukit-ledger.sqlite"
@@ -167,6 +177,8 @@ struct BatchRunCommand: Command {
             if taken > 0 { console.error("took back \(taken) device(s) this station held when it last stopped") }
         } catch {
             console.error("error: \(error)")
+            printRefusal(console, ErrorJSON.object(kind: ErrorKindName.ledger, message: "\(error)"), packageSHA256: packageSHA256,
+                         ledgerError: "\(error)", clock: source.usesVirtualTime ? .simulated : .wall)
             return error.kind == .invalidURL ? ExitCode.usage : ExitCode.ioError
         }
         let adapter = LedgerBatchAdapter(ledger: ledger, packageSHA256: packageSHA256, station: station, profile: profile.name,
@@ -181,6 +193,8 @@ struct BatchRunCommand: Command {
         case let .success(value): summary = value
         case let .failure(error):
             console.error("error: \(error)")
+            printRefusal(console, ErrorJSON.object(error), packageSHA256: packageSHA256,
+                         clock: source.usesVirtualTime ? .simulated : .wall)
             return ExitCode.of(error)
         }
         var text = "\(summary.devices) device(s): \(summary.succeeded) flashed, \(summary.failed) failed, "
@@ -199,22 +213,43 @@ struct BatchRunCommand: Command {
         }
         console.error(text)
         if json {
-            var object: [String: Any] = [
+            var object = summaryObject(station: station, packageSHA256: packageSHA256, lineRead: true)
+            object.merge([
                 "devices": summary.devices, "succeeded": summary.succeeded, "failed": summary.failed,
                 "cancelled": summary.cancelled,
                 "skipped": summary.skipped, "attempts": summary.attempts, "seconds": summary.seconds,
                 "clock": source.usesVirtualTime ? "simulated" : "wall", "stopped_early": summary.stoppedEarly,
                 "stopped": signal != nil || summary.ledgerFailure != nil,
                 "claims_lost": summary.claimsLost, "unconfirmed_records": summary.unconfirmedRecords,
-                "station": station, "package_sha256": packageSHA256,
-                "lease_seconds": Double(line.lease.components.seconds)
-                    + Double(line.lease.components.attoseconds) / 1e18,
-            ]
-            if let signal { object["signal"] = signal.name }
-            if let failure = summary.ledgerFailure { object["ledger_error"] = failure }
+                "signal": signal?.name ?? NSNull(), "ledger_error": summary.ledgerFailure ?? NSNull(),
+            ]) { $1 }
             console.out(JSONOutput.line(object))
         }
         return Self.exitCode(summary, signal: signal)
+    }
+
+    /// The `--json` summary's keys (`dfukit schema output batch-run`), for a run that touched no
+    /// device: every count 0, null where it cannot tell.
+    private func summaryObject(station: String?, packageSHA256: String?, lineRead: Bool) -> [String: Any] {
+        let lease = lineRead ? Double(line.lease.components.seconds) + Double(line.lease.components.attoseconds) / 1e18 : nil
+        return [
+            "devices": 0, "succeeded": 0, "failed": 0, "cancelled": 0, "skipped": 0, "attempts": 0, "seconds": 0,
+            "clock": NSNull(), "stopped_early": false, "stopped": false, "claims_lost": 0, "unconfirmed_records": 0,
+            "station": station ?? NSNull(), "package_sha256": packageSHA256 ?? NSNull(), "lease_seconds": lease ?? NSNull(),
+            "signal": NSNull(), "ledger_error": NSNull(), "error": NSNull(),
+        ]
+    }
+
+    /// With `--json`, a run refused or stopped before its summary still prints one, with `error`.
+    private func printRefusal(_ console: any Console, _ error: [String: Any], lineRead: Bool = true,
+                              packageSHA256: String? = nil, ledgerError: String? = nil, clock: ProgressClock? = nil) {
+        guard json else { return }
+        let station = lineRead ? line.station ?? ProcessInfo.processInfo.hostName : nil
+        var object = summaryObject(station: station, packageSHA256: packageSHA256, lineRead: lineRead)
+        object["error"] = error
+        if let ledgerError { object["ledger_error"] = ledgerError }
+        if let clock { object["clock"] = clock == .simulated ? "simulated" : "wall" }
+        console.out(JSONOutput.line(object))
     }
 
     /// How long ledger calls are retried before the ledger counts as unreachable: 30 s, or

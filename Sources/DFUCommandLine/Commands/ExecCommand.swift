@@ -9,7 +9,7 @@ struct ExecCommand: Command {
         SharedOptions.device("TRANSPORT[/ADDRESS], e.g. sim:mcumgr-smp"),
         SharedOptions.set("a profile parameter the command uses"),
         OptionSpec("--yes", "-y", help: "send a command that changes the device (the profile marks it changes-device)"),
-        SharedOptions.json("print the answer on one line"),
+        SharedOptions.json("print one JSON object: the answer, or why there is none"),
     ]
     static let discussion = """
         COMMAND is a key of the profile's `commands`. The answer's fields are printed as JSON
@@ -18,6 +18,9 @@ struct ExecCommand: Command {
         parameter must be one the command's request reads, its value of the parameter's type.
         A command that erases, writes, starts, activates or resets (changes-device in the
         profile) is sent only with --yes.
+        With --json the object has every key in every outcome (dfukit schema output exec):
+        status (answered or failed), command, profile, device, address, answer (the answer's
+        fields, {} for a command without response fields; null without an answer) and error.
         Exit: 0 answered, 1 the device refused or did not answer, 64 usage (a wrong command,
         parameter or value, or --yes missing), 65 bad profile, 69 transport.
         """
@@ -34,7 +37,7 @@ struct ExecCommand: Command {
             device: try DeviceSpecifier(parsing: try arguments.requiredValue("--device"), command: command),
             command: arguments.positionals[0],
             settings: try ParameterSetting.parse(arguments.values["--set"] ?? [], command: command),
-            json: arguments.flag("--json"), invokedAs: command, confirmed: arguments.flag("--yes"))
+            json: arguments.flag("--json"), invokedAs: command, confirmed: arguments.flag("--yes"), printsResult: true)
     }
 
     func run(_ console: any Console) async -> Int32 {

@@ -120,14 +120,14 @@ struct FlashCommand: Command {
             profile = try ProfileLibrary.standard().load(profileName)
         } catch {
             console.error(error.description)
-            printEarlyFailure(console, kind: "profile", message: error.description)
+            printEarlyFailure(console, error: ErrorJSON.object(kind: "profile", message: error.description))
             return ExitCode.dataError
         }
         do {
             package = try FirmwarePackage.open(path: packagePath)
         } catch {
             console.error("error: \(error)\nnothing was sent to the device.")
-            printEarlyFailure(console, kind: "package", message: "\(error)")
+            printEarlyFailure(console, error: ErrorJSON.object(kind: "package", message: "\(error)"))
             return ExitCode.dataError
         }
         let plan: FlashPlan
@@ -137,7 +137,7 @@ struct FlashCommand: Command {
             plan = try Preflight.flash(try request(profile: profile, package: package), places: places)
         } catch {
             Refusal.print(error, console: console, command: "dfukit \(Self.name)")
-            printEarlyFailure(console, kind: error.kind.rawValue, message: error.message)
+            printEarlyFailure(console, error: ErrorJSON.object(error))
             return error.exitCode
         }
         for note in plan.notes { console.error(note.description) }
@@ -157,7 +157,7 @@ struct FlashCommand: Command {
             // The transport could not be opened: nothing was sent.
             let error = outcome.error ?? DFUKitError(kind: .transport, message: "the transport could not be opened")
             Refusal.print(error, console: console, command: "dfukit \(Self.name)")
-            printEarlyFailure(console, kind: error.kind.rawValue, message: error.message)
+            printEarlyFailure(console, error: ErrorJSON.object(error))
             return interruption?.exitCode ?? error.exitCode
         }
         // What proved the stage the device is in, or that nothing could; the last line says the stage.
@@ -178,16 +178,17 @@ struct FlashCommand: Command {
         }
     }
 
-    /// With `--json`, a failure before the flash started still prints one result object.
-    private func printEarlyFailure(_ console: any Console, kind: String, message: String) {
+    /// With `--json`, a failure before the flash started still prints one result object
+    /// (`dfukit schema output flash`).
+    private func printEarlyFailure(_ console: any Console, error: [String: Any]) {
         guard json else { return }
         let object: [String: Any] = [
             "status": "failed", "bytes": 0, "seconds": 0, "bytes_per_second": 0, "profile": profileName,
-            "device": "\(device.scheme):\(device.target)", "retries": 0, "resumes": 0,
-            "error": ["kind": kind, "message": message],
+            "device": "\(device.scheme):\(device.target)", "retries": 0, "resumes": 0, "error": error,
             // Nothing is known of the device: the keys every outcome has, unknown.
-            "address": NSNull(), "bytes_already_on_device": NSNull(), "not_sent": NSNull(), "device_holds": NSNull(),
-            "phases_done": NSNull(), "evidence": NSNull(), "link": NSNull(), "transfer_seconds": NSNull(),
+            "address": NSNull(), "clock": NSNull(), "bytes_already_on_device": NSNull(), "not_sent": NSNull(),
+            "device_holds": NSNull(), "phases_done": NSNull(), "evidence": NSNull(), "link": NSNull(),
+            "transfer_seconds": NSNull(),
         ]
         console.out(Self.render(object))
     }
@@ -204,8 +205,9 @@ struct FlashCommand: Command {
             "resumes": report.resumes,
             "clock": clock == .simulated ? "simulated" : "wall",
         ]
-        // Every outcome has the same keys; null where the run cannot tell (no address chosen, no
-        // transfer, no connection), [] where there is nothing (a profile without phases).
+        // Every outcome has the same keys (`dfukit schema output flash`); null where the run
+        // cannot tell (no address chosen, no transfer, no connection, no error), [] where there is
+        // nothing (a profile without phases).
         object["bytes_already_on_device"] = report.bytesAlreadyOnDevice
         object["not_sent"] = orNull(report.notSent)
         object["address"] = orNull(report.address)
@@ -214,13 +216,7 @@ struct FlashCommand: Command {
         object["phases_done"] = report.phasesDone
         object["evidence"] = orNull(report.evidence)
         object["link"] = orNull(report.link.map(LinkGrantFormat.json))
-        if let error = report.error {
-            var errorObject: [String: Any] = ["kind": error.kind.rawValue, "message": error.message]
-            if let state = error.deviceState { errorObject["device"] = state }
-            if let offset = error.offset { errorObject["offset"] = offset }
-            if let location = error.location { errorObject["location"] = location.description }
-            object["error"] = errorObject
-        }
+        object["error"] = orNull(report.error.map(ErrorJSON.object))
         return render(object)
     }
 

@@ -11,8 +11,14 @@ struct ScanCommand: Command {
         SharedOptions.device("e.g. hci:tcp:127.0.0.1:9002 or sim:vendor-ctrlpt", value: "TRANSPORT"),
         SharedOptions.profile("only devices this profile matches"),
         OptionSpec("--seconds", value: "N", help: "how long to listen (default 3)"),
-        SharedOptions.json("print a JSON list"),
+        SharedOptions.json("print one JSON object: the devices heard, or why the scan did not finish"),
     ]
+    static let discussion = """
+        With --json the object has every key in every outcome (dfukit schema output scan): devices
+        (address, name or null, rssi, profiles, services; null when the scan did not finish),
+        device, profile, seconds, and error (null, or kind and message).
+        Exit: 0, 64 usage, 65 bad profile, 69 transport unavailable, 130 Ctrl-C, 143 SIGTERM.
+        """
 
     let device: DeviceSpecifier
     let profileName: String?
@@ -40,6 +46,8 @@ struct ScanCommand: Command {
             }
         } catch {
             console.error(error.description)
+            printResult(console, devices: nil, error: ErrorJSON.object(kind: DFUKitError.Kind.profile.rawValue,
+                                                                        message: error.description))
             return ExitCode.dataError
         }
         // The library's scan: the transport opened through the registry, each device with the
@@ -56,7 +64,9 @@ struct ScanCommand: Command {
             }
         }
         if let interruption {
-            console.error(InterruptionSummary.text(interruption, nothingSentWhile: "scanning"))
+            let text = InterruptionSummary.text(interruption, nothingSentWhile: "scanning")
+            console.error(text)
+            printResult(console, devices: nil, error: ErrorJSON.object(kind: DFUKitError.Kind.cancelled.rawValue, message: text))
             return interruption.exitCode
         }
         let seen: [ScanUpdate]
@@ -65,21 +75,23 @@ struct ScanCommand: Command {
             seen = updates
         case let .failure(error) where error.kind == .usage:
             console.error("error: \(error.message)\nSee 'dfukit scan --help'.")
+            printResult(console, devices: nil, error: ErrorJSON.object(error))
             return ExitCode.usage
         case let .failure(error):
             console.error("error: \(error.message)")
+            printResult(console, devices: nil, error: ErrorJSON.object(error))
             return error.exitCode
         }
         var rows: [[String: Any]] = []
         for found in seen {
             let advertisement = found.advertisement
             let matching = found.matchingProfiles
-            rows.append(["address": advertisement.address.description, "name": advertisement.name ?? "",
+            rows.append(["address": advertisement.address.description, "name": advertisement.name ?? NSNull(),
                          "rssi": advertisement.rssi, "profiles": matching,
                          "services": advertisement.serviceUUIDs.map(\.description)])
         }
         if json {
-            console.out(JSONOutput.line(rows))
+            printResult(console, devices: rows, error: nil)
         } else if rows.isEmpty {
             console.out("no advertising device" + (profileName.map { " matches \($0)" } ?? ""))
         } else {
@@ -90,5 +102,14 @@ struct ScanCommand: Command {
             }
         }
         return ExitCode.success
+    }
+
+    /// With `--json`, one object in every outcome (`dfukit schema output scan`).
+    private func printResult(_ console: any Console, devices: [[String: Any]]?, error: [String: Any]?) {
+        guard json else { return }
+        console.out(JSONOutput.line([
+            "device": device.locator.description, "profile": profileName ?? NSNull(), "seconds": seconds,
+            "devices": devices ?? NSNull(), "error": error ?? NSNull(),
+        ] as [String: Any]))
     }
 }
