@@ -39,6 +39,9 @@ public struct FaultMatrix {
         for fault in faults(from: baseline.world) {
             rows.append(try await flash(subject, profile: profile, faults: [fault]).row)
         }
+        for refusal in subject.refusals {
+            rows.append(try await flash(subject, profile: profile, faults: [], settings: [refusal]).row)
+        }
         return rows
     }
 
@@ -80,8 +83,12 @@ public struct FaultMatrix {
     }
 
     /// One update of `subject` with `faults`, classified against what the device holds.
-    func flash(_ subject: MatrixSubject, profile: Profile, faults: [String]) async throws -> (row: MatrixRow, world: SimulatedWorld) {
-        let world = try SimulatedDeviceCatalog.makeWorld(try SimulatorConfiguration(parsing: subject.device(with: faults)))
+    /// `settings`: `sim:` keys under which the device refuses the image (a refusal row: the
+    /// update must not end verified).
+    func flash(_ subject: MatrixSubject, profile: Profile, faults: [String],
+               settings: [String] = []) async throws -> (row: MatrixRow, world: SimulatedWorld) {
+        let world = try SimulatedDeviceCatalog.makeWorld(try SimulatorConfiguration(
+            parsing: subject.device(with: faults, settings: settings)))
         let tracker = PhaseTracker()
         let report = await FlashSession(profile: profile, images: [subject.image], transport: world, address: nil,
                                         options: FlashOptions(parameters: subject.parameters),
@@ -97,12 +104,13 @@ public struct FaultMatrix {
         // before: on the matrix's fresh devices, nothing of the new image.
         let silent: Bool
         if verified {
-            silent = actual.stage != subject.goal || (!reported.isEmpty && reported != [actual.stage.rawValue])
+            silent = !settings.isEmpty || actual.stage != subject.goal || (!reported.isEmpty && reported != [actual.stage.rawValue])
         } else {
             silent = reported.isEmpty ? actual.stage != .unchanged : !reported.contains(actual.stage.rawValue)
         }
         let row = MatrixRow(
-            subject: subject.name, fault: faults.joined(separator: " ") .isEmpty ? "none" : faults.joined(separator: " "),
+            subject: subject.name,
+            fault: settings.map { "refusal:" + $0 }.first ?? (faults.isEmpty ? "none" : faults.joined(separator: " ")),
             phase: tracker.phase(ended: report), outcome: verified ? "verified" : "error",
             message: report.error.map { "\($0)" } ?? "", deviceStage: actual.stage.rawValue, deviceState: actual.summary,
             reportedHolds: reported, silent: silent,
