@@ -99,11 +99,15 @@ public struct FaultMatrix {
         let actual = (world.peripherals.first as? any FirmwareStageReporting)?.stage(of: subject.target)
             ?? FirmwareStageReport(.unchanged, "the device cannot say")
         let verified = report.status == .verified
+        // Completed without an error: what the device held let the update end without its
+        // checksums confirmed (a resume that found the new version already running). Judged as
+        // a success: silent unless the device is where the goal says.
+        let succeeded = verified || (report.status == .completed && report.error == nil)
         let reported = report.deviceHolds.map(\.rawValue)
         // An update that stopped before its first phase says the device holds what it held
         // before: on the matrix's fresh devices, nothing of the new image.
         let silent: Bool
-        if verified {
+        if succeeded {
             silent = !settings.isEmpty || actual.stage != subject.goal || (!reported.isEmpty && reported != [actual.stage.rawValue])
         } else {
             silent = reported.isEmpty ? actual.stage != .unchanged : !reported.contains(actual.stage.rawValue)
@@ -111,10 +115,10 @@ public struct FaultMatrix {
         let row = MatrixRow(
             subject: subject.name,
             fault: settings.map { "refusal:" + $0 }.first ?? (faults.isEmpty ? "none" : faults.joined(separator: " ")),
-            phase: tracker.phase(ended: report), outcome: verified ? "verified" : "error",
+            phase: tracker.phase(ended: report), outcome: verified ? "verified" : succeeded ? "completed" : "error",
             message: report.error.map { "\($0)" } ?? "", deviceStage: actual.stage.rawValue, deviceState: actual.summary,
             reportedHolds: reported, silent: silent,
-            unexplained: !verified && report.error?.deviceState == nil,
+            unexplained: !succeeded && report.error?.deviceState == nil,
             resumes: report.resumes, retries: report.retries)
         return (row, world)
     }
