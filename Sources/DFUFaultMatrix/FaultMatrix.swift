@@ -39,6 +39,9 @@ public struct FaultMatrix {
         for fault in faults(from: baseline.world) {
             rows.append(try await flash(subject, profile: profile, faults: [fault]).row)
         }
+        for refusal in subject.refusals {
+            rows.append(try await flash(subject, profile: profile, faults: [], settings: [refusal]).row)
+        }
         return rows
     }
 
@@ -80,8 +83,12 @@ public struct FaultMatrix {
     }
 
     /// One update of `subject` with `faults`, classified against what the device holds.
-    func flash(_ subject: MatrixSubject, profile: Profile, faults: [String]) async throws -> (row: MatrixRow, world: SimulatedWorld) {
-        let world = try SimulatedDeviceCatalog.makeWorld(try SimulatorConfiguration(parsing: subject.device(with: faults)))
+    /// `settings`: `sim:` keys under which the device refuses the image (a refusal row: the
+    /// update must not end verified).
+    func flash(_ subject: MatrixSubject, profile: Profile, faults: [String],
+               settings: [String] = []) async throws -> (row: MatrixRow, world: SimulatedWorld) {
+        let world = try SimulatedDeviceCatalog.makeWorld(try SimulatorConfiguration(
+            parsing: subject.device(with: faults, settings: settings)))
         let tracker = PhaseTracker()
         let report = await FlashSession(profile: profile, images: [subject.image], transport: world, address: nil,
                                         options: FlashOptions(parameters: subject.parameters),
@@ -91,26 +98,30 @@ public struct FaultMatrix {
         await world.sleep(until: world.now + Self.settleTime)
         let actual = (world.peripherals.first as? any FirmwareStageReporting)?.stage(of: subject.target)
             ?? FirmwareStageReport(.unchanged, "the device cannot say")
-        // An update that ended without an error (verified, or completed when the device's own check
-        // went unanswered and it was found running the image after a resume) is judged as one.
-        let verified = report.status != .failed
+        let verified = report.status == .verified
+        // Completed without an error: what the device held let the update end without its
+        // checksums confirmed (a resume that found the new version already running). Judged as
+        // a success: silent unless the device is where the goal says.
+        let succeeded = verified || (report.status == .completed && report.error == nil)
         let reported = report.deviceHolds.map(\.rawValue)
         // An update that stopped before its first phase says the device holds what it held
         // before: on the matrix's fresh devices, nothing of the new image.
         let silent: Bool
-        if verified {
+        if succeeded {
             // A report that leaves it open (the protocol cannot show which image runs) must
             // still name the stage the device is in.
-            silent = actual.stage != subject.goal || (!reported.isEmpty && !reported.contains(actual.stage.rawValue))
+            silent = !settings.isEmpty || actual.stage != subject.goal
+                || (!reported.isEmpty && !reported.contains(actual.stage.rawValue))
         } else {
             silent = reported.isEmpty ? actual.stage != .unchanged : !reported.contains(actual.stage.rawValue)
         }
         let row = MatrixRow(
-            subject: subject.name, fault: faults.joined(separator: " ") .isEmpty ? "none" : faults.joined(separator: " "),
-            phase: tracker.phase(ended: report), outcome: verified ? report.status.rawValue : "error",
+            subject: subject.name,
+            fault: settings.map { "refusal:" + $0 }.first ?? (faults.isEmpty ? "none" : faults.joined(separator: " ")),
+            phase: tracker.phase(ended: report), outcome: verified ? "verified" : succeeded ? "completed" : "error",
             message: report.error.map { "\($0)" } ?? "", deviceStage: actual.stage.rawValue, deviceState: actual.summary,
             reportedHolds: reported, silent: silent,
-            unexplained: !verified && report.error?.deviceState == nil,
+            unexplained: !succeeded && report.error?.deviceState == nil,
             resumes: report.resumes, retries: report.retries)
         return (row, world)
     }

@@ -8,7 +8,7 @@ public struct MatrixRow: Sendable {
     public var fault: String
     /// The phase under way when the fault first showed (a resume, a resend), or at the end.
     public var phase: String
-    /// `verified` or `error`.
+    /// `verified`, `completed` (ended without an error, its checksums unconfirmed) or `error`.
     public var outcome: String
     /// The error the tool reported (empty when verified).
     public var message: String

@@ -14,21 +14,27 @@ public struct MatrixSubject: Sendable {
     public var image: FlashImage
     public var parameters: [String: ParameterValue]
     public var goal: DFUSimulator.FirmwareStage
+    /// `sim:` settings under which the device refuses the image (`min-size=32768`): one row
+    /// each, which must end failed, saying the device holds what it held.
+    public var refusals: [String] = []
 
     public init(name: String, profile: String, device: String, image: FlashImage,
-                parameters: [String: ParameterValue] = [:], goal: DFUSimulator.FirmwareStage = .installed) {
+                parameters: [String: ParameterValue] = [:], goal: DFUSimulator.FirmwareStage = .installed,
+                refusals: [String] = []) {
         self.name = name
         self.profile = profile
         self.device = device
         self.image = image
         self.parameters = parameters
         self.goal = goal
+        self.refusals = refusals
     }
 
     /// The device string with `faults` added (`&fault=...` for each).
-    func device(with faults: [String]) -> String {
+    func device(with faults: [String], settings: [String] = []) -> String {
+        let keys = settings + faults.map { "fault=" + $0 }
         let separator = device.contains("?") ? "&" : "?"
-        return faults.isEmpty ? device : device + separator + faults.map { "fault=" + $0 }.joined(separator: "&")
+        return keys.isEmpty ? device : device + separator + keys.joined(separator: "&")
     }
 
     /// The image as the simulators' stage reports know it.
@@ -57,8 +63,14 @@ public struct MatrixSubject: Sendable {
         MatrixSubject(name: "dialog-suota", profile: "dialog-suota", device: "dialog-suota?mtu=247",
                       image: SweepFirmware.suota(codeSize: 6_000)),
         MatrixSubject(name: "ti-oad", profile: "ti-oad", device: "ti-oad?mtu=247", image: SweepFirmware.tiOAD(size: 6_000)),
+        // min-size above the image: an application whose OTA server takes larger images only
+        // refuses it with OTA_FW_SIZE_ERR at the packet holding the size.
         MatrixSubject(name: "telink-ota", profile: "telink-ota", device: "telink-ota?mtu=247",
-                      image: SweepFirmware.telink(body: 16_384)),
+                      image: SweepFirmware.telink(body: 16_384), refusals: ["min-size=32768"]),
+        // A newer OTA server, which notifies its result before it ends the link.
+        MatrixSubject(name: "telink-ota result feedback", profile: "telink-ota",
+                      device: "telink-ota?mtu=247&result-feedback=1", image: SweepFirmware.telink(body: 16_384),
+                      refusals: ["min-size=32768"]),
         MatrixSubject(name: "silabs-ota", profile: "silabs-ota", device: "silabs-ota?mtu=247",
                       image: SweepFirmware.gbl(programSize: 8_000)),
     ]

@@ -32,8 +32,10 @@ The server (one write = one message, little-endian, nothing acknowledged):
                      last one received -> OTA_DATA_UNCOMPLETE (5); the firmware check not
                      matched -> 7; else success
   other ffxx         OTA_PACKET_INVALID (2)
-The first error (or the end) ends the OTA: later writes are ignored; the result is notified
-(06 ff <result> 00) to a subscribed client, then the device drops the link (0x13). With the link
+The first error (or the end) ends the OTA: later writes are ignored; with --result-feedback (a
+newer server: ota_server.c blt_ota_procOtaResultFeedback, B85m/B91 SDKs from 2020.06) the result
+is notified (06 ff <result> 00) to a subscribed client, OTA_SUCCESS included, then the device drops
+the link (0x13); without it (an older server, which keeps no result to notify) it only drops it. With the link
 gone: success -> the boot mark, a reboot into the new image, whose first boot erases the old
 image's sectors before it advertises; failure -> the sectors written are erased, a reboot into
 the old image (nothing written: no reboot). Silent meanwhile: the erases (--erase-ms per 4 KiB
@@ -268,12 +270,15 @@ class TelinkOTAPeripheral(Peripheral):
             await self.ended(result)
 
     async def ended(self, result: int) -> None:
-        """blt_ota_procOtaResultFeedback: the result to a subscribed client, then LL terminate."""
+        """blt_ota_procOtaResultFeedback: the result to a subscribed client (--result-feedback;
+        pushed with blc_gatt_pushHandleValueNotify, and only once it is queued is the terminate
+        asked for, DATA_PENDING_TERMINATE_CMD), then LL terminate."""
         log.info('OTA ended: %s (%d)', NAMES.get(result, 'result'), result)
         connection = self.connected
         if connection is None:
             return  # the feedback timeout finishes it
-        self.send(connection, self.ota, [bytes([0x06, 0xFF, result, 0x00])], then_disconnect=TERMINATE)
+        feedback = [bytes([0x06, 0xFF, result, 0x00])] if self.args.result_feedback else []
+        self.send(connection, self.ota, feedback, then_disconnect=TERMINATE)
 
     async def finish(self) -> None:
         """blt_ota_procOtaFinish."""
@@ -342,6 +347,8 @@ async def main() -> None:
     parser.add_argument('--packet-timeout-s', type=float, default=5, help='between data packets (default 5)')
     parser.add_argument('--erase-ms', type=float, default=85, help='per 4 KiB sector erased (default 85)')
     parser.add_argument('--boot-ms', type=float, default=300, help='reboot to advertising (default 300: assumed)')
+    parser.add_argument('--result-feedback', action='store_true',
+                        help='notify the result (06 ff <result> 00) before dropping the link, as newer servers do')
     parser.add_argument('--drop-packet', type=int, action='append', default=[], metavar='INDEX',
                         help='lose the first data packet with this index before the server sees it')
     args = parser.parse_args()

@@ -149,7 +149,10 @@ final class DialogSUOTAFlashTests: XCTestCase {
     func testAnImageTooLargeForTheBankIsRefusedAtTheFirstBlock() async throws {
         let (report, device, _) = try await flash(Self.image(codeSize: 45_000), device: "dialog-suota?mtu=23")
         assertRefused(report, device, naming: "inval-img-size")
-        XCTAssertEqual(device.receivedCommands.filter { $0 == ["patch_data"] }.count, 24, "one 240-byte block, twice")
+        XCTAssertEqual(device.receivedCommands.filter { $0 == ["patch_data"] }.count, 12,
+                       "one 240-byte block, once: inval-img-size is marked retryable: false, the retry block does not send it again")
+        XCTAssertTrue(report.error?.message.contains("not retried: the device refused for good") == true,
+                      String(describing: report.error))
     }
 
     func testAnImageAlreadyInTheChosenBankIsRefused() async throws {

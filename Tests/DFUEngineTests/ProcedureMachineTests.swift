@@ -316,6 +316,19 @@ final class ProcedureMachineTests: XCTestCase {
         XCTAssertEqual(result.machine.retryCount, 2)
     }
 
+    /// A status whose code the profile marks `retryable: false` is not asked again: the device
+    /// gives the same answer however often it is asked.
+    func testRetryDoesNotRunAgainAfterARefusalMarkedNotRetryable() throws {
+        var final = DeviceStatus(code: 0x0B, name: "OTA_FW_SIZE_ERR")
+        final.retryable = false
+        let result = try run(retried) { command, _ in
+            command == "get" ? .failed(.deviceStatus(final)) : .sent(fields: [:])
+        }
+        XCTAssertEqual(result.log, ["send get", "failed"])
+        XCTAssertEqual(result.machine.retryCount, 0)
+        XCTAssertEqual(result.failure?.failure, .deviceStatus(final))
+    }
+
     func testRetryStartsAgainFromTheScopeItStartedWith() throws {
         let procedure = """
           - set: { n: 0 }

@@ -91,7 +91,9 @@ final class TIOADFlashTests: XCTestCase {
         let (report, device) = try await flash(image)
         XCTAssertEqual(report.status, .failed)
         XCTAssertEqual(report.error?.message, "send 'identify' failed: the device answered status 0xA (invalid-file): "
-                       + "the image's imgID is not the one this device accepts (an image for another chip or product)")
+                       + "the image's imgID is not the one this device accepts (an image for another chip or product); "
+                       + "not retried: the device refused for good, a retry gets the same answer (the profile marks "
+                       + "'invalid-file' retryable: false)")
         XCTAssertEqual(report.deviceHolds, [.unchanged])
         XCTAssertEqual(report.error?.deviceState, "the device still runs its previous firmware")
         XCTAssertTrue(device.blockLog.isEmpty)

@@ -280,6 +280,63 @@ final class TelinkFlashTests: XCTestCase {
         XCTAssertEqual(processed.device.results, [.success])
     }
 
+    // MARK: - The result a newer server notifies (result-feedback=1)
+
+    /// A device whose application allows larger images only (min-size above the image's size,
+    /// which the profile's own min_size lets through): the server refuses at the packet holding
+    /// the size (OTA_FW_SIZE_ERR). A newer server says so before it ends the link: the update
+    /// ends at once, failed with the result's name, one OTA on the device, no resume, nothing
+    /// retried; the device still runs its old image.
+    func testSizeRefusalWithResultFeedbackEndsAtOnceNamingTheResult() async throws {
+        let run = try await flash(Self.image(body: 16_384), device: "telink-ota?result-feedback=1&min-size=32768")
+        XCTAssertEqual(run.report.status, .failed)
+        let error = try XCTUnwrap(run.report.error)
+        XCTAssertEqual(error.kind, .device)
+        XCTAssertTrue(error.message.contains("the device sent 'ota_result' (status 0xB (OTA_FW_SIZE_ERR)"), error.message)
+        XCTAssertTrue(error.message.contains("not retried: the device refused for good"), error.message)
+        XCTAssertEqual(run.report.resumes, 0)
+        XCTAssertEqual(run.report.retries, 0)
+        XCTAssertEqual(run.device.results, [.firmwareSizeError], "one OTA, refused once")
+        XCTAssertEqual(run.writes.filter { $0.value.starts(with: [0x01, 0xFF]) }.count, 1, "one start")
+        XCTAssertEqual(run.report.deviceHolds, [.unchanged])
+        XCTAssertNil(run.device.running.image)
+    }
+
+    /// The same refusal from an older server, which notifies nothing: the client only sees the
+    /// link end, and resumes as the profile allows (each OTA refused again), then fails.
+    func testSizeRefusalWithoutResultFeedbackReadsAsALostLink() async throws {
+        let run = try await flash(Self.image(body: 16_384), device: "telink-ota?min-size=32768")
+        XCTAssertEqual(run.report.status, .failed)
+        let error = try XCTUnwrap(run.report.error)
+        XCTAssertEqual(error.kind, .disconnected, error.message)
+        XCTAssertFalse(error.message.contains("ota_result"), error.message)
+        XCTAssertTrue(error.message.contains("gave up after 3 resume(s)"), error.message)
+        XCTAssertEqual(run.report.resumes, 3)
+        XCTAssertEqual(run.device.results, Array(repeating: .firmwareSizeError, count: 4))
+    }
+
+    /// A newer server's OTA_SUCCESS before its reboot is heard and is no failure: verified as
+    /// without feedback.
+    func testSuccessWithResultFeedbackEndsVerified() async throws {
+        let image = Self.image(body: 16_384)
+        let run = try await flash(image, device: "telink-ota?result-feedback=1")
+        XCTAssertEqual(run.report.status, .verified, String(describing: run.report.error))
+        XCTAssertEqual(run.report.deviceHolds, [.installed])
+        XCTAssertEqual(run.report.resumes, 0)
+        XCTAssertEqual(run.device.results, [.success])
+        XCTAssertEqual(run.device.running.image, image.data)
+    }
+
+    /// A refusal a new OTA can get past (a packet damaged on its way, OTA_DATA_CRC_ERR), heard
+    /// from a newer server: resumed as before, and verified.
+    func testRetryableRefusalWithResultFeedbackResumes() async throws {
+        let image = Self.image(body: 16_384)
+        let run = try await flash(image, device: "telink-ota?result-feedback=1&fault=corrupt-write:300")
+        XCTAssertEqual(run.report.status, .verified, String(describing: run.report.error))
+        XCTAssertEqual(run.report.resumes, 1)
+        XCTAssertEqual(run.device.results, [.dataCRCError, .success])
+    }
+
     // MARK: - Images the device would refuse, and its timeouts
 
     /// Refused before anything is written: no KNLT, a wrong size field, a damaged CRC-32.

@@ -1,4 +1,4 @@
-import DFUFaultMatrix
+@testable import DFUFaultMatrix
 import DFUProfile
 import Foundation
 import XCTest
@@ -24,6 +24,7 @@ final class FaultMatrixTests: XCTestCase {
         "dialog-suota": ["upload", "validate", "reboot"],
         "ti-oad": ["transfer", "enable"],
         "telink-ota": ["transfer", "install"],
+        "telink-ota result feedback": ["transfer", "install"],
         // Its last phase, boot, only reconnects and reads the application version: no fault kind
         // of the simulator acts on a read yet, so the matrix does not reach it.
         "silabs-ota": ["upload", "verify"],
@@ -43,6 +44,27 @@ final class FaultMatrixTests: XCTestCase {
             let hit = Set(rows.map(\.phase))
             for phase in Self.phases[subject.name] ?? [] {
                 XCTAssertTrue(hit.contains(phase), "\(subject.name): no fault hit phase '\(phase)' (hit: \(hit.sorted()))")
+            }
+        }
+    }
+
+    /// The Telink refusal rows: with the result notification, the update ends at once naming
+    /// the result (no resume); without it, the link's end is all the client sees, and it resumes.
+    func testTelinkRefusalRowsEndFailedAndWithFeedbackAreNotResumed() async throws {
+        let matrix = FaultMatrix(short: true, profilesDirectory: Self.profiles)
+        for name in ["telink-ota", "telink-ota result feedback"] {
+            let subject = try XCTUnwrap(MatrixSubject.all.first { $0.name == name })
+            let profile = try ProfileLoader.load(path: Self.profiles + "/telink-ota.yaml")
+            let row = try await matrix.flash(subject, profile: profile, faults: [], settings: subject.refusals).row
+            XCTAssertEqual(row.fault, "refusal:min-size=32768", name)
+            XCTAssertEqual(row.outcome, "error", name)
+            XCTAssertFalse(row.silent || row.unexplained, "\(name): \(row.message)")
+            XCTAssertEqual(row.reportedHolds, ["unchanged"], name)
+            if name.hasSuffix("feedback") {
+                XCTAssertEqual(row.resumes, 0, row.message)
+                XCTAssertTrue(row.message.contains("OTA_FW_SIZE_ERR") && row.message.contains("not retried"), row.message)
+            } else {
+                XCTAssertEqual(row.resumes, 3, row.message)
             }
         }
     }

@@ -120,9 +120,12 @@ final class TelinkOTADeviceTests: XCTestCase {
         XCTAssertEqual(device.rebootCount, 1)
     }
 
-    /// What a client that subscribed hears: the result, then the link ends.
+    /// What a client that subscribed hears from a newer server (`result-feedback=1`): the
+    /// result, then the link ends; OTA_SUCCESS too, before the reboot.
     func testSubscribedClientHearsTheResultBeforeTheLinkEnds() async throws {
-        try makeDevice()
+        var settings = Self.smallImages
+        settings.resultFeedback = true
+        try makeDevice(settings)
         try await link.setNotifications(enabled: true, for: ota, preferring: .notifications)
         var packets = Self.packets(Self.image(body: 0x100))
         packets[3][5] ^= 0x01
@@ -131,6 +134,28 @@ final class TelinkOTADeviceTests: XCTestCase {
         XCTAssertEqual(notification?.value, [0x06, 0xFF, 0x03, 0x00], "OTA_DATA_CRC_ERR")
         let end = await linkEnd()
         XCTAssertTrue(end?.contains("OTA_DATA_CRC_ERR") == true, String(describing: end))
+
+        try await reconnect()
+        try await link.setNotifications(enabled: true, for: ota, preferring: .notifications)
+        let image = Self.image(body: 0x100)
+        try await write([command(0xFF01)] + Self.packets(image))
+        try await write([TelinkOTAEndCommand(lastIndex: UInt16(Self.packets(image).count - 1)).bytes])
+        let success = try await link.nextNotification(until: link.now + .seconds(1))
+        XCTAssertEqual(success?.value, [0x06, 0xFF, 0x00, 0x00], "OTA_SUCCESS")
+        let ended = await linkEnd()
+        XCTAssertTrue(ended?.contains("OTA_SUCCESS") == true, String(describing: ended))
+    }
+
+    /// An older server (the default) notifies nothing, subscribed or not: the link just ends.
+    func testOlderServerNotifiesNoResult() async throws {
+        try makeDevice()
+        try await link.setNotifications(enabled: true, for: ota, preferring: .notifications)
+        var packets = Self.packets(Self.image(body: 0x100))
+        packets[3][5] ^= 0x01
+        try await write([command(0xFF01)] + packets.prefix(4))
+        let end = await linkEnd()
+        XCTAssertTrue(end?.contains("OTA_DATA_CRC_ERR") == true, String(describing: end))
+        XCTAssertEqual(device.results, [.dataCRCError])
     }
 
     /// Each refusal ends the OTA at the packet that shows it; the device erases what it wrote,
@@ -263,7 +288,8 @@ final class TelinkOTADeviceTests: XCTestCase {
 
     func testSimulatorKeysConfigureTheServer() throws {
         let configuration = try SimulatorConfiguration(parsing:
-            "telink-ota?firmware-revision=3.1.4&firmware-check=0&min-size=64&ota-timeout-s=120&packet-timeout-s=2&boot-ms=50")
+            "telink-ota?firmware-revision=3.1.4&firmware-check=0&min-size=64&ota-timeout-s=120&packet-timeout-s=2&boot-ms=50"
+                + "&result-feedback=1")
         let world = try SimulatedDeviceCatalog.makeWorld(configuration)
         let device = try XCTUnwrap(world.peripherals.first as? TelinkOTADevice)
         XCTAssertEqual(device.running.revision, "3.1.4")
@@ -272,7 +298,9 @@ final class TelinkOTADeviceTests: XCTestCase {
         XCTAssertEqual(device.settings.processTimeout, .seconds(120))
         XCTAssertEqual(device.settings.packetTimeout, .seconds(2))
         XCTAssertEqual(device.bootTime, .milliseconds(50))
-        for bad in ["telink-ota?firmware-check=2", "telink-ota?ota-timeout-s=4", "vendor-ctrlpt?min-size=64"] {
+        XCTAssertTrue(device.settings.resultFeedback)
+        XCTAssertFalse(TelinkOTAServerSettings().resultFeedback, "an older server by default")
+        for bad in ["telink-ota?firmware-check=2", "telink-ota?result-feedback=yes", "telink-ota?ota-timeout-s=4", "vendor-ctrlpt?min-size=64"] {
             XCTAssertThrowsError(try SimulatedDeviceCatalog.makeWorld(try SimulatorConfiguration(parsing: bad)), bad)
         }
     }

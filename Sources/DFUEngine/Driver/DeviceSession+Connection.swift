@@ -43,8 +43,13 @@ extension DeviceSession {
             let services = try await newLink.discoverServices()
             let newBindings = try ConnectionBindings(profile: profile, services: services, address: target.description,
                                                      mtu: newLink.mtu, writeTypes: options.writeTypes)
-            for spec in profile.characteristics where spec.subscribe {
+            for spec in profile.characteristics {
                 guard let characteristic = newBindings.characteristic(spec.name) else { continue }
+                // A watched notification's characteristic, where the device can send it (older
+                // servers declare no notify and never send it).
+                let watched = profile.notifications.values.contains { $0.watched && $0.characteristic == spec.name }
+                    && !characteristic.properties.isDisjoint(with: [.notify, .indicate])
+                guard spec.subscribe || watched else { continue }
                 try await newLink.setNotifications(enabled: true, for: characteristic,
                                                    preferring: spec.prefersIndications ? .indications : .notifications)
             }
@@ -78,11 +83,16 @@ extension DeviceSession {
     /// link (up to the grace time; then drop it ourselves) and to advertise again (up to the
     /// boot timeout) before connecting, so the device is never reached before it rebooted;
     /// otherwise drop the link and connect again. To the same address or address + 1.
-    func reconnect(_ step: ReconnectStep, after reboot: PendingReboot?) async throws(RunInterruption) {
+    ///
+    /// A refusal among the `watch` notifications the device sent before it dropped the link is
+    /// returned at once, without waiting for the device to come back.
+    @discardableResult
+    func reconnect(_ step: ReconnectStep, after reboot: PendingReboot?,
+                   watching watch: NotificationWatch? = nil) async throws(RunInterruption) -> DeviceStatus? {
         guard let current = address else { throw .linkLost(LinkLoss(detail: "not connected")) }
         let target = step.address == .next ? current.adding(1) : current
         if let reboot {
-            try await awaitReboot(reboot, of: target)
+            if let refusal = try await awaitReboot(reboot, of: target, watching: watch) { return refusal }
         } else {
             lastReboot = .none
             if let link { await link.disconnect() }
@@ -96,22 +106,36 @@ extension DeviceSession {
         } catch {
             throw .failed(error)
         }
+        return nil
     }
 
     /// Waits for a device that was told to reboot, while the link is still up: for it to drop
     /// the link (up to the grace time, counted from when the command went out; then the link is
-    /// dropped here), then for it to advertise again.
-    func awaitReboot(_ reboot: PendingReboot, of target: DeviceAddress) async throws(RunInterruption) {
+    /// dropped here), then for it to advertise again. The notifications read meanwhile go to
+    /// `watch`: the first refusal among them is returned once the link is down, unwaited.
+    @discardableResult
+    func awaitReboot(_ reboot: PendingReboot, of target: DeviceAddress,
+                     watching watch: NotificationWatch? = nil) async throws(RunInterruption) -> DeviceStatus? {
         if let link {
             let deadline = boundedByAttempt(deadline: link.now + max(.zero, reboot.sentAt + reboot.timing.grace - transport.now))
             var dropped = false
+            var watch = watch
+            var refusal: DeviceStatus?
             do {
-                while try await link.nextNotification(until: deadline) != nil {}
+                while let notification = try await link.nextNotification(until: deadline) {
+                    if refusal == nil, case let .refusal(status)? = watch?.hear(notification.value, from: notification.valueHandle) {
+                        refusal = status
+                    }
+                }
             } catch {
                 dropped = true
             }
             if Task.isCancelled { throw .cancelled }
             lastReboot = dropped ? .observed : .keptLink
+            if let refusal {
+                if !dropped { await link.disconnect() }
+                return refusal
+            }
             if !dropped {
                 onEvent(.rebooting("the device kept the link \(reboot.timing.grace.secondsText) after '\(reboot.command)'; "
                                    + "disconnecting"))
@@ -119,6 +143,7 @@ extension DeviceSession {
             }
         }
         try await awaitAdvertising(target, after: reboot)
+        return nil
     }
 
     /// Waits, up to the boot timeout, for `target` to advertise (listening from now on).

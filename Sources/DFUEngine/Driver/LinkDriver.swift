@@ -29,12 +29,16 @@ struct LinkDriver {
     var pacer: WritePacer?
     /// When the whole attempt must end (link time): waits are cut to it, and the loop stops there.
     var attemptDeadline: Duration?
+    /// The profile's watched notifications: one that refuses, read while the machine waits,
+    /// fails it with the device's status.
+    var watch: NotificationWatch?
 
     /// Runs `machine` to its end: what it completed with, or how it failed.
     func run<Machine: LinkMachine>(_ machine: inout Machine) async throws(Interruption) -> Result<Machine.Output, ExchangeFailure> {
         var action = machine.handle(.begin(now: link.now))
         var resends = machine.resends
         var transferred = machine.transferred
+        var watch = self.watch
         while true {
             if Task.isCancelled { throw .cancelled }
             if let attemptDeadline, link.now >= attemptDeadline { throw .attemptDeadlinePassed }
@@ -53,6 +57,9 @@ struct LinkDriver {
                     // to the machine would make it resend (and report a retry) on its way out.
                     if Task.isCancelled { throw Interruption.cancelled }
                     if let notification {
+                        if case let .refusal(status)? = watch?.hear(notification.value, from: notification.valueHandle) {
+                            return .failure(.deviceStatus(status))
+                        }
                         action = machine.handle(.notification(valueHandle: notification.valueHandle,
                                                               value: notification.value, now: link.now))
                     } else if let attemptDeadline, link.now >= attemptDeadline, deadline > attemptDeadline {

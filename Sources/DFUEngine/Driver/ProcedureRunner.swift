@@ -45,6 +45,16 @@ final class ProcedureRunner {
     }
 
     func run() async throws(RunInterruption) -> Result {
+        do {
+            return try await runSteps()
+        } catch {
+            // The device may have said why before it dropped the link (a watched notification).
+            guard case let .linkLost(loss) = error, let refusal = await refusalLeftOnLostLink() else { throw error }
+            throw refused(refusal, loss: loss)
+        }
+    }
+
+    private func runSteps() async throws(RunInterruption) -> Result {
         var machine = ProcedureMachine(procedure: profile.procedure, scope: try baseScope(),
                                        completedPhases: progress.completedPhases, onceAnswers: progress.onceAnswers)
         machine.progressLimit = image.data.count
@@ -82,7 +92,10 @@ final class ProcedureRunner {
                 outcome = try await windowed(loop, location: location, scope: machine.scope)
             case let .reconnect(step):
                 let reboot = progress.pendingReboot
-                try await session.device.reconnect(step, after: reboot)
+                if let refusal = try await session.device.reconnect(step, after: reboot, watching: notificationWatch()) {
+                    throw refused(refusal, loss: LinkLoss(detail: "the device dropped the link after '\(reboot?.command ?? "")'",
+                                                          step: "reconnect"))
+                }
                 progress.pendingReboot = nil
                 machine.rebind(try linkRecords())
                 outcome = .reconnected
@@ -177,6 +190,60 @@ final class ProcedureRunner {
         }
     }
 
+    // MARK: - Watched notifications
+
+    /// The profile's watched notifications (`watch: true`) on this connection; nil when none
+    /// is watched or bound.
+    func notificationWatch() -> NotificationWatch? {
+        guard let bindings = session.bindings else { return nil }
+        var candidates: [NotificationWait.Candidate] = []
+        for (name, message) in profile.notifications.sorted(by: { $0.key < $1.key }) where message.watched {
+            guard let source = try? bindings.require(message.characteristic) else { continue }
+            candidates.append(NotificationWait.Candidate(name: name, message: message,
+                                                         handle: source.target.characteristic.valueHandle,
+                                                         framing: source.framing))
+        }
+        let scope = (try? baseScope()) ?? Scope([:])
+        return NotificationWatch(candidates: candidates, scope: scope, codeTables: profile.codeTables)
+    }
+
+    /// The first refusal among the notifications the device sent before the link dropped and
+    /// nothing read (writes without response await nothing).
+    private func refusalLeftOnLostLink() async -> DeviceStatus? {
+        guard let link = session.link, var watch = notificationWatch() else { return nil }
+        var refusal: DeviceStatus?
+        // A link that is down gives what arrived before, then fails.
+        while let notification = try? await link.nextNotification(until: link.now) {
+            if refusal == nil, case let .refusal(status) = watch.hear(notification.value, from: notification.valueHandle) {
+                refusal = status
+            }
+        }
+        return refusal
+    }
+
+    /// A watched refusal that came with a lost link: final when its code cannot succeed on
+    /// retry, else a lost link as before (the session resumes), naming what the device said.
+    private func refused(_ status: DeviceStatus, loss: LinkLoss) -> RunInterruption {
+        let said = "the device sent '\(status.notification ?? "a notification")' (\(status)), then dropped the link"
+        guard status.retryable else {
+            var error = FlashError(kind: .device, message: (loss.step.map { "\($0): " } ?? "") + said
+                                    + "; " + Self.notRetried(status),
+                                   address: session.address?.description, image: image.name,
+                                   offset: statistics.bytesHeld > 0 ? statistics.bytesHeld : nil, location: loss.location)
+            error.hint = "the device refuses this image as it is: change what its refusal names, then flash again"
+            return .failed(error)
+        }
+        var loss = loss
+        loss.detail = said + " (" + loss.detail + ")"
+        return .linkLost(loss)
+    }
+
+    /// Why a refusal was not retried, for its error.
+    static func notRetried(_ status: DeviceStatus) -> String {
+        "not retried: the device refused for good, a retry gets the same answer (the profile marks "
+            + (status.name.map { "'\($0)'" } ?? "this code") + " retryable: false)"
+    }
+
     // MARK: - Driving machines
 
     /// Runs a link-level machine through `LinkDriver`, counting resends, reporting progress
@@ -216,8 +283,9 @@ final class ProcedureRunner {
                 reportProgress(done)
             })
         do {
-            let result = try await LinkDriver(link: link, observer: observer, pacer: pacer,
-                                              attemptDeadline: session.attemptDeadline).run(&machine)
+            var driver = LinkDriver(link: link, observer: observer, pacer: pacer, attemptDeadline: session.attemptDeadline)
+            driver.watch = notificationWatch()
+            let result = try await driver.run(&machine)
             if case .success = result {
                 progress.currentPhaseAnswered = true
                 session.deviceAnswered = true
@@ -265,6 +333,7 @@ final class ProcedureRunner {
               let spec = session.profile.characteristics.first(where: { bindings.characteristic($0.name)?.valueHandle == handle }),
               let entry = spec.attErrors.flatMap({ session.profile.codeTables[$0]?.entries[UInt64(code)] }) else { return nil }
         return entry.name + (entry.message.map { ": " + $0 } ?? "") + " (the device refused a write to '\(spec.name)')"
+            + (entry.retryable ? "" : "; a retry gets the same answer (retryable: false)")
     }
 
     // MARK: - Progress
@@ -309,7 +378,10 @@ final class ProcedureRunner {
         let addressText = session.address?.description
         switch failure.failure {
         case let .deviceStatus(status):
-            var error = FlashError(kind: .device, message: "\(failure.step) failed: the device answered \(status)",
+            var message = "\(failure.step) failed: the device " + (status.notification.map { "sent '\($0)': " } ?? "answered ")
+                + status.description
+            if !status.retryable { message += "; " + Self.notRetried(status) }
+            var error = FlashError(kind: .device, message: message,
                                    address: addressText, image: image.name, offset: failure.chunkOffset,
                                    location: failure.location)
             // A code the profile does not know (or a garbled answer) does not say the device refused.

@@ -18,6 +18,7 @@ public enum ExchangeFailure: Error, Sendable, Equatable {
     package var isRetryable: Bool {
         switch self {
         case .evaluation, .phaseUndone: return false
+        case let .deviceStatus(status): return status.retryable
         default: return true
         }
     }
@@ -34,6 +35,11 @@ public struct DeviceStatus: Sendable, Equatable, CustomStringConvertible {
     package var detailCode: UInt64?
     package var detailName: String?
     package var detailMessage: String?
+    /// False when the profile marks the code (or its detail) `retryable: false`: the device
+    /// gives the same answer however often it is asked.
+    package var retryable = true
+    /// The watched notification that carried it, when the device sent it unasked (`watch: true`).
+    package var notification: String?
 
     public var description: String {
         var text = "status 0x\(String(code, radix: 16, uppercase: true))"
@@ -52,12 +58,14 @@ public struct DeviceStatus: Sendable, Equatable, CustomStringConvertible {
         guard case let .integer(code)? = lookup(spec.field, in: fields), !spec.success.contains(code) else { return nil }
         let entry = spec.codes.flatMap { tables[$0]?.entries[code] }
         var status = DeviceStatus(code: code, name: entry?.name, message: entry?.message)
+        status.retryable = entry?.retryable ?? true
         if let detail = spec.detail, detail.when == code,
            case let .integer(detailCode)? = detail.field.flatMap({ fields[$0] }) ?? fields[MessageDecoder.positionalDetailKey] {
             let detailEntry = detail.codes.flatMap { tables[$0]?.entries[detailCode] }
             status.detailCode = detailCode
             status.detailName = detailEntry?.name
             status.detailMessage = detailEntry?.message
+            status.retryable = status.retryable && (detailEntry?.retryable ?? true)
         }
         return status
     }

@@ -276,12 +276,14 @@ final class ProfileDecoder {
                     }
                     continue
                 }
-                guard let map = context.mapping(code.value, "code \(code.key) of \(what)", keys: ["name", "message"]),
+                guard let map = context.mapping(code.value, "code \(code.key) of \(what)",
+                                                keys: ["name", "message", "retryable"]),
                       let name = map.required("name", context).flatMap({ context.string($0, "'name'") }) else {
                     continue
                 }
                 let message = map.optional("message").flatMap { context.string($0, "'message'") }
-                entries[number] = CodeTable.Entry(name: name, message: message)
+                let retryable = map.optional("retryable").map { context.bool($0, "'retryable' of code \(code.key)") } ?? true
+                entries[number] = CodeTable.Entry(name: name, message: message, retryable: retryable ?? true)
             }
             codeTables[table.key] = CodeTable(name: table.key, entries: entries)
         }
@@ -362,7 +364,7 @@ final class ProfileDecoder {
         for entry in all.entries {
             definedNotifications.append(entry.key)
             let what = "notification '\(entry.key)'"
-            guard let map = context.mapping(entry.value, what, keys: ["characteristic", "fields", "status"]) else {
+            guard let map = context.mapping(entry.value, what, keys: ["characteristic", "fields", "status", "watch"]) else {
                 continue
             }
             let characteristic = characteristicReference(map.required("characteristic", context))
@@ -371,10 +373,19 @@ final class ProfileDecoder {
             let status = context.optional(map.optional("status")) {
                 decodeStatus($0, what: "'status' of \(what)", fields: fields)
             }
+            var watched = false
+            if let node = map.optional("watch"), let value = context.bool(node, "'watch' of \(what)") {
+                watched = value
+                if value, map.optional("status") == nil {
+                    context.error("\(what) is watched but has no 'status': a watched notification ends a step only "
+                                  + "by a failing status (add 'status: { field: ..., codes: ... }')", at: node.location)
+                }
+            }
             guard let characteristic, let fields, let status else { continue }
             var message = MessageSpec(name: entry.key, characteristic: characteristic, fields: fields,
                                       location: entry.keyNode.location)
             message.status = status
+            message.watched = watched
             notifications[entry.key] = message
         }
     }

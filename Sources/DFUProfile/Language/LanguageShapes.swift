@@ -55,7 +55,7 @@ enum LanguageShapes {
             "optional": .boolean, "write-interval": .duration, "att-errors": .reference(section: "codes"),
         ]),
         ContextShape(id: "code", path: .member("codes", "probe", "0x01"), heading: "codes", keys: [
-            "name": .text, "message": .text,
+            "name": .text, "message": .text, "retryable": .boolean,
         ]),
         ContextShape(id: "field", path: ContextPath(segments: [.member("commands"), .member("probe"), .member("request"), .item]),
                      heading: "Fields", keys: [
@@ -87,6 +87,7 @@ enum LanguageShapes {
         ]),
         ContextShape(id: "notification", path: .member("notifications", "probe"), heading: "notifications", keys: [
             "characteristic": .reference(section: "characteristics"), "fields": fields, "status": .context("status"),
+            "watch": .boolean,
         ]),
         ContextShape(id: "resume", path: .member("resume"), heading: "resume", keys: [
             "attempts": .integer, "reconnect-timeout": .duration,

@@ -110,10 +110,15 @@ public struct CodeTable: Sendable {
         public var name: String
         /// What the code means and what to do, when the profile says.
         public var message: String?
+        /// False when the device gives this answer again however often it is asked (`retryable:
+        /// false`: a version or size it refuses): the step is not retried and the update does
+        /// not resume after it.
+        public var retryable = true
         /// A code named `name`, explained by `message`.
-        public init(name: String, message: String?) {
+        public init(name: String, message: String?, retryable: Bool = true) {
             self.name = name
             self.message = message
+            self.retryable = retryable
         }
     }
 

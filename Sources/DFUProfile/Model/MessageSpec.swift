@@ -57,6 +57,10 @@ public struct MessageSpec: Sendable {
     public var fields: [FieldSpec]
     /// For notifications waited for by an `await` step: how they report success.
     public var status: StatusSpec?
+    /// For notifications (`watch: true`): read whenever they arrive while the procedure runs,
+    /// not only by an `await`; a failing `status` ends the step under way with it (a result the
+    /// device sends before it drops the link).
+    public var watched = false
     /// Where it is defined in the profile.
     public var location: SourceLocation
 

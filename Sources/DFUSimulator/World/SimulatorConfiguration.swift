@@ -74,7 +74,10 @@ import DFUGATT
 ///   `firmware-revision` (what Device Information 2A26 reports before an update, default
 ///   `1.0.0`), `firmware-check` (`1`: the image's CRC-32 trailer is checked, `0`: not),
 ///   `min-size` (smallest image accepted, bytes, default 16384), `ota-timeout-s` (the whole OTA,
-///   5...1000, default 30), `packet-timeout-s` (between data packets, 1...20, default 5)
+///   5...1000, default 30), `packet-timeout-s` (between data packets, 1...20, default 5),
+///   `result-feedback` (`1`: the server notifies its result, `06 FF <result> 00`, to a subscribed
+///   client before it ends the link, as the B85m/B91 SDKs' ota_server.c from 2020.06 does; default
+///   `0`: an older server that notifies nothing)
 public struct SimulatorConfiguration: Sendable {
     /// The simulated device: one of `SimulatedDeviceCatalog.names`.
     public var deviceName: String
@@ -130,7 +133,7 @@ public struct SimulatorConfiguration: Sendable {
         "reset-delay-ms": ["vendor-ctrlpt", "mcumgr-smp", "silabs-ota", "ti-oad"], "swap-ms-per-kib": ["mcumgr-smp"],
         "image-id": ["ti-oad"], "sw-version": ["ti-oad"], "inactivity-ms": ["ti-oad"], "corrupt-block": ["ti-oad"],
         "firmware-revision": ["telink-ota"], "firmware-check": ["telink-ota"], "min-size": ["telink-ota"],
-        "ota-timeout-s": ["telink-ota"], "packet-timeout-s": ["telink-ota"],
+        "ota-timeout-s": ["telink-ota"], "packet-timeout-s": ["telink-ota"], "result-feedback": ["telink-ota"],
         "state": SimulatorStateFile.supportedDevices,
     ]
 
@@ -265,6 +268,12 @@ public struct SimulatorConfiguration: Sendable {
         case "packet-timeout-s":
             telinkServer.packetTimeout = .seconds(try integer(value, key: key, in: 1...20))
             deviceSpecificKeys.append(key)
+        case "result-feedback":
+            guard value == "0" || value == "1" else {
+                throw SimulatorConfigurationError("result-feedback must be 0 or 1, not '\(value)'")
+            }
+            telinkServer.resultFeedback = value == "1"
+            deviceSpecificKeys.append(key)
         case "state": try applyStateFile(value)
         case "fleet": fleet = try integer(value, key: key, in: 1...10_000)
         case "fault-rate":
@@ -288,7 +297,7 @@ public struct SimulatorConfiguration: Sendable {
                 "unknown key '\(key)' (known: mtu, interval, packets-per-event, phy, data-length, event-ms, buffers, address, name, erase-ms, "
                     + "write-ns-per-byte, reset-delay-ms, boot-ms, swap-ms-per-kib, fault, buttonless, key, resume, "
                     + "buf-size, buf-count, erase, smp-version, image-id, sw-version, inactivity-ms, corrupt-block, "
-                    + "firmware-revision, firmware-check, min-size, ota-timeout-s, packet-timeout-s, "
+                    + "firmware-revision, firmware-check, min-size, ota-timeout-s, packet-timeout-s, result-feedback, "
                     + "state, fleet, fault-rate, seed, adapter-packets, realtime, journal)")
         }
     }

@@ -15,8 +15,8 @@ import DFUGATT
 /// - Nothing is acknowledged, and nothing is dropped: every write is handled as it arrives (the
 ///   server runs in the ATT write handler; the link layer acknowledges only what it took).
 /// - When the OTA ends (an error, the end command, a timeout) the device notifies `06 FF
-///   <result> 00` if the client subscribed, then ends the link (LL terminate, 0x13)
-///   (`blt_ota_procOtaResultFeedback`). With the link gone it finishes
+///   <result> 00` if the client subscribed and the server is a newer one (`result-feedback=1`),
+///   then ends the link (LL terminate, 0x13) (`blt_ota_procOtaResultFeedback`). With the link gone it finishes
 ///   (`blt_ota_procOtaFinish`): on success it writes the boot mark and reboots into the new
 ///   image, which at its first boot erases the old one's area (`bls_ota_clearNewFwDataArea`,
 ///   before advertising); on failure it erases the sectors the OTA wrote and reboots into the
@@ -137,11 +137,15 @@ package final class TelinkOTADevice: SimulatedPeripheral {
         }
     }
 
-    /// The OTA ended on a write: the result notification (if subscribed), then the terminate.
+    /// The OTA ended on a write: the result notification (`result-feedback=1`, if subscribed),
+    /// then the terminate. ota_server.c `blt_ota_procOtaResultFeedback`: the result is pushed with
+    /// `blc_gatt_pushHandleValueNotify` on the OTA characteristic, and only once it is queued
+    /// does the server ask for the terminate (`DATA_PENDING_TERMINATE_CMD`), so the client gets it
+    /// first.
     private func ended(with result: TelinkOTAResult, at time: Duration) -> [PeripheralOutput] {
         results.append(result)
         var outputs: [PeripheralOutput] = []
-        if subscribed {
+        if subscribed, settings.resultFeedback {
             outputs.append(PeripheralOutput(pdu: .notification(handle: Self.otaHandle,
                                                                value: TelinkOTAResultNotification(result: result).bytes),
                                             readyAt: time))

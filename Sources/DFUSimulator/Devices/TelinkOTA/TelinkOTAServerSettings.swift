@@ -20,6 +20,12 @@ public struct TelinkOTAServerSettings: Sendable, Equatable {
     /// `blt_ota_procOtaResultFeedback`: a result that cannot be notified and the link ended
     /// within 4 s is given up on, and the OTA finishes anyway.
     package var feedbackTimeout: Duration = .seconds(4)
+    /// Whether the server notifies its result (`06 FF <result> 00`) to a subscribed client before
+    /// it ends the link, as `blt_ota_procOtaResultFeedback` does in the B85m/B91 SDKs' ota_server.c
+    /// from 2020.06, the refusals and OTA_SUCCESS alike [`result-feedback=1`]. Off by default: an
+    /// older server, which keeps no result to notify (the B91 SDK's first OTA stack, ota_stack.h
+    /// `ota_service_t`, 2020.08), only ends the link.
+    package var resultFeedback = false
 
     /// The SDK's defaults.
     public init() {}
