@@ -45,6 +45,13 @@ public struct FaultMatrix {
         return rows
     }
 
+    /// One update of `subject` without an injected fault, classified as every row: what a
+    /// `DeviceBehaviourRow` runs.
+    public func baseline(_ subject: MatrixSubject) async throws -> MatrixRow {
+        try await flash(subject, profile: try ProfileLoader.load(path: profilesDirectory + "/" + subject.profile + ".yaml"),
+                        faults: []).row
+    }
+
     /// The faults to try, placed by what the baseline run did.
     func faults(from world: SimulatedWorld) -> [String] {
         let requests = (world.peripherals.first as? any CommandLogging)?.receivedCommands ?? []

@@ -80,6 +80,8 @@ IMG_STARTED, INVAL_IMG_BANK, INVAL_IMG_HDR, INVAL_IMG_SIZE, INVAL_PRODUCT_HDR, S
 # app_suotar.h memory types and commands
 IMG_I2C_EEPROM, IMG_SPI_FLASH, MEM_INVAL_DEV = 0x12, 0x13, 0x14
 REBOOT, IMG_END, SERVICE_EXIT = 0xFD, 0xFE, 0xFF
+# SDK_VERSION (sdk_version.h) of Dialog's SDK 6.0.18: what the examples' DIS reports in 2A26 and 2A28.
+SDK_VERSION = 'v_6.0.18.1182.1'
 VALID = 0xAA  # STATUS_VALID_IMAGE
 
 log = logging.getLogger('dialog-suota')
@@ -161,6 +163,7 @@ class SUOTAPeripheral(Peripheral):
             with open(args.bank2, 'rb') as handle:
                 self.program(1, handle.read(), 0)
         self.session = Session()
+        self.running_version = ''  # the header version of the image that runs (set at every boot)
         self.flash_free_at = 0.0
         self.written = {}  # MEM_DEV, GPIO_MAP, PATCH_LEN read back as written
         self.run_number = 0  # bumps at every reset: answers of an older run are dropped
@@ -182,6 +185,13 @@ class SUOTAPeripheral(Peripheral):
         self.pd_size = Characteristic(PATCH_DATA_SIZE_UUID, properties.READ, readable, PD_CHAR_SIZE.to_bytes(2, 'little'))
         self.mtu = Characteristic(MTU_UUID, properties.READ, readable,
                                   CharacteristicValue(read=lambda connection: connection.att_mtu.to_bytes(2, 'little')))
+        # Device Information as the SDK 6 examples register it (user_profiles_config.h:
+        # APP_DIS_FIRM_REV_STR and APP_DIS_SW_REV_STR are SDK_VERSION); --dis image: 2A28 is the
+        # running image's header version; --dis none: no service. Both follow the image that runs.
+        self.firmware_revision = Characteristic('2A26', properties.READ, readable,
+                                                CharacteristicValue(read=lambda _: SDK_VERSION.encode()))
+        self.software_revision = Characteristic('2A28', properties.READ, readable, CharacteristicValue(
+            read=lambda _: (self.running_version if args.dis == 'image' else SDK_VERSION).encode()))
 
     # --- flash and boot ---
 
@@ -209,6 +219,7 @@ class SUOTAPeripheral(Peripheral):
             log.info('nothing to boot')
             return
         image = self.banks[bank].file()
+        self.running_version = self.banks[bank].header.text_version()
         log.info('boot: bank %d, version %s', bank + 1, self.banks[bank].header.text_version())
         write_state_file(self.args.state_file, image, version=self.banks[bank].header.text_version(), bank=bank + 1)
 
@@ -236,7 +247,7 @@ class SUOTAPeripheral(Peripheral):
 
     def on_disconnected(self, connection, reason: int) -> None:
         self.status.value = bytes([0])  # suotar_cleanup
-        if self.session.reboot_requested:
+        if self.session.reboot_requested and self.args.on_reboot == 'reset':
             self.silent = True  # no advertising until the reset is over
             asyncio.get_running_loop().create_task(self.reset('reboot requested (user_app_on_disconnect)'))
 
@@ -292,9 +303,13 @@ class SUOTAPeripheral(Peripheral):
         elif command == REBOOT:
             # reboot_requested = 1; app_easy_gap_disconnect: the write response goes first.
             s.reboot_requested = True
-            log.info('reboot requested: ending the link')
             if await self.drop_if_due(connection):
                 return
+            if self.args.on_reboot == 'ignore':
+                # An application whose receiver does not act on 0xFD: answered, nothing else.
+                log.info('reboot requested: ignored (--on-reboot ignore), the old image runs on')
+                return
+            log.info('reboot requested: ending the link')
 
             async def end_link():
                 await asyncio.sleep(0.01)
@@ -387,7 +402,7 @@ class SUOTAPeripheral(Peripheral):
                 s.img_idx += len(s.block)
         elif s.image_len + 1 >= s.img_idx + len(s.block) and s.target is not None:
             count = min(len(s.block), s.image_len - s.img_idx)
-            self.banks[s.target].code += s.block[:count]
+            self.banks[s.target].code += self.stored(s.block[:count], s.img_idx)
             done = self.flash_done(count * self.args.write_us_per_byte / 1e6)
             s.img_idx += count
         else:
@@ -437,7 +452,7 @@ class SUOTAPeripheral(Peripheral):
         other = states[1 - chosen]
         image_id = (0 if other[1] == 0xFF else other[1] + 1) if other[0] != 'invalid' else 1
         header = dataclasses.replace(new, valid=0xFF, image_id=image_id)
-        self.banks[chosen] = Bank(header, bytearray(data[HEADER_SIZE:]))
+        self.banks[chosen] = Bank(header, self.stored(data[HEADER_SIZE:], HEADER_SIZE))
         s.target = chosen
         sectors = max(1, -(-(new.code_size + HEADER_SIZE) // SECTOR))
         done = self.flash_done(sectors * self.args.sector_erase_ms / 1000 + len(data) * self.args.write_us_per_byte / 1e6)
@@ -445,10 +460,25 @@ class SUOTAPeripheral(Peripheral):
                  new.text_version(), chosen + 1, image_id, sectors)
         return CMP_OK, done
 
+    def stored(self, data, offset: int) -> bytearray:
+        """The bytes flash holds once `data`, at image file offset `offset`, is written: with
+        --corrupt-stored, that file offset's byte has bit 0 inverted. The XOR was taken over the
+        bytes received (app_suotar_img_hdlr), so the end command still answers CMP_OK and marks
+        the bank valid; the bootloader's crc32 of the bank (loadActiveImage) then fails."""
+        data = bytearray(data)
+        corrupt = self.args.corrupt_stored
+        if corrupt is not None and offset <= corrupt < offset + len(data):
+            data[corrupt - offset] ^= 0x01
+            log.info('stored byte %d with bit 0 inverted (--corrupt-stored)', corrupt)
+        return data
+
     async def start(self) -> None:
         self.boot()
-        await self.run([Service(SERVICE_UUID, [self.mem_dev, self.gpio_map, self.mem_info, self.patch_len,
-                                               self.patch_data, self.status, self.version, self.pd_size, self.mtu])])
+        services = [Service(SERVICE_UUID, [self.mem_dev, self.gpio_map, self.mem_info, self.patch_len,
+                                           self.patch_data, self.status, self.version, self.pd_size, self.mtu])]
+        if self.args.dis != 'none':
+            services.append(Service('180A', [self.firmware_revision, self.software_revision]))
+        await self.run(services)
 
 
 async def main() -> None:
@@ -463,7 +493,18 @@ async def main() -> None:
     parser.add_argument('--write-us-per-byte', type=float, default=10.75, help='flash write (default 10.75)')
     parser.add_argument('--boot-ms', type=float, default=1000,
                         help='silence from the reset to advertising again (default 1000: assumed, the SDK gives no number)')
+    parser.add_argument('--corrupt-stored', type=int, metavar='OFFSET',
+                        help='the image byte at this file offset (64 or more) is stored with bit 0 inverted: the XOR '
+                             'still passes (CMP_OK, bank valid), the bootloader\'s CRC-32 rejects the bank at the reset')
+    parser.add_argument('--on-reboot', choices=['reset', 'disconnect', 'ignore'], default='reset',
+                        help='MEM_DEV 0xFD: reset (default: user_app_on_disconnect resets), disconnect (the link is '
+                             'ended, no reset: the old image advertises again), ignore (answered, the link stays up)')
+    parser.add_argument('--dis', choices=['sdk', 'image', 'none'], default='sdk',
+                        help='Device Information 2A26/2A28: sdk (default, both SDK_VERSION as the SDK 6 examples), '
+                             'image (2A28 the running image\'s header version), none (no service)')
     args = parser.parse_args()
+    if args.corrupt_stored is not None and args.corrupt_stored < HEADER_SIZE:
+        parser.error('--corrupt-stored is a file offset in the code: 64 or more')
     peripheral = SUOTAPeripheral(args)
     if args.verbose:
         log.setLevel(logging.DEBUG)

@@ -48,12 +48,15 @@ BOOTLOADER_VERSION_UUID = '25F05C0A-E917-46E9-B2A5-AA2BE1245AFE'
 APPLICATION_VERSION_UUID = '0D77CC11-4AC1-49F2-BFA9-CD96AC7A92F8'
 
 CRC_ERROR, WRONG_STATE, IMAGE_TOO_BIG, NOT_SUPPORTED = 0x80, 0x81, 0x83, 0x84
+APPLICATION_OVERLAPS_APPLOADER = 0x87  # AN1086: the new application would overlap the AppLoader
 REMOTE_USER_TERMINATED = 0x13
 FACTORY_VERSION = 0x00010001
 CAPACITY = 0x70000
 
 # btl_gbl_format.h tag ids and GBL_TAG_ORDER (order, occurs once).
 HEADER, APPLICATION, END, ENCRYPTION_INIT = 0x03A617EB, 0xF40A0AF4, 0xFC0404FC, 0xFA0606FA
+VERSION_DEPENDENCY, COMPRESSED = 0x76A617EB, {0xFD0505FD, 0xFD0707FD}
+BOOTLOADER_VERSION = 0x02040000
 PROGRAM = {0xFE0101FE, 0xFD0303FD, 0xFD0505FD, 0xFD0707FD}
 ORDERS = {0x03A617EB: (1, True), 0x76A617EB: (2, False), 0xFA0606FA: (4, True), 0xF40A0AF4: (5, True),
           0x5EA617EB: (6, True), 0xF50909F5: (7, True), 0xFE0101FE: (8, False), 0xFD0303FD: (8, False),
@@ -72,7 +75,13 @@ class GBLParser:
     CRC-32 over every byte up to the end tag's header compared with the end tag's value, program
     data to flash as it comes, bytes after the end tag ignored. `error` sticks."""
 
-    def __init__(self):
+    def __init__(self, refuse_compression: bool = False, application_start: int | None = None,
+                 dependency_versions: tuple[int | None, int] | None = None):
+        # As strict as a shipped AppLoader (--compression refused, --app-start, --version-dependency
+        # checked); each refusal comes before any program data of the file is written.
+        self.refuse_compression = refuse_compression
+        self.application_start = application_start
+        self.dependency_versions = dependency_versions
         self.pending = bytearray()
         self.crc = 0
         self.order = 0
@@ -105,7 +114,10 @@ class GBLParser:
         self.pending = bytearray()
         rule = ORDERS.get(tag_id)
         if (self.tags == 0 and tag_id != HEADER) or rule is None or rule[0] < self.order \
-                or tag_id == ENCRYPTION_INIT or (tag_id == END and length != 4):
+                or tag_id == ENCRYPTION_INIT or (tag_id == END and length != 4) \
+                or (tag_id in COMPRESSED and self.refuse_compression):
+            # An LZ4/LZMA program tag without the compression components is an unknown tag
+            # (parser_parseNewTagHeader: BOOTLOADER_ERROR_PARSER_UNKNOWN_TAG).
             self.error = NOT_SUPPORTED
             return
         self.order = rule[0] + 1 if rule[1] else rule[0]
@@ -119,6 +131,11 @@ class GBLParser:
             self.crc = zlib.crc32(chunk, self.crc)
         if tag_id in PROGRAM:
             address_bytes = max(0, min(len(chunk), 4 - len(kept)))
+            address = (kept + chunk[:address_bytes])[:4]
+            if len(kept) < 4 and len(address) == 4 and self.application_start is not None \
+                    and u32(address) < self.application_start:
+                self.error = APPLICATION_OVERLAPS_APPLOADER  # below the application area: not written
+                return
             self.programmed += len(chunk) - address_bytes
             if self.programmed > CAPACITY:
                 self.error = IMAGE_TOO_BIG
@@ -134,6 +151,9 @@ class GBLParser:
         self.tag = None
         if tag_id == HEADER and (len(body) != 8 or u32(body) & 0xFF000000 != 0x03000000 or u32(body, 4) & 1):
             self.error = NOT_SUPPORTED  # not GBL 3, or encrypted (no key here)
+        elif tag_id == VERSION_DEPENDENCY and self.dependency_versions is not None:
+            if not dependencies_met(body, *self.dependency_versions):
+                self.error = NOT_SUPPORTED  # BOOTLOADER_ERROR_PARSER_VERSION
         elif tag_id == APPLICATION:
             if len(body) < 28:
                 self.error = NOT_SUPPORTED
@@ -146,11 +166,42 @@ class GBLParser:
                 self.error = CRC_ERROR
 
 
+def dependencies_met(body: bytes, application: int | None, bootloader: int) -> bool:
+    """btl_gbl_parser.c parser_parseVersionDependency: each 8-byte VersionDependency_t (image type
+    1 application / 2 bootloader, statement, reserved, version); operator in bits 0-3 (LT 0, LEQ 2,
+    EQ 4, GEQ 6, GT 8; bit 0 negates), connective in bits 4-7 (AND 0, OR 2; bit 4 negates); the
+    AppLoader refuses unless every result is true. No valid application: its result is false."""
+    if len(body) % 8:
+        return False
+    results = {1: 1, 2: 1}
+    for start in range(0, len(body), 8):
+        kind, statement, wanted = body[start], body[start + 1], u32(body, start + 4)
+        if kind not in results:
+            return False
+        if kind == 1 and application is None:
+            results[1] = 0
+        current = (application or 0) if kind == 1 else bootloader
+        compare = {0x00: current < wanted, 0x02: current <= wanted, 0x04: current == wanted,
+                   0x06: current >= wanted, 0x08: current > wanted}.get(statement & 0x0E)
+        if compare is None:
+            return False
+        result = int(compare) ^ (statement & 0x01)
+        connective = statement >> 4
+        if connective & 0x0E == 0x00:
+            results[kind] &= result
+        elif connective & 0x0E == 0x02:
+            results[kind] |= result
+        else:
+            return False
+        results[kind] ^= connective & 0x01
+    return all(results.values())
+
+
 class SilabsDevice(Peripheral):
     def __init__(self, args):
         super().__init__(args, SERVICE_UUID)
         self.mode = 'application'
-        self.application = (None, FACTORY_VERSION)  # (GBL bytes or None for the factory image, version)
+        self.application = (None, args.app_version)  # (GBL bytes or None for the factory image, version)
         self.boots_to_ota = False
         self.parser: GBLParser | None = None
         self.image_bytes = bytearray()
@@ -219,11 +270,26 @@ class SilabsDevice(Peripheral):
             return
         word = value[0] if value else 0xFF
         if word == 0x00:
-            self.parser, self.image_bytes = GBLParser(), bytearray()
+            args = self.args
+            self.parser = GBLParser(
+                refuse_compression=args.compression == 'refused', application_start=args.app_start,
+                dependency_versions=((self.application or (None, None))[1], BOOTLOADER_VERSION)
+                if args.version_dependency == 'checked' else None)
+            self.image_bytes = bytearray()
             log.info('begin')
         elif word == 0x03:
             error = WRONG_STATE if self.parser is None else self.parser.error or (None if self.parser.done else CRC_ERROR)
             log.info('end: %s', 'success' if error is None else f'ATT error 0x{error:02X}')
+            if self.args.end_answer == 'lost':
+                # Processed; the link drops before the answer, every time (the reset at this
+                # disconnect boots a verified image).
+                log.info('end: the link drops before the answer (--end-answer lost)')
+                self.dropping = connection
+                try:
+                    await connection.disconnect(reason=self.args.disconnect_reason)
+                except Exception as drop_error:
+                    log.info('disconnect failed: %s', drop_error)
+                return
             if error is not None:
                 raise ATT_Error(error)
         elif word == 0x04:
@@ -305,6 +371,17 @@ async def main() -> None:
     parser.add_argument('--close-delay-ms', type=int, default=1000,
                         help="the application's delay between the OTA Control write and closing the link (default 1000)")
     parser.add_argument('--boot-ms', type=int, default=500, help='silent time of each reset (default 500)')
+    number = lambda text: int(text, 0)  # noqa: E731
+    parser.add_argument('--app-version', type=number, default=FACTORY_VERSION,
+                        help='the factory application\'s version, read from Application Version (default 0x00010001)')
+    parser.add_argument('--end-answer', choices=['sent', 'lost'], default='sent',
+                        help='lost: every 0x03 is processed, then the link drops before its answer')
+    parser.add_argument('--compression', choices=['accepted', 'refused'], default='accepted',
+                        help='refused: LZ4/LZMA program tags are unknown to this bootloader (0x84)')
+    parser.add_argument('--app-start', type=number, default=None,
+                        help='program data below this address is refused (0x87) before it is written')
+    parser.add_argument('--version-dependency', choices=['skipped', 'checked'], default='skipped',
+                        help='checked: version dependency tags are evaluated; an unmet one is refused (0x84)')
     args = parser.parse_args()
     await SilabsDevice(args).start()
 

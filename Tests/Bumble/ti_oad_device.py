@@ -108,6 +108,9 @@ class TIOADPeripheral(Peripheral):
         self.running = struct.pack('<8sIBBHBBBBIII4sIHH', self.image_id, 0xFFFFFFFF, BIM_VER, META_VER, 0xFFFE,
                                    0xFF, 0xFF, IMAGE_TYPE_APPSTACKLIB, 1, 0xFFFFFFFF, 0xFFFFFFFF, 0,
                                    args.sw_version.encode()[:4].ljust(4, b'0'), 0, 44, 0xFFFF)
+        # OAD_open backs the running image up to external flash as the factory image
+        # (oadCreateFactoryImageBackup): what the BIM reverts to (--bim-crc fails).
+        self.factory = self.running
         self.state = 'idle'            # idle, configured, downloading, complete (oadState_e)
         self.download: Download | None = None
         self.retries = 3                # OAD_IMG_ID_RETRIES
@@ -342,8 +345,15 @@ class TIOADPeripheral(Peripheral):
         if not (0 < image[18] <= 3 or image[18] == IMAGE_TYPE_APPSTACKLIB):
             return bytes([0x04, INCOMPATIBLE_IMAGE])
         ready = self.busy_until(self.args.page_erase_ms / 1000)  # the metadata page: NEED_COPY
-        self.notify_at(connection, self.control, bytes([0x04, SUCCESS]), ready)
         self.resetting = True
+        if self.args.enable_answer == 'lost':
+            # oad.c calls the application's OAD_DL_COMPLETE_EVT before it sends 04 00; the
+            # application's SysCtrlSystemReset wins: the answer never goes out.
+            log.info('enable: resetting before the answer goes out (--enable-answer lost)')
+            delay = max(0.0, ready - time.monotonic())
+            asyncio.get_running_loop().call_later(delay, lambda: asyncio.ensure_future(self.reset_into(image)))
+            return None
+        self.notify_at(connection, self.control, bytes([0x04, SUCCESS]), ready)
         delay = max(0.0, ready - time.monotonic()) + self.args.reset_delay_ms / 1000
         asyncio.get_running_loop().call_later(delay, lambda: asyncio.ensure_future(self.reset_into(image)))
         return None
@@ -356,7 +366,16 @@ class TIOADPeripheral(Peripheral):
         self.reset()
         pages = (len(image) + INTERNAL_PAGE - 1) // INTERNAL_PAGE
         await asyncio.sleep((self.args.boot_ms + pages * self.args.page_erase_ms) / 1000)
-        if crc_matches(image):
+        if crc_matches(image) and self.args.bim_crc == 'fails':
+            # bim_offchip_main.c checkImagesExtFlash: the CRC of the copy fails, CRC_INVALID, no
+            # jump; checkImagesIntFlash refuses the copy; Bim_revertFactoryImage copies the factory
+            # image back and runs it.
+            await asyncio.sleep(pages * self.args.page_erase_ms / 1000)
+            self.running = self.factory
+            write_state_file(self.args.state_file, self.factory, version=self.factory[32:36].decode('ascii', 'replace'),
+                             running='factory image (the BIM rejected the new one)')
+            log.info('the BIM rejected the new image (--bim-crc fails): the factory image runs')
+        elif crc_matches(image):
             self.running = image
             write_state_file(self.args.state_file, image, version=image[32:36].decode('ascii', 'replace'),
                              running='new image')
@@ -379,6 +398,11 @@ async def main() -> None:
                              'application waits for its queued answer)')
     parser.add_argument('--boot-ms', type=float, default=1000,
                         help='silence after the reset besides the copy (default 1000, assumed)')
+    parser.add_argument('--bim-crc', choices=['passes', 'fails'], default='passes',
+                        help="fails: the off-chip BIM's CRC-32 of the copied image fails; it reverts to the factory "
+                             "image (the one the device started with), after DL_COMPLETE and 04 00")
+    parser.add_argument('--enable-answer', choices=['sent', 'lost'], default='sent',
+                        help='lost: the reset comes before the 04 00 answer goes out (the new image then runs)')
     args = parser.parse_args()
     peripheral = TIOADPeripheral(args)
     if args.verbose:

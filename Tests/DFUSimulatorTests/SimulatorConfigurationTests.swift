@@ -155,7 +155,9 @@ final class SimulatorConfigurationTests: XCTestCase {
              "unknown key 'colour' (known: mtu, interval, packets-per-event, phy, data-length, event-ms, buffers, address, name, erase-ms, "
                 + "write-ns-per-byte, reset-delay-ms, boot-ms, swap-ms-per-kib, fault, buttonless, key, resume, "
                 + "buf-size, buf-count, erase, smp-version, image-id, sw-version, inactivity-ms, corrupt-block, "
-                + "firmware-revision, firmware-check, min-size, ota-timeout-s, packet-timeout-s, result-feedback, state, fleet, fault-rate, seed, adapter-packets, realtime, journal)"),
+                + "firmware-revision, firmware-check, min-size, ota-timeout-s, packet-timeout-s, result-feedback, "
+                + "bim-crc, enable-answer, corrupt-stored, on-reboot, dis, app-version, end-answer, compression, "
+                + "app-start, version-dependency, state, fleet, fault-rate, seed, adapter-packets, realtime, journal)"),
             ("nordic-secure-dfu?buttonless=yes", "buttonless must be 0, 1 (or unbonded) or bonded, not 'yes'"),
             ("nordic-secure-dfu?resume=flash", "resume must be ram, object or init, not 'flash'"),
             ("nordic-secure-dfu?key=/nonexistent/key.pem",

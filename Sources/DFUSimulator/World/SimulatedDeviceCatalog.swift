@@ -46,13 +46,13 @@ public enum SimulatedDeviceCatalog {
             device = DialogSUOTADevice(address: configuration.address, name: configuration.advertisedName ?? "DLG-SUOTA",
                                        flash: configuration.flash,
                                        timing: DialogSUOTADevice.Timing(boot: configuration.timing.boot ?? .milliseconds(1000)),
-                                       failingWrites: faults.busyCommands, commandDisconnects: faults.commandDisconnects)
+                                       settings: configuration.dialogSUOTA, failingWrites: faults.busyCommands, commandDisconnects: faults.commandDisconnects)
         case "silabs-ota":
             var timing = SilabsOTADevice.Timing()
             timing.closeDelay = configuration.timing.resetDelay ?? timing.closeDelay
             timing.boot = configuration.timing.boot ?? timing.boot
             device = SilabsOTADevice(address: configuration.address, name: configuration.advertisedName ?? "SiLabs-App",
-                                     flash: configuration.flash, timing: timing,
+                                     settings: configuration.silabsOTA, flash: configuration.flash, timing: timing,
                                      commandDisconnects: faults.commandDisconnects)
         case "ti-oad":
             let settings = configuration.tiOAD
@@ -64,7 +64,8 @@ public enum SimulatedDeviceCatalog {
                                  running: TIOADDevice.factoryImage(imageID: settings.imageID,
                                                                    softwareVersion: settings.softwareVersion),
                                  flash: configuration.flash, timing: timing, corruptBlock: settings.corruptBlock,
-                                 failingBlockWrites: faults.busyCommands, commandDisconnects: faults.commandDisconnects)
+                                 failingBlockWrites: faults.busyCommands, commandDisconnects: faults.commandDisconnects,
+                                 bimCRCFails: settings.bimCRCFails, enableAnswerLost: settings.enableAnswerLost)
         case "telink-ota":
             device = TelinkOTADevice(address: configuration.address, name: configuration.advertisedName ?? "Telink-OTA",
                                      firmwareRevision: configuration.firmwareRevision ?? "1.0.0",

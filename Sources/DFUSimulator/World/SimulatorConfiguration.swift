@@ -69,7 +69,32 @@ import DFUGATT
 ///   (the running image's softVer, default `0001`), `inactivity-ms` (4001...600000, default
 ///   10000: OAD_DEFAULT_INACTIVITY_TIME), `corrupt-block` (N: the flash write of block N stores
 ///   a wrong bit, so the device's CRC check fails), `reset-delay-ms` (enable answer to reset,
-///   default 100)
+///   default 100), `bim-crc` (`passes`, default; `fails`: the off-chip BIM's CRC-32 of the image it
+///   copied fails, it marks it CRC_INVALID and reverts to the factory image, so the device runs
+///   the image it started with after DL_COMPLETE and `04 00`; bim_offchip_main.c), `enable-answer`
+///   (`sent`, default; `lost`: the reset comes before the `04 00` notification goes out, oad.c
+///   calling the application's OAD_DL_COMPLETE_EVT before it sends it; the new image then runs).
+///   `07` (get_sw_version) always answers the running image's softVer
+/// - `dialog-suota` only (`DialogSUOTASettings`): `corrupt-stored` (a file offset, 64 or more:
+///   the flash write of that image byte stores it with bit 0 inverted; the XOR over the bytes
+///   received still passes, so the end command answers CMP_OK and marks the bank valid, and the
+///   secondary bootloader's CRC-32 check rejects it at the next reset: the old image runs),
+///   `on-reboot` (`reset`, default; `disconnect`: the device ends the link but its
+///   `user_app_on_disconnect` does not reset; `ignore`: the reboot write is answered and the
+///   link stays up; either way the old image runs on and the valid new bank boots at the next
+///   reset, e.g. a power cycle), `dis` (Device Information 2A26/2A28: `sdk`, default, both the
+///   SDK's version string `v_6.0.18.1182.1` as the SDK 6 examples set them; `image`: 2A28 the
+///   running image's header version; `none`: no Device Information service)
+/// - `silabs-ota` only (`SilabsOTASettings`): `app-version` (the factory application's version,
+///   u32, decimal or 0x hex, default 0x00010001; read from Application Version in the application
+///   and the AppLoader), `end-answer` (`sent`, default; `lost`: every OTA Control 0x03 is
+///   processed, then the link drops before its answer; a verified image boots at that
+///   disconnect), `compression` (`accepted`, default; `refused`: LZ4/LZMA program tags are
+///   unknown to the bootloader, 0x84), `app-start` (an address, decimal or 0x hex: program data
+///   below it is refused, 0x87; default not checked), `version-dependency` (`skipped`, default;
+///   `checked`: version dependency tags are evaluated against the application's and the
+///   bootloader's versions, an unmet one refused, 0x84). Each refusal comes before any program
+///   data is written: the old application stays and boots at the next reset
 /// - `telink-ota` only (`TelinkOTAServerSettings`; defaults are the Telink SDK's):
 ///   `firmware-revision` (what Device Information 2A26 reports before an update, default
 ///   `1.0.0`), `firmware-check` (`1`: the image's CRC-32 trailer is checked, `0`: not),
@@ -101,8 +126,13 @@ public struct SimulatorConfiguration: Sendable {
     /// MCUmgr SMP: buffers, erase mode and protocol version (flash timing and `busy` faults
     /// come from `flash` and `faults`).
     package var smpServer = SMPServerSettings()
-    /// TI OAD: the device's imgID and software version, its inactivity timeout, a flash fault.
+    /// TI OAD: the device's imgID and software version, its inactivity timeout, a flash fault,
+    /// its BIM and the enable answer.
     public var tiOAD = TIOADSettings()
+    /// Dialog SUOTA: flash corruption the XOR cannot see, the reboot command, Device Information.
+    package var dialogSUOTA = DialogSUOTASettings()
+    /// Silicon Labs OTA: the application's version, the answer to 0x03, the AppLoader's checks.
+    package var silabsOTA = SilabsOTASettings()
     /// Telink OTA: how the application configured its OTA server.
     package var telinkServer = TelinkOTAServerSettings()
     /// Telink OTA: the Firmware Revision String the device reports before an update.
@@ -134,6 +164,10 @@ public struct SimulatorConfiguration: Sendable {
         "image-id": ["ti-oad"], "sw-version": ["ti-oad"], "inactivity-ms": ["ti-oad"], "corrupt-block": ["ti-oad"],
         "firmware-revision": ["telink-ota"], "firmware-check": ["telink-ota"], "min-size": ["telink-ota"],
         "ota-timeout-s": ["telink-ota"], "packet-timeout-s": ["telink-ota"], "result-feedback": ["telink-ota"],
+        "bim-crc": ["ti-oad"], "enable-answer": ["ti-oad"],
+        "corrupt-stored": ["dialog-suota"], "on-reboot": ["dialog-suota"], "dis": ["dialog-suota"],
+        "app-version": ["silabs-ota"], "end-answer": ["silabs-ota"], "compression": ["silabs-ota"],
+        "app-start": ["silabs-ota"], "version-dependency": ["silabs-ota"],
         "state": SimulatorStateFile.supportedDevices,
     ]
 
@@ -274,6 +308,10 @@ public struct SimulatorConfiguration: Sendable {
             }
             telinkServer.resultFeedback = value == "1"
             deviceSpecificKeys.append(key)
+        case "bim-crc", "enable-answer": try applyTIOAD(key: key, value: value)
+        case "corrupt-stored", "on-reboot", "dis": try applyDialogSUOTA(key: key, value: value)
+        case "app-version", "end-answer", "compression", "app-start", "version-dependency":
+            try applySilabsOTA(key: key, value: value)
         case "state": try applyStateFile(value)
         case "fleet": fleet = try integer(value, key: key, in: 1...10_000)
         case "fault-rate":
@@ -298,8 +336,63 @@ public struct SimulatorConfiguration: Sendable {
                     + "write-ns-per-byte, reset-delay-ms, boot-ms, swap-ms-per-kib, fault, buttonless, key, resume, "
                     + "buf-size, buf-count, erase, smp-version, image-id, sw-version, inactivity-ms, corrupt-block, "
                     + "firmware-revision, firmware-check, min-size, ota-timeout-s, packet-timeout-s, result-feedback, "
+                    + "bim-crc, enable-answer, corrupt-stored, on-reboot, dis, app-version, end-answer, compression, "
+                    + "app-start, version-dependency, "
                     + "state, fleet, fault-rate, seed, adapter-packets, realtime, journal)")
         }
+    }
+
+    private mutating func applyTIOAD(key: String, value: String) throws(SimulatorConfigurationError) {
+        switch key {
+        case "bim-crc": tiOAD.bimCRCFails = try choice(value, key: key, ["passes": false, "fails": true])
+        default: tiOAD.enableAnswerLost = try choice(value, key: key, ["sent": false, "lost": true])
+        }
+        deviceSpecificKeys.append(key)
+    }
+
+    private mutating func applyDialogSUOTA(key: String, value: String) throws(SimulatorConfigurationError) {
+        switch key {
+        case "corrupt-stored":
+            dialogSUOTA.corruptStoredOffset = try integer(value, key: key + " (a file offset in the code, after the 64-byte header)",
+                                                          in: 64...Int(Int32.max))
+        case "on-reboot":
+            dialogSUOTA.onReboot = try choice(value, key: key, Dictionary(uniqueKeysWithValues:
+                DialogSUOTASettings.RebootBehaviour.allCases.map { ($0.rawValue, $0) }))
+        default:
+            dialogSUOTA.deviceInformation = try choice(value, key: key, Dictionary(uniqueKeysWithValues:
+                DialogSUOTASettings.DeviceInformation.allCases.map { ($0.rawValue, $0) }))
+        }
+        deviceSpecificKeys.append(key)
+    }
+
+    private mutating func applySilabsOTA(key: String, value: String) throws(SimulatorConfigurationError) {
+        switch key {
+        case "app-version": silabsOTA.applicationVersion = try u32(value, key: key)
+        case "end-answer":
+            silabsOTA.endAnswer = try choice(value, key: key, Dictionary(uniqueKeysWithValues:
+                SilabsOTASettings.EndAnswer.allCases.map { ($0.rawValue, $0) }))
+        case "compression": silabsOTA.acceptsCompression = try choice(value, key: key, ["accepted": true, "refused": false])
+        case "app-start": silabsOTA.applicationStart = try u32(value, key: key)
+        default: silabsOTA.checksVersionDependencies = try choice(value, key: key, ["skipped": false, "checked": true])
+        }
+        deviceSpecificKeys.append(key)
+    }
+
+    /// One of `choices` by its spelling; the error lists them.
+    private func choice<Value>(_ value: String, key: String, _ choices: [String: Value]) throws(SimulatorConfigurationError) -> Value {
+        guard let chosen = choices[value] else {
+            throw SimulatorConfigurationError("\(key) must be one of \(choices.keys.sorted().joined(separator: ", ")), not '\(value)'")
+        }
+        return chosen
+    }
+
+    /// A u32 written in decimal or as 0x hex.
+    private func u32(_ text: String, key: String) throws(SimulatorConfigurationError) -> UInt32 {
+        let parsed = text.lowercased().hasPrefix("0x") ? UInt32(text.dropFirst(2), radix: 16) : UInt32(text)
+        guard let parsed else {
+            throw SimulatorConfigurationError("\(key) must be a 32-bit number, decimal or 0x hex (0x00010001), not '\(text)'")
+        }
+        return parsed
     }
 
     private mutating func applyStateFile(_ value: String) throws(SimulatorConfigurationError) {

@@ -3,7 +3,8 @@ import DFUPackage
 /// What `sim:dialog-suota` holds of an image (its `.img` file): running it, set to boot it at the
 /// next reset (a bank marked valid that the bootloader would pick), holding it whole in a bank it
 /// would not boot, or part of it in the bank a session is writing (marked invalid until the end
-/// command, so the bootloader ignores it).
+/// command, so the bootloader ignores it). A bank marked valid whose code as stored fails the
+/// header's CRC-32 (`corrupt-stored`) never boots: unchanged.
 extension DialogSUOTADevice: FirmwareStageReporting {
     package func stage(of target: TargetFirmware) -> FirmwareStageReport {
         let running = runningDescription
@@ -17,6 +18,13 @@ extension DialogSUOTADevice: FirmwareStageReporting {
                 return FirmwareStageReport(.pending, running + "; bank \(bank + 1) holds the new image, valid: it boots at the next reset")
             }
             return FirmwareStageReport(.received, running + "; bank \(bank + 1) holds the new image, valid, but the bootloader picks the other bank")
+        }
+        if let bank = files.indices.first(where: { validBanks[$0] && files[$0] != target.bytes
+                                                    && files[$0].map { Array($0.prefix(SUOTAImageHeader.size)) }
+                                                    == Array(target.bytes.prefix(SUOTAImageHeader.size)) }),
+           nextBootBank != bank {
+            return FirmwareStageReport(.unchanged, running + "; bank \(bank + 1) holds the new image marked valid, but its code "
+                                           + "as stored fails the header's CRC-32: the bootloader boots the other bank")
         }
         if let bank = sessionBank, let held = files[bank], !validBanks[bank] {
             if held == target.bytes {

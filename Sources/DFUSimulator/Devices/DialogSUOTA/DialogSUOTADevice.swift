@@ -23,6 +23,18 @@ import DFUPackage
 ///
 /// It starts with a factory image (version "0.9.0") valid in bank 1 with image id 0, bank 2
 /// erased; the default layout gives 44,992 bytes of code per bank.
+///
+/// Device Information (0x180A, after the SUOTA service: handles 21 to 25), as the SDK 6
+/// examples register it (`CFG_PRF_DISS`): Firmware Revision 2A26 (value handle 23) and Software
+/// Revision 2A28 (25), both `SDK_VERSION` by default, so the same before and after an update
+/// built with the same SDK; `dis=image` makes 2A28 the running image's header version,
+/// `dis=none` leaves the service out (`DialogSUOTASettings`). Both follow the image that runs:
+/// after the bootloader rejected a bank, the old image's.
+///
+/// Options (`DialogSUOTASettings`): `corrupt-stored=OFFSET` stores one byte of the image wrong
+/// while the XOR over the bytes received still passes (CMP_OK, bank valid, the bootloader's
+/// CRC-32 rejects it at the next reset); `on-reboot=disconnect|ignore` for an application that
+/// does not reset on the reboot command.
 package final class DialogSUOTADevice: SimulatedPeripheral {
     package struct Timing: Sendable, Equatable {
         package var boot: Duration
@@ -54,6 +66,15 @@ package final class DialogSUOTADevice: SimulatedPeripheral {
     static let patchDataSizeHandle: UInt16 = 18
     static let mtuHandle: UInt16 = 20
 
+    package static let deviceInformationUUID = BluetoothUUID(string: "180A")!
+    package static let firmwareRevisionUUID = BluetoothUUID(string: "2A26")!
+    package static let softwareRevisionUUID = BluetoothUUID(string: "2A28")!
+    static let firmwareRevisionHandle: UInt16 = 23
+    static let softwareRevisionHandle: UInt16 = 25
+    /// `SDK_VERSION` (`sdk_version.h`) of Dialog's SDK 6.0.18, as a DA14585 built with it reports
+    /// it in 2A26 and 2A28.
+    package static let sdkVersion = "v_6.0.18.1182.1"
+
     /// `SUOTA_VERSION_1_3`.
     package static let suotaVersion: UInt8 = 13
     /// `SUOTA_PD_CHAR_SIZE` for SUOTA 1.3.
@@ -78,7 +99,8 @@ package final class DialogSUOTADevice: SimulatedPeripheral {
 
     package let advertisement: Advertisement
     package let timing: Timing
-    private(set) var receiver = SUOTAReceiver()
+    package let settings: DialogSUOTASettings
+    private(set) var receiver: SUOTAReceiver
     private(set) var flash = SUOTAFlash()
     private let flashTiming: FlashTiming
     private(set) var cycle = PowerCycle()
@@ -101,10 +123,13 @@ package final class DialogSUOTADevice: SimulatedPeripheral {
     package private(set) var rebootCount = 0
 
     package init(address: DeviceAddress, name: String = "DLG-SUOTA", flash flashTiming: FlashTiming = FlashTiming(),
-                timing: Timing = Timing(), failingWrites: Set<Int> = [], commandDisconnects: [CommandDisconnect] = []) {
+                timing: Timing = Timing(), settings: DialogSUOTASettings = DialogSUOTASettings(),
+                failingWrites: Set<Int> = [], commandDisconnects: [CommandDisconnect] = []) {
         self.advertisement = Advertisement(address: address, name: name, serviceUUIDs: [Self.serviceUUID], rssi: -42)
         self.flashTiming = flashTiming
         self.timing = timing
+        self.settings = settings
+        self.receiver = SUOTAReceiver(corruptStoredOffset: settings.corruptStoredOffset)
         self.commandFaults = CommandDisconnectInjector(commandDisconnects)
         self.failingWrites = failingWrites
         flash.program(bank: 0, file: Self.factoryImage, imageID: 0)
@@ -115,7 +140,7 @@ package final class DialogSUOTADevice: SimulatedPeripheral {
         func characteristic(_ uuid: BluetoothUUID, _ handle: UInt16, _ properties: GATTProperties) -> GATTCharacteristic {
             GATTCharacteristic(service: Self.serviceUUID, uuid: uuid, valueHandle: handle, properties: properties)
         }
-        return [GATTService(uuid: Self.serviceUUID, characteristics: [
+        let suota = GATTService(uuid: Self.serviceUUID, characteristics: [
             characteristic(Self.memoryDeviceUUID, Self.memoryDeviceHandle, [.read, .write]),
             characteristic(Self.gpioMapUUID, Self.gpioMapHandle, [.read, .write]),
             characteristic(Self.memoryInfoUUID, Self.memoryInfoHandle, [.read]),
@@ -125,7 +150,28 @@ package final class DialogSUOTADevice: SimulatedPeripheral {
             characteristic(Self.versionUUID, Self.versionHandle, [.read]),
             characteristic(Self.patchDataSizeUUID, Self.patchDataSizeHandle, [.read]),
             characteristic(Self.mtuUUID, Self.mtuHandle, [.read]),
+        ])
+        guard settings.deviceInformation != .none else { return [suota] }
+        let information = Self.deviceInformationUUID
+        return [suota, GATTService(uuid: information, characteristics: [
+            GATTCharacteristic(service: information, uuid: Self.firmwareRevisionUUID,
+                               valueHandle: Self.firmwareRevisionHandle, properties: [.read]),
+            GATTCharacteristic(service: information, uuid: Self.softwareRevisionUUID,
+                               valueHandle: Self.softwareRevisionHandle, properties: [.read]),
         ])]
+    }
+
+    /// What Device Information's Firmware Revision (2A26) reads; nil without the service.
+    package var firmwareRevision: String? { settings.deviceInformation == .none ? nil : Self.sdkVersion }
+
+    /// What Device Information's Software Revision (2A28) reads: the SDK's version, or the
+    /// running image's header version (`dis=image`); nil without the service.
+    package var softwareRevision: String? {
+        switch settings.deviceInformation {
+        case .none: return nil
+        case .sdk: return Self.sdkVersion
+        case .image: return runningImage.flatMap { try? SUOTAImageHeader(decoding: $0) }?.version ?? ""
+        }
     }
 
     // MARK: - State, for tests and stage reports
@@ -163,7 +209,7 @@ package final class DialogSUOTADevice: SimulatedPeripheral {
         // suotar_cleanup: notifications off, status back to 0; the session survives.
         statusConfiguration = 0
         statusValue = .reserved
-        if receiver.isRebootRequested { reset(at: time) }
+        if receiver.isRebootRequested, settings.onReboot == .reset { reset(at: time) }
     }
 
     public func readValue(handle: UInt16) -> [UInt8]? {
@@ -178,6 +224,8 @@ package final class DialogSUOTADevice: SimulatedPeripheral {
         case Self.versionHandle: return [Self.suotaVersion]
         case Self.patchDataSizeHandle: return Self.littleEndian(UInt32(Self.patchDataSize), width: 2)
         case Self.mtuHandle: return Self.littleEndian(UInt32(mtu), width: 2)
+        case Self.firmwareRevisionHandle: return firmwareRevision.map { Array($0.utf8) }
+        case Self.softwareRevisionHandle: return softwareRevision.map { Array($0.utf8) }
         default: return nil
         }
     }
@@ -203,7 +251,7 @@ package final class DialogSUOTADevice: SimulatedPeripheral {
     /// application starts advertising after `timing.boot`.
     private func reset(at time: Duration) {
         rebootCount += 1
-        receiver = SUOTAReceiver()
+        receiver = SUOTAReceiver(corruptStoredOffset: settings.corruptStoredOffset)
         statusConfiguration = 0
         statusValue = .reserved
         stored = [:]
@@ -271,9 +319,10 @@ package final class DialogSUOTADevice: SimulatedPeripheral {
             outputs.append(PeripheralOutput(pdu: .notification(handle: Self.statusHandle, value: [status.rawValue]),
                                             readyAt: busyUntil))
         }
-        if outcome.rebootRequested {
+        if outcome.rebootRequested, settings.onReboot != .ignore {
             // app_easy_gap_disconnect after the write confirmation: the link ends (0x13 from the
-            // device), then user_app_on_disconnect resets (connectionEnded).
+            // device), then user_app_on_disconnect resets (connectionEnded), unless the
+            // application does not (`on-reboot=disconnect`).
             outputs.append(PeripheralOutput(pdu: .terminate, readyAt: busyUntil, disconnectAfterSending: true,
                                             disconnectReason: "the device ended the link to reboot (SUOTA reboot)"))
         }

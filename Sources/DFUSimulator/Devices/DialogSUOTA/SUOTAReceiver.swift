@@ -59,6 +59,23 @@ struct SUOTAReceiver: Sendable, Equatable {
     private(set) var isRebootRequested = false
     /// The next flash write fails (a `busy:N` fault): EXT_MEM_WRITE_ERR, nothing written.
     var failsNextFlashWrite = false
+    /// `corrupt-stored=OFFSET` (`DialogSUOTASettings.corruptStoredOffset`): the image byte at
+    /// this file offset is stored with bit 0 inverted; the XOR, computed over the bytes
+    /// received, does not see it.
+    var corruptStoredOffset: Int?
+
+    init(corruptStoredOffset: Int? = nil) {
+        self.corruptStoredOffset = corruptStoredOffset
+    }
+
+    /// `bytes` as flash stores them when they start at image file offset `offset`.
+    private func stored(_ bytes: some Collection<UInt8>, at offset: Int) -> [UInt8] {
+        var bytes = Array(bytes)
+        if let corrupt = corruptStoredOffset, corrupt >= offset, corrupt < offset + bytes.count {
+            bytes[corrupt - offset] ^= 0x01
+        }
+        return bytes
+    }
 
     private var isImageSession: Bool { memoryDevice.isExternalImage }
 
@@ -182,7 +199,7 @@ struct SUOTAReceiver: Sendable, Equatable {
             }
         } else if imageLength + Self.checksumSize >= imageIndex + block.count, let targetBank {
             let count = min(block.count, imageLength - imageIndex)
-            flash.banks[targetBank].code += block.prefix(count)
+            flash.banks[targetBank].code += stored(block.prefix(count), at: imageIndex)
             outcome.work = timing.writePerByte * count
             imageIndex += count
         } else {
@@ -226,7 +243,8 @@ struct SUOTAReceiver: Sendable, Equatable {
         written.validFlag = 0xFF
         written.imageID = imageID
         written.reserved = [UInt8](repeating: 0xFF, count: SUOTAImageHeader.reservedSize)
-        flash.banks[chosen] = SUOTAFlash.Bank(header: written, code: Array(block.dropFirst(SUOTAImageHeader.size)))
+        flash.banks[chosen] = SUOTAFlash.Bank(header: written, code: stored(block.dropFirst(SUOTAImageHeader.size),
+                                                                           at: SUOTAImageHeader.size))
         targetBank = chosen
         let erase = timing.pageErase * SUOTAFlash.sectors(forCodeSize: Int(header.codeSize))
         return .success(erase + timing.writePerByte * block.count)

@@ -17,4 +17,7 @@ package struct AppLoaderError: RawRepresentable, Hashable, Sendable {
     package static let notSupported = Self(rawValue: 0x84)
     /// The bootloader cannot erase or write flash.
     package static let bootloader = Self(rawValue: 0x85)
+    /// The new application would overlap the AppLoader (AN1086 0x87): program data below the
+    /// application area (`app-start`).
+    package static let applicationOverlapsAppLoader = Self(rawValue: 0x87)
 }

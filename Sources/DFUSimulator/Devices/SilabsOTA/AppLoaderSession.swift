@@ -30,9 +30,11 @@ struct AppLoaderSession: Sendable, Equatable {
     /// The OTA Data bytes received since the last 0x00.
     private(set) var received: [UInt8] = []
     let capacity: Int
+    let rules: AppLoaderGBLParser.Rules
 
-    init(capacity: Int) {
+    init(capacity: Int, rules: AppLoaderGBLParser.Rules = AppLoaderGBLParser.Rules()) {
         self.capacity = capacity
+        self.rules = rules
     }
 
     /// A write of `value` to OTA Control.
@@ -40,7 +42,7 @@ struct AppLoaderSession: Sendable, Equatable {
         switch value.first {
         case 0x00:
             // Begin: the parser starts over at the GBL header (`parser_init`).
-            parser = AppLoaderGBLParser(capacity: capacity)
+            parser = AppLoaderGBLParser(capacity: capacity, rules: rules)
             received = []
             return .success
         case 0x03:

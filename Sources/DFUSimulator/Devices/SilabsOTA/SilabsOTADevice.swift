@@ -26,6 +26,12 @@ import DFUGATT
 ///   boots into the AppLoader again, until a whole verified image is written. No transfer
 ///   resumes: each AppLoader boot parses from the GBL header.
 /// - A power glitch (`reboot-after`) boots whatever flash holds the same way.
+/// - A refusal before any program data (a compressed tag with `compression=refused`, an unknown
+///   tag early in the file, program data below `app-start`, an unmet version dependency with
+///   `version-dependency=checked`) leaves the application untouched: the next reset boots it, as
+///   the application, with its version (`SilabsOTASettings`).
+/// - `end-answer=lost`: every 0x03 is processed, then the link drops before its answer; the
+///   reset at that disconnect boots a verified image.
 package final class SilabsOTADevice: SimulatedPeripheral {
     package enum Mode: Sendable, Equatable {
         case application
@@ -79,6 +85,7 @@ package final class SilabsOTADevice: SimulatedPeripheral {
     package let address: DeviceAddress
     package let applicationName: String
     package let timing: Timing
+    package let settings: SilabsOTASettings
     package internal(set) var mode = Mode.application
     /// The application flash holds, if it would boot.
     package internal(set) var application: Application?
@@ -94,17 +101,19 @@ package final class SilabsOTADevice: SimulatedPeripheral {
     private var busyUntil: Duration = .zero
     private let flash: FlashTiming
 
-    package init(address: DeviceAddress, name: String = "SiLabs-App", factoryVersion: UInt32 = 0x0001_0001,
+    package init(address: DeviceAddress, name: String = "SiLabs-App", settings: SilabsOTASettings = SilabsOTASettings(),
                 capacity: Int = 0x7_0000, flash: FlashTiming = FlashTiming(), timing: Timing = Timing(),
                 commandDisconnects: [CommandDisconnect] = []) {
         self.address = address
         self.applicationName = name
         self.timing = timing
+        self.settings = settings
         self.capacity = capacity
         self.flash = flash
-        self.application = Application(gbl: nil, version: factoryVersion)
+        self.application = Application(gbl: nil, version: settings.applicationVersion)
         self.session = AppLoaderSession(capacity: capacity)
         self.commandFaults = CommandDisconnectInjector(commandDisconnects)
+        self.session = AppLoaderSession(capacity: capacity, rules: parserRules)
     }
 
     package var advertisement: Advertisement {
@@ -220,7 +229,7 @@ package final class SilabsOTADevice: SimulatedPeripheral {
         rebootCount += 1
         mode = next
         bootsToOTA = false
-        session = AppLoaderSession(capacity: capacity)
+        session = AppLoaderSession(capacity: capacity, rules: parserRules)
         busyUntil = time
         cycle.rebooted(at: time, silentFor: timing.boot)
     }
@@ -252,6 +261,10 @@ package final class SilabsOTADevice: SimulatedPeripheral {
         let answer = session.control(value)
         controlLog.append("\(name): \(answer)")
         let readyAt = max(time, busyUntil)
+        if name == "end", settings.endAnswer == .lost {
+            return [.linkLoss(reason: "the link dropped after the AppLoader processed 0x03 (\(answer)), before its answer "
+                                  + "(end-answer=lost)", at: readyAt)]
+        }
         // Success: the link sends the write response; a refusal replaces it with an ATT error.
         switch answer {
         case .success:
@@ -273,6 +286,14 @@ package final class SilabsOTADevice: SimulatedPeripheral {
         busyUntil = max(busyUntil, time) + flash.writeCost(offset: before, count: session.programmedBytes - before)
         guard case let .refused(code) = answer else { return [] }
         return [PeripheralOutput(pdu: .errorResponse(code: code.rawValue, handle: Self.loaderDataHandle), readyAt: busyUntil)]
+    }
+
+    /// The parser's rules for this boot: the versions a dependency is checked against are the
+    /// application's in flash now.
+    private var parserRules: AppLoaderGBLParser.Rules {
+        AppLoaderGBLParser.Rules(acceptsCompression: settings.acceptsCompression, applicationStart: settings.applicationStart,
+                                 dependencyVersions: settings.checksVersionDependencies
+                                     ? (application: application?.version, bootloader: Self.bootloaderVersion) : nil)
     }
 
     static func u32(_ value: UInt32) -> [UInt8] {

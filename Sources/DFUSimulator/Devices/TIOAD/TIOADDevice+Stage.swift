@@ -18,6 +18,10 @@ extension TIOADDevice: FirmwareStageReporting {
             }
             if let partial = target.partial(downloaded) { return FirmwareStageReport(.unchanged, runs + "; " + partial) }
         }
+        if bimRejected == target.bytes {
+            return FirmwareStageReport(.unchanged, runs + "; the BIM copied the new image, its CRC check failed "
+                                           + "(CRC_INVALID), and it reverted to the factory image")
+        }
         if lastCompleted == target.bytes {
             return FirmwareStageReport(.unchanged, runs + "; external flash still holds the new image, but its OAD was "
                                            + "cancelled: it is never enabled")

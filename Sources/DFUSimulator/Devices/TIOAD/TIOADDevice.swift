@@ -25,6 +25,11 @@ import DFUPackage
 ///   `boot` (1 s, assumed: the SDK gives no number; `boot-ms`). The new image then answers
 ///   07 with its `softVer`.
 /// A power glitch (`reboot-after`) restarts the running image; the OAD under way is lost.
+///
+/// Options (`TIOADSettings`): `bim-crc=fails`, a BIM whose CRC check of the copied image fails
+/// and that reverts to the factory image (the image the device started with); `enable-answer=lost`,
+/// a reset that comes before the answer to enable goes out. Control `07` always answers the
+/// softVer of the image that runs, before and after an update.
 package final class TIOADDevice: SimulatedPeripheral {
     package struct Timing: Sendable, Equatable {
         package var resetDelay: Duration
@@ -71,13 +76,24 @@ package final class TIOADDevice: SimulatedPeripheral {
     private var commandFaults: CommandDisconnectInjector
     /// Enabled: the image the BIM copies at the coming reset.
     private var enabled: [UInt8]?
+    /// The image the device started with, which `OAD_open` backs up to external flash as the
+    /// factory image and the BIM reverts to.
+    package let factoryImage: [UInt8]
+    /// The last image the BIM copied and then refused at its CRC check (`bim-crc=fails`).
+    package private(set) var bimRejected: [UInt8]?
+    private let bimCRCFails: Bool
+    private let enableAnswerLost: Bool
     package private(set) var rebootCount = 0
 
     package init(address: DeviceAddress, name: String = "TI OAD Target", imageID: String = "CC26x2R1",
                 running: [UInt8]? = nil, flash: FlashTiming = FlashTiming(), timing: Timing = Timing(),
-                corruptBlock: Int? = nil, failingBlockWrites: Set<Int> = [], commandDisconnects: [CommandDisconnect] = []) {
+                corruptBlock: Int? = nil, failingBlockWrites: Set<Int> = [], commandDisconnects: [CommandDisconnect] = [],
+                bimCRCFails: Bool = false, enableAnswerLost: Bool = false) {
         self.advertisement = Advertisement(address: address, name: name, serviceUUIDs: [Self.serviceUUID], rssi: -42)
         self.timing = timing
+        self.factoryImage = running ?? Self.factoryImage(imageID: imageID)
+        self.bimCRCFails = bimCRCFails
+        self.enableAnswerLost = enableAnswerLost
         self.target = TIOADTarget(running: running ?? Self.factoryImage(imageID: imageID),
                                   imageID: TIOADImageHeader(imageID: imageID).imageID, flash: flash,
                                   inactivityTimeout: timing.inactivity, corruptBlock: corruptBlock)
@@ -164,12 +180,23 @@ package final class TIOADDevice: SimulatedPeripheral {
         target.linkEnded()
         var silence = timing.boot
         if let image, TIOADTarget.crcMatches(image) {
-            let pages = (image.count + Int(TIOADTarget.internalPageSize) - 1) / Int(TIOADTarget.internalPageSize)
-            silence += target.flash.pageErase * pages + target.flash.writePerByte * image.count
-                + target.flash.hashPerByte * image.count
-            target.running = image
+            silence += copyTime(image)
+            if bimCRCFails {
+                // CRC_INVALID: no jump; the factory image is copied back and checked.
+                bimRejected = image
+                silence += copyTime(factoryImage)
+                target.running = factoryImage
+            } else {
+                target.running = image
+            }
         }
         cycle.rebooted(at: time, silentFor: silence)
+    }
+
+    /// The BIM's erase of the internal pages, the copy and the CRC-32 of the copy.
+    private func copyTime(_ image: [UInt8]) -> Duration {
+        let pages = (image.count + Int(TIOADTarget.internalPageSize) - 1) / Int(TIOADTarget.internalPageSize)
+        return target.flash.pageErase * pages + target.flash.writePerByte * image.count + target.flash.hashPerByte * image.count
     }
 
     public func receiveWrite(handle: UInt16, value: [UInt8], at time: Duration) -> [PeripheralOutput] {
@@ -202,9 +229,12 @@ package final class TIOADDevice: SimulatedPeripheral {
     }
 
     private func outputs(_ replies: [TIOADReply]) -> [PeripheralOutput] {
-        replies.compactMap { reply -> PeripheralOutput? in
+        let resetsNow = enableAnswerLost && replies.contains { if case .enabled = $0 { return true } else { return false } }
+        return replies.compactMap { reply -> PeripheralOutput? in
             switch reply {
             case let .notification(characteristic, value, readyAt):
+                // enable-answer=lost: the reset comes before `04 00` is sent.
+                if resetsNow, characteristic == .control, value.first == TIOADControlOpcode.enableImage.rawValue { return nil }
                 let handle = characteristic == .identify ? Self.identifyHandle : Self.controlHandle
                 return PeripheralOutput(pdu: .notification(handle: handle, value: value), readyAt: readyAt)
             case let .endLink(reason, readyAt):
@@ -212,7 +242,7 @@ package final class TIOADDevice: SimulatedPeripheral {
                                         disconnectReason: reason)
             case let .enabled(image, readyAt):
                 enabled = image
-                cycle.scheduleReset(at: readyAt + timing.resetDelay, advertises: false)
+                cycle.scheduleReset(at: resetsNow ? readyAt : readyAt + timing.resetDelay, advertises: false)
                 return nil
             }
         }
