@@ -8,10 +8,9 @@ import DFUSimulator
 /// report must match what the device then truly holds. `truth` is that stage, known from the
 /// vendor's sources; `FaultMatrix.baseline` runs the case and classifies it as every matrix row.
 ///
-/// These rows are ready but not in `MatrixSubject.all`: with the engine as it is, most end with
-/// a report that over-claims (`verified` while the device runs its old image) or claims more
-/// damage than happened; they join the matrix once the engine observes the device after its
-/// reboot (issue 21 items 1 to 3).
+/// `make fault-matrix` runs each once after the fault sweeps, and `DeviceBehaviourRowTests` in
+/// `make test`: the report must name the device's true stage among what it may hold (a report
+/// more hopeful or more pessimistic than the device is silent), with an error that says so.
 public struct DeviceBehaviourRow: Sendable {
     /// The subject: a shipped profile against a device with the behaviour's option.
     public var subject: MatrixSubject

@@ -117,8 +117,10 @@ public struct FaultMatrix {
         if succeeded {
             // A report that leaves it open (the protocol cannot show which image runs) must
             // still name the stage the device is in.
-            silent = !settings.isEmpty || actual.stage != subject.goal
-                || (!reported.isEmpty && !reported.contains(actual.stage.rawValue))
+            // A report that leaves it open (the protocol cannot show which image runs) must name
+            // the stage the device is in; one that names none must mean the goal was reached.
+            silent = !settings.isEmpty
+                || (reported.isEmpty ? actual.stage != subject.goal : !reported.contains(actual.stage.rawValue))
         } else {
             silent = reported.isEmpty ? actual.stage != .unchanged : !reported.contains(actual.stage.rawValue)
         }

@@ -43,6 +43,25 @@ for subject in MatrixSubject.all where only.map({ subject.name == $0 }) ?? true 
         exit(1)
     }
 }
+// Devices that behave as shipped firmware does (a bootloader that rejects the image after it was
+// verified, an application that does not reset, a refusal before any program data): one update
+// each, judged against what the device then holds.
+var behaviourRows: [MatrixRow] = []
+for behaviour in DeviceBehaviourRow.all where only.map({ behaviour.subject.name == $0 }) ?? true {
+    do {
+        let row = try await matrix.baseline(behaviour.subject)
+        behaviourRows.append(row)
+        let wrong = row.deviceStage != behaviour.truth.rawValue
+        print("behaviour '\(behaviour.subject.name)': \(row.outcome), device \(row.deviceStage), reported \(row.reportedHolds)"
+              + (row.silent ? " SILENT" : "") + (row.unexplained ? " UNEXPLAINED" : "")
+              + (wrong ? " (the simulator did not reach its true stage \(behaviour.truth.rawValue))" : ""))
+        if wrong { exit(1) }
+    } catch {
+        print("\(behaviour.subject.name): could not run: \(error)")
+        exit(1)
+    }
+}
+rows += behaviourRows
 let results = MatrixResults(rows: rows)
 let url = URL(fileURLWithPath: output)
 try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

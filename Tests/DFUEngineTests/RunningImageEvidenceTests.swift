@@ -32,7 +32,7 @@ final class RunningImageEvidenceTests: XCTestCase {
             return XCTFail("not the previous image")
         }
         XCTAssertTrue(reset)
-        XCTAssertTrue(text.contains("reset"), text)
+        XCTAssertTrue(text.contains("dropped the link"), text)
     }
 
     func testTheOldValueOnALinkTheDeviceKeptShowsItDidNotReset() {

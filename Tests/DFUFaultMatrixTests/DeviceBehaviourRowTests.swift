@@ -3,9 +3,8 @@ import Foundation
 import XCTest
 
 /// The device behaviour rows (issue 21) run through the engine with the current profiles: each
-/// must leave the simulated device in its true stage, whatever the report says. Whether the
-/// report agrees (`silent`) is printed, not asserted: these rows join the matrix once the
-/// engine observes the device after its reboot.
+/// must leave the simulated device in its true stage, and the report must name that stage among
+/// what the device may hold (not silent), with an error that says what the device holds.
 final class DeviceBehaviourRowTests: XCTestCase {
     private static let profiles = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("profiles").path
@@ -16,6 +15,9 @@ final class DeviceBehaviourRowTests: XCTestCase {
         for row in DeviceBehaviourRow.all {
             let result = try await matrix.baseline(row.subject)
             XCTAssertEqual(result.deviceStage, row.truth.rawValue, "\(row.subject.name): \(result.deviceState)")
+            XCTAssertFalse(result.silent, "\(row.subject.name): the report \(result.reportedHolds) leaves out the device's "
+                           + "\(result.deviceStage): \(result.message)")
+            XCTAssertFalse(result.unexplained, "\(row.subject.name): \(result.message)")
             print("behaviour row '\(row.subject.name)' sim:\(row.subject.device): device \(result.deviceStage) "
                   + "(\(result.deviceState)); report \(result.outcome) holds \(result.reportedHolds) "
                   + "silent \(result.silent) unexplained \(result.unexplained); \(result.message)")

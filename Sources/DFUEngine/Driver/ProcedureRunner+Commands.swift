@@ -33,7 +33,8 @@ extension ProcedureRunner {
             return .failed(.evaluation(error))
         }
         var exchange = CommandExchange(setup)
-        switch try await drive(&exchange, step: "send '\(step.command)'", location: location, reboot: reboot) {
+        switch try await drive(&exchange, step: "send '\(step.command)'", location: location, reboot: reboot,
+                               attErrorsAsStatus: step.optional) {
         case let .success(fields): return .sent(fields: fields)
         case let .failure(failure): return .failed(failure)
         }

@@ -249,8 +249,12 @@ final class ProcedureRunner {
     /// Runs a link-level machine through `LinkDriver`, counting resends, reporting progress
     /// when `reportsProgress`, noting that the current phase wrote to the device, and marking
     /// a reboot as pending once a write of a rebooting command went out.
+    ///
+    /// `attErrorsAsStatus`: an ATT error on the write is the device's answer (an `optional` send
+    /// looks where the device is afterwards), not an error that ends the run.
     func drive<Machine: LinkMachine>(_ machine: inout Machine, step: String, location: SourceLocation?,
-                                     reboot: PendingReboot? = nil, reportsProgress: Bool = false)
+                                     reboot: PendingReboot? = nil, reportsProgress: Bool = false,
+                                     attErrorsAsStatus: Bool = false)
         async throws(RunInterruption) -> Swift.Result<Machine.Output, ExchangeFailure> {
         let link = try currentLink()
         let transport = session.transport
@@ -295,6 +299,9 @@ final class ProcedureRunner {
             switch error {
             case .cancelled: throw .cancelled
             case let .transport(gattError):
+                if attErrorsAsStatus, case let .attError(code, handle) = gattError.kind, !Task.isCancelled {
+                    return .failure(.deviceStatus(attStatus(code: code, handle: handle)))
+                }
                 if let expired = session.attemptExpired(while: "running \(step)", image: image.name,
                                                         bytesHeld: statistics.bytesHeld) { throw .failed(expired) }
                 throw interruption(gattError, step: step, location: location)
@@ -324,6 +331,17 @@ final class ProcedureRunner {
                 + "sent cannot be asked",
             address: session.address?.description, image: image.name, location: loss.location,
             hint: "check what the device runs (its version or image list) before flashing again"))
+    }
+
+    /// An ATT error code as a device status, named by the written characteristic's `att-errors`.
+    private func attStatus(code: UInt8, handle: UInt16) -> DeviceStatus {
+        let spec = session.bindings.flatMap { bindings in
+            session.profile.characteristics.first { bindings.characteristic($0.name)?.valueHandle == handle }
+        }
+        let entry = spec?.attErrors.flatMap { session.profile.codeTables[$0]?.entries[UInt64(code)] }
+        var status = DeviceStatus(code: UInt64(code), name: entry?.name, message: entry?.message)
+        status.retryable = entry?.retryable ?? true
+        return status
     }
 
     /// "crc-error: CRC check failed (a write to 'control')" for an ATT error code the written
@@ -394,7 +412,9 @@ final class ProcedureRunner {
                               offset: failure.chunkOffset, location: failure.location,
                               hint: "the device may be busy erasing flash (raise the step's timeout) or no longer in DFU mode")
         case let .expectationFailed(expression, location, values):
-            var error = FlashError(kind: .device, message: "\(failure.step): expected \(expression) (\(values))",
+            // An observation has no expression to quote: its sentence says what the device showed.
+            let said = expression.isEmpty ? values : "expected \(expression) (\(values))"
+            var error = FlashError(kind: .device, message: "\(failure.step): \(said)",
                                    address: addressText, image: image.name, offset: failure.chunkOffset, location: location)
             error.deviceHolds = failure.deviceHolds
             return error

@@ -154,11 +154,13 @@ package struct ProcedureMachine {
         guard counter < program.instructions.count else { return .finished }
         let instruction = program.instructions[counter]
         switch (instruction, outcome) {
-        case let (.send(step, _), .failed) where step.optional:
-            bindAnswer(step.alias, ["ok": .boolean(false)])
-            if step.once { onceAnswers[step.alias] = ["ok": .boolean(false)] }
+        case let (.send(step, _), .failed(failure)) where step.optional:
+            // What went wrong, for the steps that look where the device is afterwards.
+            let answer: [String: Value] = ["ok": .boolean(false), "error": .string(Self.said(failure))]
+            bindAnswer(step.alias, answer)
+            if step.once { onceAnswers[step.alias] = answer }
         case let (.send(step, location), .sent(fields)):
-            let answer = step.optional ? fields.merging(["ok": .boolean(true)]) { $1 } : fields
+            let answer = step.optional ? fields.merging(["ok": .boolean(true), "error": .string("")]) { $1 } : fields
             bindAnswer(step.alias, answer)
             if step.once { onceAnswers[step.alias] = answer }
             if let failure = unmet(step.expect, location: location, step: "send '\(step.command)'") {
@@ -447,12 +449,13 @@ package struct ProcedureMachine {
             evidence = text
             let prior = stage ?? .unchanged
             var failure = ProcedureFailure(
-                failure: .expectationFailed(expression: "observe", location: location,
+                failure: .expectationFailed(expression: "", location: location,
                                             values: "the device does not run the new image: \(text)"),
                 step: "observe", location: location, chunkOffset: nil)
-            // Seen to reset: its bootloader did not start the new image. Not reset: it still
-            // holds what the phases before gave it, to start at its next reset.
-            failure.deviceHolds = reset ? [.unchanged] : [prior]
+            // Kept the link: it did not reset, and still holds what the phases before gave it, to
+            // start at its next reset. Dropped it: its bootloader did not start the new image, or
+            // it ended the link without resetting (a link drop is not a reset).
+            failure.deviceHolds = reset ? Array(Set([.unchanged, prior])).sorted() : [prior]
             return failure
         }
     }
@@ -601,6 +604,17 @@ package struct ProcedureMachine {
             return location
         default:
             return SourceLocation(file: "procedure", line: 0, column: 0)
+        }
+    }
+
+    /// A failure in a few words: the device's status by name, or what did not come.
+    static func said(_ failure: ExchangeFailure) -> String {
+        switch failure {
+        case let .deviceStatus(status): return "\(status)"
+        case let .timeout(after, attempts, _): return "no answer within \(after) (\(attempts) attempt(s))"
+        case let .expectationFailed(expression, _, values): return expression.isEmpty ? values : "expected \(expression) (\(values))"
+        case let .evaluation(error): return error.description
+        case let .phaseUndone(phase, _, _): return "phase '\(phase)' no longer done"
         }
     }
 

@@ -23,7 +23,8 @@ struct RunningImageEvidence: Equatable {
         /// The new image runs; the sentence says what showed it.
         case newRuns(String)
         /// The previous image runs; the sentence says what showed it. `reset`: whether the
-        /// device was seen to reset (then its bootloader did not start the new image).
+        /// device may have reset (it dropped the link, or no reboot was asked): then its
+        /// bootloader may have refused the new image; false when it kept the link (no reset).
         case previousRuns(String, reset: Bool)
         /// The values cannot tell which image runs; the sentence says why.
         case cannotTell(String)
@@ -53,7 +54,7 @@ struct RunningImageEvidence: Equatable {
                 let reset = reboot != .keptLink
                 let how = reboot == .keptLink
                     ? "the device kept the link after the reboot command (it did not reset) and"
-                    : (reboot == .observed ? "the device reset and" : "the device")
+                    : (reboot == .observed ? "the device dropped the link after the reboot command and" : "the device")
                 return .previousRuns("\(how) still reports \(now) as \(subject), its previous image's; the new image "
                                      + "reports \(expected)", reset: reset)
             }

@@ -145,7 +145,7 @@ struct ExpressionScopeChecker {
         for step in steps {
             switch step.kind {
             case .send(let send):
-                define(send.alias, members: responseFields(of: send.command).map { send.optional ? $0 + ["ok"] : $0 })
+                define(send.alias, members: responseFields(of: send.command).map { send.optional ? $0 + ["ok", "error"] : $0 })
             case .chunks(let loop):
                 define(loop.alias, members: Self.chunkMembers)
                 collect(loop.steps)
