@@ -31,8 +31,8 @@ final class DialogSUOTACommandTests: XCTestCase {
         XCTAssertEqual(json["status"] as? String, "verified")
         // The device reset, but SUOTA cannot show which image its bootloader started (its
         // CRC-32 check may have rejected the new one): both stages, and why.
-        XCTAssertEqual(json["device_holds"] as? [String], ["unchanged", "installed"])
-        XCTAssertTrue((json["evidence"] as? String)?.contains("SUOTA gives no way to tell which image") ?? false,
+        XCTAssertEqual(json["device_holds"] as? [String], ["unchanged", "pending", "installed"])
+        XCTAssertTrue((json["evidence"] as? String)?.contains("SUOTA gives no way to tell which image the device runs") ?? false,
                       result.transcript)
         XCTAssertEqual(json["phases_done"] as? [String], ["upload", "validate", "reboot"])
     }

@@ -453,9 +453,10 @@ package struct ProcedureMachine {
                                             values: "the device does not run the new image: \(text)"),
                 step: "observe", location: location, chunkOffset: nil)
             // Kept the link: it did not reset, and still holds what the phases before gave it, to
-            // start at its next reset. Dropped it: its bootloader did not start the new image, or
-            // it ended the link without resetting (a link drop is not a reset).
-            failure.deviceHolds = reset ? Array(Set([.unchanged, prior])).sorted() : [prior]
+            // start at its next reset. Dropped it: its bootloader did not start the new image, or,
+            // when the phases before set the new image to boot, it ended the link without
+            // resetting (a link drop is not a reset).
+            failure.deviceHolds = reset ? (prior >= .pending ? [.unchanged, prior] : [.unchanged]) : [prior]
             return failure
         }
     }
