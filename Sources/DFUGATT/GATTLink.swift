@@ -37,6 +37,15 @@ public protocol GATTLink: AnyObject {
     /// asked; nil when the transport cannot tell. Read after discovery: updates the controller
     /// makes right after connecting have arrived by then.
     var linkGrant: LinkGrant? { get async }
+    /// Returns once every write without response handed to the link went out on air, so that
+    /// a transfer's time and rate count bytes the link carried, not bytes queued in its transmit
+    /// buffers. Transports that cannot tell return at once (the default).
+    func writesCarried() async throws(GATTError)
+}
+
+extension GATTLink {
+    /// The default: the transport cannot tell when queued writes went out.
+    public func writesCarried() async throws(GATTError) {}
 }
 
 /// A way to reach devices: a simulated world, an HCI controller, a BlueZ adapter.

@@ -203,6 +203,19 @@ final class SilabsOTAFlashTests: XCTestCase {
                        "the device rebooted into the new application and was not asked into the AppLoader again")
     }
 
+    /// OTA Data goes without response into 24 transmit buffers: a transfer counted when the writes
+    /// were queued read 202 kB/s on a 1M PHY, more than its 125 kB/s of raw bits. The transfer
+    /// ends when the link carried the last write, so its rate stays under what the PHY carries.
+    func testTheTransferRateCountsBytesTheLinkCarriedNotBytesQueued() async throws {
+        let gbl = try sample("app-plain.gbl")
+        let (report, _) = try await flash(gbl, device: "silabs-ota?buffers=24&phy=1M")
+        XCTAssertEqual(report.status, .verified, String(describing: report.error))
+        let seconds = try XCTUnwrap(report.transferSeconds)
+        let rate = Double(report.bytes) / seconds
+        XCTAssertLessThan(rate, 125_000, "\(report.bytes) bytes in \(seconds) s")
+        XCTAssertGreaterThan(rate, 10_000, "\(report.bytes) bytes in \(seconds) s")
+    }
+
     /// The application closes the link itself about a second after the OTA Control write, then
     /// resets into the AppLoader, which advertises "OTA" on the same address.
     func testEnteringOTAModeWaitsForTheApplicationToCloseTheLink() async throws {

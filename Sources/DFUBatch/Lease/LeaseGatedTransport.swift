@@ -48,6 +48,7 @@ final class LeaseGatedLink: GATTLink {
     var mtu: Int { base.mtu }
     var now: Duration { base.now }
     var linkGrant: LinkGrant? { get async { await base.linkGrant } }
+    func writesCarried() async throws(GATTError) { try await base.writesCarried() }
 
     func discoverServices() async throws(GATTError) -> [GATTService] {
         try await base.discoverServices()

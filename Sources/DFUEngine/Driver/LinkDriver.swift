@@ -39,6 +39,8 @@ struct LinkDriver {
         var resends = machine.resends
         var transferred = machine.transferred
         var watch = self.watch
+        // Writes without response return once queued: the transfer is over when the link carried them.
+        var queuedWrites = false
         while true {
             if Task.isCancelled { throw .cancelled }
             if let attemptDeadline, link.now >= attemptDeadline { throw .attemptDeadlinePassed }
@@ -48,6 +50,7 @@ struct LinkDriver {
                     try await pacer?.wait(before: target, on: link)
                     observer.willWrite()
                     try await link.write(bytes, to: target.characteristic, type: target.type)
+                    if target.type == .withoutResponse { queuedWrites = true }
                     if Task.isCancelled { throw Interruption.cancelled }
                     pacer?.wrote(to: target, at: link.now)
                     action = machine.handle(.writeAccepted(now: link.now))
@@ -69,6 +72,13 @@ struct LinkDriver {
                         action = machine.handle(.deadlinePassed(now: link.now))
                     }
                 case let .completed(output):
+                    if queuedWrites, let transferred {
+                        // The last progress again, once the link carried what was queued: the
+                        // transfer's time (and so its rate) ends when its bytes were on air.
+                        try await link.writesCarried()
+                        if Task.isCancelled { throw Interruption.cancelled }
+                        observer.progressed(transferred, machine.resumedAt)
+                    }
                     return .success(output)
                 case let .failed(failure):
                     return .failure(failure)

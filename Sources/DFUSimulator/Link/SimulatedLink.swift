@@ -88,6 +88,14 @@ package final class SimulatedLink: GATTLink {
         }
     }
 
+    /// Runs the link until the writes without response queued to the peripheral went out.
+    package func writesCarried() async throws(GATTError) {
+        try await paced { () throws(GATTError) in
+            try requireConnected()
+            try run(until: { self.scheduler.queuedToPeripheral == 0 }, deadline: world.now + scheduler.settings.attTimeout)
+        }
+    }
+
     /// Writes the Client Characteristic Configuration descriptor (it follows the value handle):
     /// notifications (0x0001) where the characteristic notifies, else indications (0x0002), as
     /// the ATT client does.

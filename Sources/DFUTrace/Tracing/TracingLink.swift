@@ -24,6 +24,7 @@ final class TracingLink: GATTLink {
     var mtu: Int { inner.mtu }
     var now: Duration { inner.now }
     var linkGrant: LinkGrant? { get async { await inner.linkGrant } }
+    func writesCarried() async throws(GATTError) { try await inner.writesCarried() }
 
     func discoverServices() async throws(GATTError) -> [GATTService] {
         let services = try await traced { () async throws(GATTError) in try await inner.discoverServices() }
