@@ -195,6 +195,21 @@ start ti_oad_device.py --disconnect-after 5000
 timeout 300 "$bin" flash --profile ti-oad --device "hci:tcp:127.0.0.1:$((port + 1))" "$ti_image" --json > "$work/out.txt" 2>&1
 check "TI OAD: a lost link cancels the OAD; the update starts over from identify and ends verified" bash -c \
     "grep -q '\"resumes\":1' '$work/out.txt' && [ \$(grep -c 'identify accepted' '$work/peripheral.log') -eq 2 ] && grep -q '$ti_sha' '$work/state.json'"
+# A BIM whose CRC check of the copy fails keeps the factory image, which reports the new image's
+# software version (0002): nothing can tell them apart, and the report says so.
+start ti_oad_device.py --bim-crc fails --sw-version 0002
+timeout 300 "$bin" flash --profile ti-oad --device "hci:tcp:127.0.0.1:$((port + 1))" "$ti_image" --json > "$work/out.txt" 2>&1
+check "TI OAD: the BIM keeps the old image of the same version: not claimed installed (unchanged or installed, and why)" \
+    bash -c "for _ in \$(seq 50); do grep -q 'BIM rejected' '$work/state.json' 2>/dev/null && break; sleep 0.1; done
+        grep -q '\"device_holds\":\[\"unchanged\",\"installed\"\]' '$work/out.txt' && grep -q 'cannot tell' '$work/out.txt' \
+        && grep -q 'BIM rejected' '$work/state.json'"
+# The device resets before its answer to enable goes out: the update resumes, asks the software
+# version first, finds the new image running and sends nothing again.
+start ti_oad_device.py --enable-answer lost
+timeout 300 "$bin" flash --profile ti-oad --device "hci:tcp:127.0.0.1:$((port + 1))" "$ti_image" --json > "$work/out.txt" 2>&1
+check "TI OAD: the answer to enable lost in the reset: resumed by asking the device, installed, the image sent once" \
+    bash -c "grep -q '\"device_holds\":\[\"installed\"\]' '$work/out.txt' && [ \$(grep -c 'identify accepted' '$work/peripheral.log') -eq 1 ] \
+        && grep -q '$ti_sha' '$work/state.json'"
 # Telink OTA (profiles/telink-ota.yaml) against a Telink BLE SDK OTA server peer
 # (Tests/Bumble/README.md): fwupd's archive, 1025 packets of 20 bytes written without response
 # 5 ms apart and never answered; after the end command the device drops the link (0x13), checks
@@ -295,6 +310,29 @@ timeout 300 "$bin" flash --profile dialog-suota --device "hci:tcp:127.0.0.1:$((p
 check "Dialog SUOTA: the same image already in the bank asked for is refused (same-img-err): failed, the device unchanged" \
     bash -c "grep -q '\"status\":\"failed\"' '$work/out.txt' && grep -q 'same-img-err' '$work/out.txt' \
         && grep -q '\"device_holds\":\[\"unchanged\"\]' '$work/out.txt' && grep -q '$factory_sha' '$work/state.json'"
+# Evidence after the reboot (issue 21). A byte stored wrong that the XOR cannot see: CMP_OK, then
+# the bootloader's CRC-32 rejects the bank and the factory image runs; an application that tags
+# its build in DIS 2A28 shows it: failed, the device unchanged (never `installed`).
+start dialog_suota_device.py --corrupt-stored 1000 --dis image
+timeout 300 "$bin" flash --profile dialog-suota --device "hci:tcp:127.0.0.1:$((port + 1))" "$suota_image" \
+    --set software_revision=image --json > "$work/out.txt" 2>&1
+check "Dialog SUOTA: damage the XOR cannot see, rejected by the bootloader's CRC-32: failed, the old revision read back, the device unchanged" \
+    bash -c "grep -q '\"status\":\"failed\"' '$work/out.txt' && grep -q 'still reports' '$work/out.txt' \
+        && grep -q '\"device_holds\":\[\"unchanged\"' '$work/out.txt' && grep -q '$factory_sha' '$work/state.json'"
+# The same with an SDK 6 application (DIS reports the SDK's version for every image): nothing can
+# tell which image runs, and the report says so instead of claiming `installed`.
+start dialog_suota_device.py --corrupt-stored 1000
+timeout 300 "$bin" flash --profile dialog-suota --device "hci:tcp:127.0.0.1:$((port + 1))" "$suota_image" --json > "$work/out.txt" 2>&1
+check "Dialog SUOTA: the same damage on an SDK 6 application: not claimed installed (unchanged, pending or installed, and why)" \
+    bash -c "grep -q '\"device_holds\":\[\"unchanged\",\"pending\",\"installed\"\]' '$work/out.txt' \
+        && grep -q 'gives no way to tell' '$work/out.txt' && grep -q '$factory_sha' '$work/state.json'"
+# An application that answers the reboot command and keeps the link: it did not reset; the new
+# image waits valid in its bank: failed, pending.
+start dialog_suota_device.py --on-reboot ignore
+timeout 300 "$bin" flash --profile dialog-suota --device "hci:tcp:127.0.0.1:$((port + 1))" "$suota_image" --json > "$work/out.txt" 2>&1
+check "Dialog SUOTA: an application that keeps the link after the reboot command: failed, pending, the old image still runs" \
+    bash -c "grep -q '\"status\":\"failed\"' '$work/out.txt' && grep -q 'kept the link' '$work/out.txt' \
+        && grep -q '\"device_holds\":\[\"pending\"\]' '$work/out.txt' && grep -q '$factory_sha' '$work/state.json'"
 # Silicon Labs OTA (Tests/Bumble/silabs_ota_device.py): the application answers the OTA Control
 # write, closes the link 1 s later and resets into the AppLoader ("OTA", same address, its own
 # GATT); the AppLoader takes the GBL file, checks its end-tag CRC at 0x03 and resets into the new
@@ -334,6 +372,23 @@ sleep 1
 check "Silicon Labs OTA refused by the AppLoader (0x84): failed, the device holds an overwritten application and waits in the AppLoader" bash -c \
     "grep -q '\"status\":\"failed\"' '$work/out.txt' && grep -q 'not-supported' '$work/out.txt' \
      && grep -q '\"device_holds\":\\[\"overwritten\"\\]' '$work/out.txt' && grep -q '\"running\": \"apploader\"' '$work/state.json'"
+# The answer to 0x03 lost every time (the link drops first): the verified image boots; the
+# resumed update reads the application's version, finds the GBL's and sends nothing again.
+start silabs_ota_device.py --end-answer lost
+timeout 300 "$bin" flash --profile silabs-ota --device "hci:tcp:127.0.0.1:$((port + 1))" "$silabs_gbl" --json > "$work/out.txt" 2>&1
+check "Silicon Labs OTA: the answer to 0x03 lost: resumed by asking the application's version, installed, uploaded once" \
+    bash -c "grep -q '\"device_holds\":\[\"installed\"\]' '$work/out.txt' && ! grep -q '\"status\":\"failed\"' '$work/out.txt' \
+        && grep -q '$silabs_sha' '$work/state.json'"
+# An LZ4-compressed GBL on a bootloader without the decompressor (forced past the preflight): the
+# AppLoader refuses it before any program data; the device comes back as its old application.
+start silabs_ota_device.py --compression refused
+timeout 300 "$bin" flash --profile silabs-ota --device "hci:tcp:127.0.0.1:$((port + 1))" firmware-samples/silabs/app-lz4.gbl \
+    --force --json > "$work/out.txt" 2>&1
+sleep 1
+check "Silicon Labs OTA: an LZ4 GBL refused before any program data: failed, unchanged, the old application runs" \
+    bash -c "grep -q '\"status\":\"failed\"' '$work/out.txt' && grep -q 'before writing any program data' '$work/out.txt' \
+        && grep -q '\"device_holds\":\[\"unchanged\"\]' '$work/out.txt' && grep -q 'booted into the application' '$work/peripheral.log' \
+        && ! grep -qs '\"running\": \"apploader\"' '$work/state.json'"
 
 # A provisioning line over one controller: two peripherals, two links at once.
 controllers 2
