@@ -20,6 +20,14 @@ final class HCIATTBearer: ATTBearer {
         }
     }
 
+    func sent() async throws(GATTError) {
+        do {
+            try await channel.waitUntilSent()
+        } catch {
+            throw error.gattError(address: channel.peerAddress)
+        }
+    }
+
     func receive() async throws(GATTError) -> [UInt8] {
         if let pdu = await channel.receive() { return pdu }
         let reason = channel.disconnection

@@ -352,8 +352,8 @@ class SilabsDevice(Peripheral):
             self.device.gatt_server = self.app_server
             data = self.app_advertising
             image, version = self.application
-            if image is not None:
-                write_state_file(self.args.state_file, image, running='application', version=version)
+            # The factory application has no image bytes here: its version says which it is.
+            write_state_file(self.args.state_file, image or b'', running='application', version=version)
         log.info('booted into the %s', mode)
         await self.wake(data)
 

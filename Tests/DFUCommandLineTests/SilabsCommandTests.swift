@@ -24,6 +24,19 @@ final class SilabsCommandTests: XCTestCase {
         }
     }
 
+    /// A bootloader without a key fails a signed GBL's signature at 0x03, after the whole upload:
+    /// said before the radio when the user says the bootloader has none; sent when not known.
+    func testASignedFileForABootloaderWithoutAKeyIsRefusedBeforeTheRadio() throws {
+        let refused = try DFUKitBinary.run(["flash", "--profile", "silabs-ota", "--device", "sim:silabs-ota",
+                                            "--set", "bootloader_key=none", samples + "/app-signed.gbl"])
+        XCTAssertEqual(refused.status, 65, refused.transcript)
+        XCTAssertTrue(refused.stderr.contains("the GBL is signed and the device's bootloader holds no key"), refused.transcript)
+        XCTAssertTrue(refused.stderr.contains("nothing was sent to the device"), refused.transcript)
+        let plain = try DFUKitBinary.run(["flash", "--profile", "silabs-ota", "--device", "sim:silabs-ota",
+                                          "--set", "bootloader_key=none", samples + "/app-plain.gbl"])
+        XCTAssertEqual(plain.status, 0, plain.transcript)
+    }
+
     func testVerifyWithTheSigningKey() throws {
         let key = samples + "/gbl-signing-key-THROWAWAY.pub.pem"
         let signed = try DFUKitBinary.run(["package", "verify", "--key", key, samples + "/app-signed.gbl"])

@@ -23,4 +23,14 @@ public protocol ATTBearer: AnyObject, Sendable {
     /// Closes the bearer (the transport may drop the link with it). Pending and later
     /// `receive()` calls throw `.disconnected`. Idempotent.
     func close() async
+
+    /// Returns once the PDUs sent so far went out on air (the controller reported them
+    /// completed), so that a link's writes without response can be counted when carried.
+    /// Bearers that cannot tell return at once (the default).
+    func sent() async throws(GATTError)
+}
+
+extension ATTBearer {
+    /// The default: the bearer cannot tell when its PDUs went out.
+    public func sent() async throws(GATTError) {}
 }

@@ -209,6 +209,12 @@ package final class ATTGATTLink: GATTLink {
         return value
     }
 
+    /// Waits for the bearer to have sent every queued PDU (the HCI host: the controller reported
+    /// the packets completed).
+    package func writesCarried() async throws(GATTError) {
+        try await client.bearer.sent()
+    }
+
     package func write(_ value: [UInt8], to characteristic: GATTCharacteristic, type: GATTWriteType) async throws(GATTError) {
         switch type {
         case .withResponse: try await client.write(handle: characteristic.valueHandle, value: value)

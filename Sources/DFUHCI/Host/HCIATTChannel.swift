@@ -26,6 +26,20 @@ package final class HCIATTChannel: Sendable {
         try await host.sendL2CAP(pdu, channel: .att, handle: handle, connection: connectionID)
     }
 
+    /// Returns once the controller reported every packet sent on this connection completed (on
+    /// air), or after `timeout` (a controller that stops reporting), or when the link ends.
+    package func waitUntilSent(timeout: Duration = .seconds(10)) async throws(HCIError) {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while await host.packetsInController(on: handle) > 0, clock.now < deadline {
+            if let end = inbox.failure { throw end }
+            if Task.isCancelled { return }
+            // Number Of Completed Packets arrives within a connection event or two.
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        if let end = inbox.failure { throw end }
+    }
+
     /// The next ATT PDU from the peer, or nil once the link is gone (or the task is cancelled).
     package func receive() async -> [UInt8]? {
         guard case let .element(pdu)? = try? await inbox.next(until: nil) else { return nil }

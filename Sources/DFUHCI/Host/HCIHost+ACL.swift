@@ -1,6 +1,11 @@
 import DFUGATT
 
 extension HCIHost {
+    /// Packets sent on connection `handle` that the controller has not reported completed.
+    package func packetsInController(on handle: UInt16) -> Int {
+        acl.flow.outstanding(on: handle)
+    }
+
     /// Sends one L2CAP basic frame on `channel` of connection `handle`: fragments it to the
     /// controller's ACL buffer length and takes one credit per fragment, waiting (at most
     /// `creditTimeout` per fragment) while the controller has no free buffer. Frames on one
