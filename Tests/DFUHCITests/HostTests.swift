@@ -234,6 +234,35 @@ final class HostTests: XCTestCase {
         await host.close()
     }
 
+    /// A send returns once its packets are in the controller; `waitUntilSent` returns only once
+    /// the controller reported them completed (on air): what ends a transfer written without
+    /// response, so that its rate counts bytes carried.
+    func testWaitUntilSentReturnsOnlyOnceTheControllerCompletedThePackets() async throws {
+        let (host, controller) = try await makeHost(.init(aclCount: 8, completePacketsAutomatically: false))
+        let channel = try await Self.connect(host)
+        try await channel.send([UInt8](repeating: 0x52, count: 60))  // 3 fragments, all in the controller
+        let finished = SentFlag()
+        let waiter = Task { () async -> Bool in
+            let sent = (try? await channel.waitUntilSent(timeout: .seconds(5))) != nil
+            finished.set()
+            return sent
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        let inController = await host.packetsInController(on: 0x40)
+        XCTAssertEqual(inController, 3)
+        controller.inject(.numberOfCompletedPackets(NumberOfCompletedPacketsEvent(entries: [.init(handle: 0x40, completedPackets: 2)])))
+        try await Task.sleep(for: .milliseconds(50))
+        let stillOne = await host.packetsInController(on: 0x40)
+        XCTAssertEqual(stillOne, 1, "one packet still in the controller")
+        XCTAssertFalse(finished.value, "not sent while a packet is still in the controller")
+        controller.inject(.numberOfCompletedPackets(NumberOfCompletedPacketsEvent(entries: [.init(handle: 0x40, completedPackets: 1)])))
+        let returned = try await withTimeout(2, "waitUntilSent") { await waiter.value }
+        XCTAssertTrue(returned)
+        let none = await host.packetsInController(on: 0x40)
+        XCTAssertEqual(none, 0)
+        await host.close()
+    }
+
     /// Controllers reuse connection handles: the ATT channel of a link that dropped cannot send
     /// on the next connection that got the same handle, whose own channel works.
     func testAChannelOfAnEndedLinkNeverReachesTheNextLinkOnTheSameHandle() async throws {
@@ -327,4 +356,12 @@ private func sendResult(_ channel: HCIATTChannel, _ pdu: [UInt8]) async -> Resul
     } catch {
         return .failure(error)
     }
+}
+
+/// Whether a task got past a wait, read from the test.
+private final class SentFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isSet = false
+    func set() { lock.withLock { isSet = true } }
+    var value: Bool { lock.withLock { isSet } }
 }
