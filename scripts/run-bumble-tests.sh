@@ -221,6 +221,14 @@ start telink_ota_device.py
 timeout 300 "$bin" flash --profile telink-ota --device "hci:tcp:127.0.0.1:$((port + 1))" "$telink/app-v1.1.0.zip" --json > "$work/out.txt" 2>&1
 check "Telink OTA over hci:tcp, 1025 unacknowledged packets: verified by the version read back, the new image runs" \
     holds "$telink_sha" '"version": "1.1.0"' 5
+# A --set version that differs from what the image reports: the device reports another revision
+# than before, which is what the report rests on: verified, installed, the difference said.
+start telink_ota_device.py
+timeout 300 "$bin" flash --profile telink-ota --device "hci:tcp:127.0.0.1:$((port + 1))" "$telink/app-v1.1.0.zip" \
+    --set version=9.9.9 --json > "$work/out.txt" 2>&1
+check "Telink OTA with a --set version the image does not report: installed, the changed revision is the evidence" bash -c \
+    "grep -q '\"status\":\"verified\"' '$work/out.txt' && grep -q '\"device_holds\":\[\"installed\"\]' '$work/out.txt' \
+        && grep -q \"changed from '1.0.0' to '1.1.0'\" '$work/out.txt' && grep -q '$telink_sha' '$work/state.json'"
 # A damaged image (its CRC-32 trailer) is refused before anything is sent.
 start telink_ota_device.py
 timeout 300 "$bin" flash --profile telink-ota --device "hci:tcp:127.0.0.1:$((port + 1))" "$telink/damaged-crc.bin" \
