@@ -41,11 +41,16 @@ public protocol GATTLink: AnyObject {
     /// a transfer's time and rate count bytes the link carried, not bytes queued in its transmit
     /// buffers. Transports that cannot tell return at once (the default).
     func writesCarried() async throws(GATTError)
+    /// Writes without response accepted but not yet on air; nil when the transport cannot tell
+    /// (the default).
+    var writesInFlight: Int? { get async }
 }
 
 extension GATTLink {
     /// The default: the transport cannot tell when queued writes went out.
     public func writesCarried() async throws(GATTError) {}
+    /// The default: the transport cannot tell how many writes are still queued.
+    public var writesInFlight: Int? { get async { nil } }
 }
 
 /// A way to reach devices: a simulated world, an HCI controller, a BlueZ adapter.

@@ -49,6 +49,7 @@ final class LeaseGatedLink: GATTLink {
     var now: Duration { base.now }
     var linkGrant: LinkGrant? { get async { await base.linkGrant } }
     func writesCarried() async throws(GATTError) { try await base.writesCarried() }
+    var writesInFlight: Int? { get async { await base.writesInFlight } }
 
     func discoverServices() async throws(GATTError) -> [GATTService] {
         try await base.discoverServices()

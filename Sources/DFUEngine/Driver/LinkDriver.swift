@@ -39,8 +39,12 @@ struct LinkDriver {
         var resends = machine.resends
         var transferred = machine.transferred
         var watch = self.watch
-        // Writes without response return once queued: the transfer is over when the link carried them.
+        // Writes without response return once queued: progress counts what the link carried
+        // (where it can tell how many are still queued), and the transfer is over when it
+        // carried them all.
         var queuedWrites = false
+        var carried = CarriedProgress()
+        var lastWriteQueued = false
         while true {
             if Task.isCancelled { throw .cancelled }
             if let attemptDeadline, link.now >= attemptDeadline { throw .attemptDeadlinePassed }
@@ -54,11 +58,14 @@ struct LinkDriver {
                     if Task.isCancelled { throw Interruption.cancelled }
                     pacer?.wrote(to: target, at: link.now)
                     action = machine.handle(.writeAccepted(now: link.now))
+                    lastWriteQueued = target.type == .withoutResponse
+                    if lastWriteQueued, let progress = machine.transferred { carried.wrote(progress: progress) }
                 case let .awaitNotification(deadline):
                     let notification = try await link.nextNotification(until: attemptDeadline.map { min($0, deadline) } ?? deadline)
                     // A wait cut short by cancellation is not a deadline that passed: feeding it
                     // to the machine would make it resend (and report a retry) on its way out.
                     if Task.isCancelled { throw Interruption.cancelled }
+                    lastWriteQueued = false
                     if let notification {
                         if case let .refusal(status)? = watch?.hear(notification.value, from: notification.valueHandle) {
                             return .failure(.deviceStatus(status))
@@ -98,7 +105,13 @@ struct LinkDriver {
             }
             if let now = machine.transferred, now != transferred {
                 transferred = now
-                observer.progressed(now, machine.resumedAt)
+                // After a queued write, only what the link carried (when it can tell).
+                if lastWriteQueued, let inFlight = await link.writesInFlight {
+                    if let shown = carried.carried(inFlight: inFlight) { observer.progressed(shown, machine.resumedAt) }
+                } else {
+                    carried.reported(now)
+                    observer.progressed(now, machine.resumedAt)
+                }
             }
         }
     }

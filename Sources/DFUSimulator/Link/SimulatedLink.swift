@@ -88,6 +88,9 @@ package final class SimulatedLink: GATTLink {
         }
     }
 
+    /// The writes without response queued to the peripheral, not yet sent in a connection event.
+    package var writesInFlight: Int? { get async { scheduler.queuedToPeripheral } }
+
     /// Runs the link until the writes without response queued to the peripheral went out.
     package func writesCarried() async throws(GATTError) {
         try await paced { () throws(GATTError) in

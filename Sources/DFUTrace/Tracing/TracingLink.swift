@@ -25,6 +25,7 @@ final class TracingLink: GATTLink {
     var now: Duration { inner.now }
     var linkGrant: LinkGrant? { get async { await inner.linkGrant } }
     func writesCarried() async throws(GATTError) { try await inner.writesCarried() }
+    var writesInFlight: Int? { get async { await inner.writesInFlight } }
 
     func discoverServices() async throws(GATTError) -> [GATTService] {
         let services = try await traced { () async throws(GATTError) in try await inner.discoverServices() }
