@@ -8,6 +8,8 @@
 //   -> DFUPackage    firmware packages (zip + manifest.json), Intel HEX
 //   -> DFUProfile    profile files (YAML / JSON) -> typed model, expressions
 //   -> DFUGATT       the abstract GATT link every transport implements
+//   -> DFUWire       links without GATT: a byte stream or datagrams (serial, UDP) carrying a
+//                    profile's messages framed as its `links:` entry says, seen as a GATT link
 //   -> DFUSimulator  a transport: simulated peripherals on a virtual-clock link model
 //   -> DFUHCI        a transport: the userspace HCI host (H4 pipes, ACL, L2CAP, Security Manager, btsnoop)
 //   -> DFUATT        the GATT client: ATT PDUs and client, a GATTLink over an ATT bearer
@@ -64,7 +66,8 @@ let package = Package(
         .target(name: "DFUProfile", dependencies: ["DFUBytes", "DFUPackage", "CYAML"], swiftSettings: swiftSettings),
         .target(name: "DFUGATT", dependencies: ["DFUBytes"], swiftSettings: swiftSettings),
         .target(name: "DFUHCI", dependencies: ["DFUBytes", "DFUGATT"], swiftSettings: swiftSettings),
-        .target(name: "DFUSimulator", dependencies: ["DFUBytes", "DFUGATT", "DFUPackage"], swiftSettings: swiftSettings),
+        .target(name: "DFUWire", dependencies: ["DFUBytes", "DFUGATT"], swiftSettings: swiftSettings),
+        .target(name: "DFUSimulator", dependencies: ["DFUBytes", "DFUGATT", "DFUWire", "DFUPackage"], swiftSettings: swiftSettings),
         .target(name: "DFUATT", dependencies: ["DFUBytes", "DFUGATT"], swiftSettings: swiftSettings),
         .target(name: "DFUEngine",
                 dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT"],
@@ -80,7 +83,7 @@ let package = Package(
                 swiftSettings: swiftSettings),
         .target(name: "DFUKit",
                 dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUHCI", "DFUATT",
-                               "DFUHCITransport", "DFUBlueZ", "DFUEngine", "DFUBatch"],
+                               "DFUHCITransport", "DFUBlueZ", "DFUEngine", "DFUBatch", "DFUWire"],
                 swiftSettings: swiftSettings),
         .target(name: "DFUKitPackages", dependencies: ["DFUPackage", "DFUBytes"], swiftSettings: swiftSettings),
         .target(name: "DFUCommandLine",
@@ -102,6 +105,7 @@ let package = Package(
         .testTarget(name: "DFUPackageTests", dependencies: ["DFUPackage", "DFUBytes"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUProfileTests", dependencies: ["DFUProfile", "DFUBytes"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUGATTTests", dependencies: ["DFUGATT"], swiftSettings: swiftSettings),
+        .testTarget(name: "DFUWireTests", dependencies: ["DFUWire", "DFUGATT", "DFUBytes"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUATTTests", dependencies: ["DFUATT", "DFUGATT", "DFUBytes"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUSimulatorTests", dependencies: ["DFUSimulator", "DFUGATT", "DFUBytes"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUHCITests", dependencies: ["DFUHCI", "DFUGATT", "DFUBytes"], swiftSettings: swiftSettings),

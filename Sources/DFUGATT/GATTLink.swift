@@ -44,6 +44,19 @@ public protocol GATTLink: AnyObject {
     /// Writes without response accepted but not yet on air; nil when the transport cannot tell
     /// (the default).
     var writesInFlight: Int? { get async }
+    /// What carries the link: Bluetooth LE (the default), a serial line, UDP. A profile reads
+    /// it as `link.kind` where a procedure differs by link (a serial-only command).
+    var medium: LinkMedium { get }
+}
+
+/// What carries a link.
+public enum LinkMedium: String, Sendable, Hashable, CaseIterable {
+    /// Bluetooth Low Energy: GATT over ATT.
+    case ble
+    /// A byte stream: a UART, a pseudo-terminal, USB CDC-ACM.
+    case serial
+    /// Datagrams: UDP.
+    case udp
 }
 
 extension GATTLink {
@@ -51,6 +64,8 @@ extension GATTLink {
     public func writesCarried() async throws(GATTError) {}
     /// The default: the transport cannot tell how many writes are still queued.
     public var writesInFlight: Int? { get async { nil } }
+    /// The default: Bluetooth LE.
+    public var medium: LinkMedium { .ble }
 }
 
 /// A way to reach devices: a simulated world, an HCI controller, a BlueZ adapter.

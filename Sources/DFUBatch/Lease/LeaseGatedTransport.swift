@@ -50,6 +50,7 @@ final class LeaseGatedLink: GATTLink {
     var linkGrant: LinkGrant? { get async { await base.linkGrant } }
     func writesCarried() async throws(GATTError) { try await base.writesCarried() }
     var writesInFlight: Int? { get async { await base.writesInFlight } }
+    var medium: LinkMedium { base.medium }
 
     func discoverServices() async throws(GATTError) -> [GATTService] {
         try await base.discoverServices()

@@ -26,6 +26,7 @@ final class TracingLink: GATTLink {
     var linkGrant: LinkGrant? { get async { await inner.linkGrant } }
     func writesCarried() async throws(GATTError) { try await inner.writesCarried() }
     var writesInFlight: Int? { get async { await inner.writesInFlight } }
+    var medium: LinkMedium { inner.medium }
 
     func discoverServices() async throws(GATTError) -> [GATTService] {
         let services = try await traced { () async throws(GATTError) in try await inner.discoverServices() }

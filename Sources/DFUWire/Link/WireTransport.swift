@@ -1,0 +1,71 @@
+import DFUGATT
+
+/// A transport with one device at the end of a wire: scanning finds it (when its port is
+/// there), connecting opens the wire and gives a `WireGATTLink` that carries the profile's
+/// characteristics as the binding says.
+public final class WireTransport: GATTTransport {
+    /// The device's address: a stable stand-in derived from the endpoint, since a wire has none.
+    public let address: DeviceAddress
+    private let endpoint: any WireEndpoint
+    private let binding: WireBinding
+    /// How often a port that is not there is tried again while connecting.
+    private let retryInterval: Duration
+
+    /// A transport to the device at `endpoint`, known as `address`.
+    public init(endpoint: any WireEndpoint, binding: WireBinding, address: DeviceAddress,
+                retryInterval: Duration = .milliseconds(100)) {
+        self.endpoint = endpoint
+        self.binding = binding
+        self.address = address
+        self.retryInterval = retryInterval
+    }
+
+    /// `serial:/dev/ttyACM0`, `udp:127.0.0.1:1337`.
+    public var name: String { "\(binding.medium.rawValue):\(endpoint.description)" }
+    /// The endpoint's clock.
+    public var now: Duration { endpoint.now }
+
+    /// The one device, when its wire opens now; none otherwise.
+    public func scan(timeout: Duration) async throws(GATTError) -> [Advertisement] {
+        guard let wire = try? await endpoint.open() else { return [] }
+        await wire.close()
+        return [advertisement]
+    }
+
+    /// Opens the wire, trying again until `timeout` while the port is not there (a device whose
+    /// USB port comes back after a reset).
+    public func connect(to address: DeviceAddress, timeout: Duration) async throws(GATTError) -> any GATTLink {
+        guard address == self.address else {
+            throw GATTError(.connectionFailed, address: address.description,
+                            detail: "\(name) reaches one device, \(self.address)")
+        }
+        let deadline = endpoint.now + timeout
+        while true {
+            do {
+                let wire = try await endpoint.open()
+                return WireGATTLink(wire: wire, binding: binding, address: address)
+            } catch {
+                guard error.kind == .unavailable, endpoint.now + retryInterval <= deadline else {
+                    throw GATTError(.connectionFailed, address: address.description, detail: error.description)
+                }
+                await endpoint.sleep(until: endpoint.now + retryInterval)
+            }
+        }
+    }
+
+    /// Unsupported: a wire has no advertisements; the engine connects instead, which waits for
+    /// the port to come back.
+    public func waitForAdvertisement(from address: DeviceAddress, timeout: Duration) async throws(GATTError) -> Advertisement? {
+        throw GATTError(.unsupported, address: address.description, detail: "\(name) does not advertise")
+    }
+
+    /// Lets time pass on the endpoint's clock.
+    public func sleep(until deadline: Duration) async {
+        await endpoint.sleep(until: deadline)
+    }
+
+    private var advertisement: Advertisement {
+        Advertisement(address: address, name: endpoint.description,
+                      serviceUUIDs: binding.services.map(\.uuid), rssi: 0, manufacturerData: [])
+    }
+}
