@@ -9,8 +9,9 @@ The bytes come from the tools themselves, not from a transcription:
     nordicsemi/bluetooth/hci/slip.py of the same package is run too (it sends a leading END).
   - SMP console framing: `smp.packet.encode` of smp 4.2.0 (the package smpclient 7.3.0 sends
     with), and `smp.os_management.EchoWriteRequest` for a real SMP message.
+  - Raw SMP: messages of smp 4.2.0, which smpclient 7.3.0's SMPSerialRawTransport writes unframed.
 
-Usage: python3 -m venv /tmp/venv && /tmp/venv/bin/pip install smp==4.2.0 crcmod==1.7
+Usage: python3 -m venv /tmp/venv && /tmp/venv/bin/pip install smp==4.2.0 smpclient==7.3.0
        /tmp/venv/bin/pip download nrfutil==5.2.0 --no-deps -d /tmp/nrfutil && tar xzf ... -C /tmp/nrfutil
        /tmp/venv/bin/python serial-codec-vectors.py /tmp/nrfutil/nrfutil-5.2.0
 """
@@ -103,6 +104,24 @@ def smp_vectors():
         show("pseudo-random seed 0x5EED", pseudo_random_bytes(count, seed=0x5EED), 4096)
 
 
+def raw_vectors():
+    """smpclient 7.3.0's SMPSerialRawTransport writes a message's bytes as they are."""
+    from smp.image_management import ImageUploadWriteRequest
+    from smp.os_management import EchoWriteRequest, EchoWriteResponse
+
+    print("# raw SMP (smpclient 7.3.0 SMPSerialRawTransport sends these bytes unframed), smp 4.2.0 messages")
+    data = pseudo_random_bytes(300, seed=0x5EED)
+    messages = {
+        "echo request": EchoWriteRequest(d="hello", sequence=0x42).BYTES,
+        "echo response": EchoWriteResponse(r="hello", sequence=0x42).BYTES,
+        "image upload, first 300 bytes": ImageUploadWriteRequest(
+            off=0, data=data, image=0, len=4096, sha=bytes(range(32)), sequence=7).BYTES,
+    }
+    for label, message in messages.items():
+        print(f"{label} ({len(message)} bytes): {message.hex()}")
+
+
 if __name__ == "__main__":
     slip_vectors(sys.argv[1])
     smp_vectors()
+    raw_vectors()
