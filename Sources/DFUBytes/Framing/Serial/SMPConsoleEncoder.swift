@@ -20,8 +20,9 @@ public enum SMPConsoleEncodingError: Error, Sendable, Hashable, CustomStringConv
 }
 
 /// Frames SMP packets for a serial console, byte for byte as smp 4.2.0's `smp.packet.encode`
-/// (which smpclient sends requests with) and MCUboot's `boot_serial_output` (which serial
-/// recovery answers with) do.
+/// (which smpclient sends requests with) does, and at the default 127-byte line as MCUboot's
+/// `boot_serial_output` (`boot/boot_serial/src/boot_serial.c`, which serial recovery answers
+/// with: `BOOT_SERIAL_FRAME_MTU` 124 base64 characters a frame) does.
 ///
 /// The packet, with its big-endian total length in front and its CRC-16/XMODEM behind, is
 /// base64-encoded as one text; that text is cut every `base64CharactersPerFrame` characters, a
