@@ -15,7 +15,7 @@ final class LinksDecodingTests: XCTestCase {
             framing: slip
             baud: 1000000
             buffer: 4096
-            carries: { control: {}, data: { prefix: "08" } }
+            carries: { control: { prefix: "08" } }
             answers: control
           udp:
             framing: datagram
@@ -30,7 +30,7 @@ final class LinksDecodingTests: XCTestCase {
         XCTAssertEqual(serial.framing, .slip)
         XCTAssertEqual(serial.baud, 1_000_000)
         XCTAssertEqual(serial.buffer, 4096)
-        XCTAssertEqual(serial.carries, [.init(characteristic: "control"), .init(characteristic: "data", prefix: [0x08])])
+        XCTAssertEqual(serial.carries, [.init(characteristic: "control", prefix: [0x08])])
         XCTAssertEqual(serial.answers, "control")
         XCTAssertEqual(serial.lineLength, 127, "the default line length")
         let udp = try XCTUnwrap(profile.links[.udp])
@@ -50,12 +50,12 @@ final class LinksDecodingTests: XCTestCase {
                   message: "'framing' of 'links.serial' must be one of smp-console, smp-raw, slip"),
             .init(name: "a framing misspelled", replace: "framing: slip", with: "framing: smp-consol", at: "smp-consol",
                   message: "did you mean 'smp-console'?"),
-            .init(name: "line length on slip", replace: "baud: 1000000", with: "line-length: 512", at: "line-length",
+            .init(name: "line length on slip", replace: "baud: 1000000", with: "line-length: 512", at: "512",
                   message: "'line-length' of 'links.serial' belongs to the smp-console framing only"),
             .init(name: "baud on udp", replace: "framing: datagram", with: "framing: datagram\n    baud: 9600",
-                  at: "baud: 9600", message: "'baud' of 'links.udp' belongs to links.serial only"),
-            .init(name: "an unknown characteristic carried", replace: "data: { prefix", with: "dta: { prefix",
-                  at: "dta", message: "unknown characteristic 'dta'; did you mean 'data'?"),
+                  at: "baud: 9600", message: "unknown key 'baud' in 'links.udp'"),
+            .init(name: "an unknown characteristic carried", replace: "control: { prefix", with: "contrl: { prefix",
+                  at: "contrl", message: "unknown characteristic 'contrl'; did you mean 'control'?"),
             .init(name: "answers names nothing", replace: "answers: control\n  udp", with: "answers: status\n  udp",
                   at: "answers: status", columnOffset: 9, message: "unknown characteristic 'status'"),
             .init(name: "a prefix that is not hex", replace: "prefix: \"08\"", with: "prefix: \"0x8g\"",

@@ -1,7 +1,8 @@
 import DFUBytes
 
 extension ProfileDecoder {
-    static let linkKeys = ["framing", "line-length", "buffer", "idle-timeout", "carries", "answers", "baud", "port"]
+    static let serialLinkKeys = ["framing", "line-length", "buffer", "idle-timeout", "carries", "answers", "baud"]
+    static let udpLinkKeys = ["framing", "buffer", "carries", "answers", "port"]
 
     /// `links: { serial: {...}, udp: {...} }`: how the profile's messages are carried where
     /// there is no GATT. Read after `characteristics`, whose names it refers to.
@@ -16,10 +17,17 @@ extension ProfileDecoder {
 
     private func decodeLink(_ node: ProfileNode, kind: WireLinkKind) -> WireLinkSpec? {
         let what = "'links.\(kind.rawValue)'"
-        guard let map = context.mapping(node, what, keys: Self.linkKeys) else { return nil }
+        guard let map = context.mapping(node, what, keys: kind == .serial ? Self.serialLinkKeys : Self.udpLinkKeys)
+        else { return nil }
         let framing = map.required("framing", context).flatMap { node -> WireFramingKind? in
             let allowed = WireFramingKind.allowed(on: kind)
-            return context.choice(node, "'framing' of \(what)", cases: allowed)
+            guard let framing = context.choice(node, "'framing' of \(what)", cases: allowed) else { return nil }
+            guard allowed.contains(framing) else {
+                context.error("'framing' of \(what) must be one of \(allowed.map(\.rawValue).joined(separator: ", ")), "
+                              + "found \(framing.rawValue)", at: node.location)
+                return nil
+            }
+            return framing
         }
         let lineLength = linkOption(map, "line-length", what, only: framing == .smpConsole, framing: framing) {
             context.int($0, "'line-length' of \(what)", range: 16...65535)
@@ -58,24 +66,25 @@ extension ProfileDecoder {
         var carried: [WireLinkSpec.CarriedWrite] = []
         var failed = false
         for entry in entries.entries {
-            guard reference(entry.key, at: entry.keyNode, kind: "characteristic", section: "characteristics",
-                            known: definedCharacteristics) != nil else { failed = true; continue }
-            var prefix: [UInt8] = []
-            if !entry.value.isNull {
-                guard let options = context.mapping(entry.value, "'carries.\(entry.key)' of \(what)", keys: ["prefix"])
-                else { failed = true; continue }
-                if let prefixNode = options.optional("prefix") {
-                    guard let text = context.string(prefixNode, "'prefix'"), let bytes = [UInt8](hex: text) else {
-                        context.error("'prefix' of \(what) must be hex bytes such as \"08\"", at: prefixNode.location)
-                        failed = true
-                        continue
-                    }
-                    prefix = bytes
-                }
-            }
+            let prefix = entry.value.isNull ? [] : decodeCarriedPrefix(entry.value, "'carries.\(entry.key)' of \(what)")
+            let known = reference(entry.key, at: entry.keyNode, kind: "characteristic", section: "characteristics",
+                                  known: definedCharacteristics)
+            guard known != nil, let prefix else { failed = true; continue }
             carried.append(WireLinkSpec.CarriedWrite(characteristic: entry.key, prefix: prefix))
         }
         return failed ? nil : carried
+    }
+
+    /// `{ prefix: HEX }` (or `{}`): the bytes put before each write.
+    private func decodeCarriedPrefix(_ node: ProfileNode, _ what: String) -> [UInt8]? {
+        guard let options = context.mapping(node, what, keys: ["prefix"]) else { return nil }
+        guard let prefixNode = options.optional("prefix") else { return [] }
+        guard let text = context.string(prefixNode, "'prefix' of \(what)") else { return nil }
+        guard let bytes = [UInt8](hex: text) else {
+            context.error("'prefix' of \(what) must be hex bytes such as \"08\"", at: prefixNode.location)
+            return nil
+        }
+        return bytes
     }
 
     /// A key that means something only for one framing or link kind: refused elsewhere with

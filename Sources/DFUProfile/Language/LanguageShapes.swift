@@ -34,15 +34,19 @@ enum LanguageShapes {
             "links": .context("links"),
         ]),
         ContextShape(id: "links", path: .member("links"), heading: "links", keys: [
-            "serial": .context("link"), "udp": .context("link"),
+            "serial": .context("serial-link"), "udp": .context("udp-link"),
         ]),
-        ContextShape(id: "link", path: .member("links", "serial"), heading: "links", table: 1, keys: [
+        ContextShape(id: "serial-link", path: .member("links", "serial"), heading: "links", table: 1, keys: [
             "framing": .choice, "line-length": .integer, "buffer": .integer, "idle-timeout": .duration,
             "carries": .namedMap(.context("carried-write"), keys: .text),
-            "answers": .reference(section: "characteristics"), "baud": .integer, "port": .integer,
+            "answers": .reference(section: "characteristics"), "baud": .integer,
+        ]),
+        ContextShape(id: "udp-link", path: .member("links", "udp"), heading: "links", table: 2, keys: [
+            "framing": .choice, "buffer": .integer, "carries": .namedMap(.context("carried-write"), keys: .text),
+            "answers": .reference(section: "characteristics"), "port": .integer,
         ]),
         ContextShape(id: "carried-write", path: .member("links", "serial", "carries", "probe"), heading: "links",
-                     table: 2, keys: ["prefix": .text]),
+                     table: 3, keys: ["prefix": .text]),
         ContextShape(id: "match", path: .member("match"), heading: "match", keys: [
             "name": .text, "services": .list(.uuid), "manufacturer": .integer, "manufacturer-data": .text,
         ]),
