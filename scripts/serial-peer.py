@@ -240,7 +240,7 @@ def mcumgr_toolkit_inner(spec):
 
 
 def parse(argv):
-    p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0], usage=__doc__.split('\n\n')[1],
+    p = argparse.ArgumentParser(description=__doc__, usage=__doc__.split('\n\n')[1].strip(),
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument('peer', choices=PEERS)
     p.add_argument('action', choices=ACTIONS)
