@@ -2,7 +2,7 @@
 // DFUKit: firmware updates for Bluetooth Low Energy devices, driven by declarative profiles.
 //
 // Layers, lowest first (each folder under Sources/ is one):
-//   C libraries (CZlib, CZip, CYAML, CCryptoShim)
+//   C libraries (CZlib, CZip, CYAML, CCryptoShim, CTerminalShim)
 //   -> DFUBytes      byte codecs: UUIDs, integers, length-header framing, segmenting,
 //                    reassembly, CRC32 / CRC16 / SHA-256 / signatures
 //   -> DFUPackage    firmware packages (zip + manifest.json), Intel HEX
@@ -10,6 +10,8 @@
 //   -> DFUGATT       the abstract GATT link every transport implements
 //   -> DFUWire       links without GATT: a byte stream or datagrams (serial, UDP) carrying a
 //                    profile's messages framed as its `links:` entry says, seen as a GATT link
+//   -> DFUSerial     real wires: serial ports through termios, pseudo-terminals, UDP sockets, the USB
+//                    serial ports of this machine
 //   -> DFUSimulator  a transport: simulated peripherals on a virtual-clock link model
 //   -> DFUHCI        a transport: the userspace HCI host (H4 pipes, ACL, L2CAP, Security Manager, btsnoop)
 //   -> DFUATT        the GATT client: ATT PDUs and client, a GATTLink over an ATT bearer
@@ -60,6 +62,7 @@ let package = Package(
                        providers: [.apt(["libbluetooth-dev"])]),
         .target(name: "CCryptoShim", path: "Sources/CCryptoShim",
                 linkerSettings: [.linkedLibrary("cryptopp")]),
+        .target(name: "CTerminalShim", path: "Sources/CTerminalShim"),
 
         .target(name: "DFUBytes", dependencies: ["CZlib", "CCryptoShim", "CCBOR"], swiftSettings: swiftSettings),
         .target(name: "DFUPackage", dependencies: ["DFUBytes", "CZip"], swiftSettings: swiftSettings),
@@ -67,6 +70,7 @@ let package = Package(
         .target(name: "DFUGATT", dependencies: ["DFUBytes"], swiftSettings: swiftSettings),
         .target(name: "DFUHCI", dependencies: ["DFUBytes", "DFUGATT"], swiftSettings: swiftSettings),
         .target(name: "DFUWire", dependencies: ["DFUBytes", "DFUGATT"], swiftSettings: swiftSettings),
+        .target(name: "DFUSerial", dependencies: ["DFUWire", "DFUGATT", "CTerminalShim"], swiftSettings: swiftSettings),
         .target(name: "DFUSimulator", dependencies: ["DFUBytes", "DFUGATT", "DFUWire", "DFUPackage"], swiftSettings: swiftSettings),
         .target(name: "DFUATT", dependencies: ["DFUBytes", "DFUGATT"], swiftSettings: swiftSettings),
         .target(name: "DFUEngine",
@@ -106,6 +110,7 @@ let package = Package(
         .testTarget(name: "DFUProfileTests", dependencies: ["DFUProfile", "DFUBytes"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUGATTTests", dependencies: ["DFUGATT"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUWireTests", dependencies: ["DFUWire", "DFUGATT", "DFUBytes"], swiftSettings: swiftSettings),
+        .testTarget(name: "DFUSerialTests", dependencies: ["DFUSerial", "DFUWire", "DFUGATT"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUATTTests", dependencies: ["DFUATT", "DFUGATT", "DFUBytes"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUSimulatorTests", dependencies: ["DFUSimulator", "DFUGATT", "DFUBytes"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUHCITests", dependencies: ["DFUHCI", "DFUGATT", "DFUBytes"], swiftSettings: swiftSettings),
