@@ -87,7 +87,7 @@ let package = Package(
                 swiftSettings: swiftSettings),
         .target(name: "DFUKit",
                 dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUHCI", "DFUATT",
-                               "DFUHCITransport", "DFUBlueZ", "DFUEngine", "DFUBatch", "DFUWire"],
+                               "DFUHCITransport", "DFUBlueZ", "DFUEngine", "DFUBatch", "DFUWire", "DFUSerial"],
                 swiftSettings: swiftSettings),
         .target(name: "DFUKitPackages", dependencies: ["DFUPackage", "DFUBytes"], swiftSettings: swiftSettings),
         .target(name: "DFUCommandLine",

@@ -32,7 +32,7 @@ from urllib.parse import unquote, urlparse
 # The modules whose public symbols are all documented: every library module `make docs` documents.
 CHECKED_MODULES = [
     "DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUHCI", "DFUATT",
-    "DFUHCITransport", "DFUEngine", "DFUTrace", "DFUBatch", "DFULedger", "DFUBlueZ", "DFUKit",
+    "DFUHCITransport", "DFUEngine", "DFUTrace", "DFUBatch", "DFULedger", "DFUBlueZ", "DFUKit", "DFUWire", "DFUSerial",
 ]
 NOT_YET_CHECKED = []
 

@@ -5,7 +5,8 @@ import Synchronization
 /// register your own scheme in it (or in a registry of your own) to reach devices some other way.
 public final class TransportRegistry: Sendable {
     /// `sim:`, `hci:` and `bluez:`, plus whatever the program registers.
-    public static let standard = TransportRegistry(schemes: [SimulatorScheme(), HCIScheme(), BlueZScheme()])
+    public static let standard = TransportRegistry(schemes: [SimulatorScheme(), HCIScheme(), BlueZScheme(), SerialScheme(),
+                                                            UDPScheme()])
 
     private let schemes: Mutex<[String: any TransportScheme]>
 

@@ -23,11 +23,15 @@ public final class WireCapture: ByteWire {
     /// Set when the file could not be written: the next call fails with it.
     private var failure: WireError?
 
-    /// Records `wire` into a new file at `path` (replacing one there). `startedAt` is the wall
-    /// time of the wire's present moment, since 1970-01-01 UTC (now by default).
+    /// Records `wire` into a new file at `path` (replacing one there), or, `appending`, after
+    /// the records of a capture already there (a wire opened again after a reset or a lost link:
+    /// one file holds the whole session). `startedAt` is the wall time of the wire's present
+    /// moment, since 1970-01-01 UTC (now by default).
     /// - Throws: `.unavailable` when the file cannot be created or written.
-    public init(wire: any ByteWire, path: String, startedAt: Duration? = nil) throws(WireError) {
-        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    public init(wire: any ByteWire, path: String, startedAt: Duration? = nil, appending: Bool = false) throws(WireError) {
+        var existing = stat()
+        let append = appending && stat(path, &existing) == 0 && existing.st_size > 0
+        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0o644)
         guard descriptor >= 0 else {
             throw WireError(.unavailable, wire: path,
                             detail: "cannot create the capture file: \(String(cString: strerror(errno))); "
@@ -38,7 +42,7 @@ public final class WireCapture: ByteWire {
         self.descriptor = descriptor
         self.startedAt = startedAt ?? Self.wallClockNow()
         self.wireTimeAtStart = wire.now
-        if let problem = write(WireCaptureFormat.fileHeader) {
+        if !append, let problem = write(WireCaptureFormat.fileHeader) {
             _ = Glibc.close(descriptor)
             self.descriptor = -1
             throw WireError(.unavailable, wire: path, detail: "cannot write the capture file: \(problem)")

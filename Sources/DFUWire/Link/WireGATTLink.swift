@@ -7,6 +7,7 @@ import DFUGATT
 /// Text between messages (a console that also prints logs) and frames that do not decode are
 /// not messages: they are kept in `noise` for traces, never handed to the engine.
 public final class WireGATTLink: GATTLink {
+    /// The device's stand-in address (a wire has none of its own).
     public let address: DeviceAddress
     private let wire: any ByteWire
     private let binding: WireBinding
