@@ -23,8 +23,10 @@ private final class CountingScheme: TransportScheme, @unchecked Sendable {
 }
 
 final class TransportRegistryTests: XCTestCase {
-    func testTheStandardRegistryHoldsTheThreeBuiltInSchemes() {
-        XCTAssertEqual(TransportRegistry.standard.names, ["bluez", "hci", "sim"])
+    func testTheStandardRegistryHoldsTheBuiltInSchemes() {
+        XCTAssertEqual(TransportRegistry.standard.names, ["bluez", "hci", "serial", "sim", "udp"])
+        XCTAssertTrue(TransportRegistry.standard.scheme(named: "serial") is SerialScheme)
+        XCTAssertTrue(TransportRegistry.standard.scheme(named: "udp") is UDPScheme)
         XCTAssertTrue(TransportRegistry.standard.scheme(named: "sim") is SimulatorScheme)
         XCTAssertTrue(TransportRegistry.standard.scheme(named: "hci") is HCIScheme)
         XCTAssertTrue(TransportRegistry.standard.scheme(named: "bluez") is BlueZScheme)
