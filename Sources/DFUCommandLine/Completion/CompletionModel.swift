@@ -45,7 +45,8 @@ struct CompletionModel {
         }
         self.levels = levels
         deviceWords = SimulatedDeviceCatalog.names.map { "sim:\($0)" }
-            + ["hci:tcp:", "hci:unix:", "hci:serial:", "hci:user:", "bluez:hci0"]
+            + ["hci:tcp:", "hci:unix:", "hci:serial:", "hci:user:", "bluez:hci0", "serial:/dev/ttyACM0", "serial:all",
+               "udp:127.0.0.1:1337"]
     }
 
     /// What the value of an option is, as the scripts name it: `none`, `file`, `profile`,

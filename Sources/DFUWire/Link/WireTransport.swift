@@ -56,10 +56,20 @@ public final class WireTransport: GATTTransport {
         }
     }
 
-    /// Unsupported: a wire has no advertisements; the engine connects instead, which waits for
-    /// the port to come back.
+    /// A wire has no advertisements: the device counts as back once its wire opens again (a USB
+    /// CDC-ACM port that went away while the device rebooted is back). A UART or UDP wire opens
+    /// at once whether the device has booted or not; what the device answers next tells.
     public func waitForAdvertisement(from address: DeviceAddress, timeout: Duration) async throws(GATTError) -> Advertisement? {
-        throw GATTError(.unsupported, address: address.description, detail: "\(name) does not advertise")
+        guard address == self.address else { return nil }
+        let deadline = endpoint.now + timeout
+        while true {
+            if let wire = try? await endpoint.open() {
+                await wire.close()
+                return advertisement
+            }
+            guard endpoint.now + retryInterval <= deadline else { return nil }
+            await endpoint.sleep(until: endpoint.now + retryInterval)
+        }
     }
 
     /// Lets time pass on the endpoint's clock.
