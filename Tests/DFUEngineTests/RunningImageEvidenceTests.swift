@@ -42,6 +42,15 @@ final class RunningImageEvidenceTests: XCTestCase {
         XCTAssertTrue(text.contains("did not reset"), text)
     }
 
+    func testTheOldValueOnALinkThatCannotShowAResetLeavesBothOpen() {
+        // A UART stays up while the device resets: it may have reset (and refused the image) or not.
+        guard case let .previousRuns(text, reset) = verdict(before: "1.0", after: "1.0", new: "1.1", reboot: .unobservable)
+        else { return XCTFail("not the previous image") }
+        XCTAssertTrue(reset, "a reset is not ruled out, so the report keeps the bootloader's refusal open")
+        XCTAssertFalse(text.contains("did not reset"), text)
+        XCTAssertTrue(text.contains("cannot show whether the device reset"), text)
+    }
+
     func testAChangedValueThatIsNotTheExpectedOneStillShowsAnotherImageRuns() {
         // Telink with --set version that differs from what the image reports.
         guard case let .newRuns(text) = verdict(before: "1.0", after: "1.2", new: "9.9") else {

@@ -131,14 +131,18 @@ extension DeviceSession {
                 dropped = true
             }
             if Task.isCancelled { throw .cancelled }
-            lastReboot = dropped ? .observed : .keptLink
+            // A serial line or UDP stays up while the device resets behind it: that it stayed up
+            // says nothing about a reset.
+            lastReboot = dropped ? .observed : (link.medium == .ble ? .keptLink : .unobservable)
             if let refusal {
                 if !dropped { await link.disconnect() }
                 return refusal
             }
             if !dropped {
-                onEvent(.rebooting("the device kept the link \(reboot.timing.grace.secondsText) after '\(reboot.command)'; "
-                                   + "disconnecting"))
+                onEvent(.rebooting(lastReboot == .unobservable
+                    ? "the \(link.medium.rawValue) link stays up through a reset; closing it \(reboot.timing.grace.secondsText) "
+                        + "after '\(reboot.command)'"
+                    : "the device kept the link \(reboot.timing.grace.secondsText) after '\(reboot.command)'; disconnecting"))
                 await link.disconnect()
             }
         }

@@ -14,6 +14,9 @@ struct RunningImageEvidence: Equatable {
         case observed
         /// It kept the link past the grace time (the engine dropped it): it did not reset.
         case keptLink = "kept-link"
+        /// The link cannot show a reset: a serial line (a UART) or UDP stays up while the device
+        /// resets behind it, so a link that stayed up says nothing either way.
+        case unobservable
         /// No rebooting command came before this connection.
         case none
     }
@@ -52,9 +55,12 @@ struct RunningImageEvidence: Equatable {
         if let before, after == before {
             if let expected {
                 let reset = reboot != .keptLink
-                let how = reboot == .keptLink
-                    ? "the device kept the link after the reboot command (it did not reset) and"
-                    : (reboot == .observed ? "the device dropped the link after the reboot command and" : "the device")
+                let how = switch reboot {
+                case .keptLink: "the device kept the link after the reboot command (it did not reset) and"
+                case .observed: "the device dropped the link after the reboot command and"
+                case .unobservable: "the link cannot show whether the device reset (it stays up through a reset), and the device"
+                case .none: "the device"
+                }
                 return .previousRuns("\(how) still reports \(now) as \(subject), its previous image's; the new image "
                                      + "reports \(expected)", reset: reset)
             }
