@@ -41,8 +41,11 @@ struct ProfileCheckCommand: Command {
     /// What a valid profile cannot do safely.
     static func warnings(_ profile: Profile) -> [String] {
         guard profile.match.isEmpty else { return [] }
+        let wires = profile.links.keys.map(\.rawValue).sorted()
+        // A serial port or a UDP address names its device: only Bluetooth needs a match rule.
+        let where_ = wires.isEmpty ? "" : " over Bluetooth (over \(wires.joined(separator: " and ")) the port or address names the device)"
         return ["profile '\(profile.name)' has no 'match' rule (name, services or manufacturer), so it cannot tell its "
-                + "devices apart from any other advertiser: flash and batch run without a device address refuse it, "
+                + "devices apart from any other advertiser\(where_): flash and batch run without a device address refuse it, "
                 + "and scan lists no device as matching it; add a 'match' rule, or always give the device's address"]
     }
 }
