@@ -47,6 +47,9 @@ public protocol GATTLink: AnyObject {
     /// What carries the link: Bluetooth LE (the default), a serial line, UDP. A profile reads
     /// it as `link.kind` where a procedure differs by link (a serial-only command).
     var medium: LinkMedium { get }
+    /// The largest message the device takes, where the link knows it (a serial device's
+    /// receive buffer from its device string or the profile); nil otherwise (the default).
+    var deviceBuffer: Int? { get }
 }
 
 /// What carries a link.
@@ -66,6 +69,8 @@ extension GATTLink {
     public var writesInFlight: Int? { get async { nil } }
     /// The default: Bluetooth LE.
     public var medium: LinkMedium { .ble }
+    /// The default: not known.
+    public var deviceBuffer: Int? { nil }
 }
 
 /// A way to reach devices: a simulated world, an HCI controller, a BlueZ adapter.
@@ -87,6 +92,14 @@ public protocol GATTTransport: AnyObject {
     /// Lets time pass on the transport clock with no link open (e.g. while a device that was
     /// told to reset finishes its reset delay).
     func sleep(until deadline: Duration) async
+    /// The one device this transport reaches, when it reaches exactly one (a serial port, a UDP
+    /// address): used when no address was given. Nil for a radio (the default).
+    var soleDevice: DeviceAddress? { get }
+}
+
+extension GATTTransport {
+    /// A radio reaches many devices.
+    public var soleDevice: DeviceAddress? { nil }
 }
 
 /// How a characteristic's value updates arrive: notifications (unacknowledged) or indications

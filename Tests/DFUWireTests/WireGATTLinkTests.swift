@@ -45,7 +45,8 @@ final class ScriptedWire: ByteWire {
 struct SemicolonFraming: MessageFraming {
     var buffer: [UInt8] = []
     var name: String { "semicolon" }
-    func encode(_ message: [UInt8]) -> [UInt8] { message + [0x3B] }
+    var largestMessage: Int { 16 }
+    func encode(_ message: [UInt8]) throws(FramingRefusal) -> [UInt8] { message + [0x3B] }
     mutating func decode(_ bytes: [UInt8]) -> [FramingOutput] {
         var out: [FramingOutput] = []
         for byte in bytes {
@@ -75,8 +76,7 @@ final class WireGATTLinkTests: XCTestCase {
     func binding(idle: Duration? = nil, framing: any MessageFraming = SemicolonFraming()) -> WireBinding {
         WireBinding(medium: .serial, framing: framing,
                     services: [GATTService(uuid: Self.service, characteristics: [Self.control, Self.packet])],
-                    writes: [3: WireWrite(), 5: WireWrite(prefix: [0x08])], responseHandle: 3, maxMessage: 16,
-                    idleTimeout: idle)
+                    writes: [3: WireWrite(), 5: WireWrite(prefix: [0x08])], responseHandle: 3, idleTimeout: idle)
     }
 
     func test_writesAreFramedWithTheirPrefix() async throws {
@@ -85,7 +85,7 @@ final class WireGATTLinkTests: XCTestCase {
         try await link.write([0x01, 0x02], to: Self.control, type: .withResponse)
         try await link.write([0xAA], to: Self.packet, type: .withoutResponse)
         XCTAssertEqual(wire.sent, [[0x01, 0x02, 0x3B], [0x08, 0xAA, 0x3B]])
-        XCTAssertEqual(link.mtu, 19)
+        XCTAssertEqual(link.mtu, 18, "16 bytes less the 1-byte prefix, plus 3")
         XCTAssertEqual(link.medium, .serial)
         XCTAssertEqual(link.bytesSent, 6)
     }
@@ -156,10 +156,10 @@ final class WireGATTLinkTests: XCTestCase {
         }
     }
 
-    func test_theDatagramFramingKeepsEachDatagramWhole() {
+    func test_theDatagramFramingKeepsEachDatagramWhole() throws {
         var framing = DatagramFraming()
         XCTAssertEqual(framing.decode([1, 2, 3]), [.message([1, 2, 3])])
         XCTAssertEqual(framing.decode([]), [])
-        XCTAssertEqual(framing.encode([9]), [9])
+        XCTAssertEqual(try framing.encode([9]), [9])
     }
 }

@@ -15,6 +15,7 @@ package final class LeaseGatedTransport: GATTTransport {
 
     package var name: String { base.name }
     package var now: Duration { base.now }
+    package var soleDevice: DeviceAddress? { base.soleDevice }
 
     package func scan(timeout: Duration) async throws(GATTError) -> [Advertisement] {
         try await base.scan(timeout: timeout)
@@ -51,6 +52,7 @@ final class LeaseGatedLink: GATTLink {
     func writesCarried() async throws(GATTError) { try await base.writesCarried() }
     var writesInFlight: Int? { get async { await base.writesInFlight } }
     var medium: LinkMedium { base.medium }
+    var deviceBuffer: Int? { base.deviceBuffer }
 
     func discoverServices() async throws(GATTError) -> [GATTService] {
         try await base.discoverServices()

@@ -17,9 +17,17 @@ extension ProcedureRunner {
             let every = try step.receipts.map { (receipts) throws(EvaluationError) in try ExpressionEvaluator.integer(receipts.every, in: scope) } ?? 0
             var writeTarget = target.target
             if let type = step.writeType, session.options.writeTypes[step.to] == nil { writeTarget.type = GATTWriteType(type) }
+            var segmentSize = target.segmentSize
+            if let segment = step.segment {
+                let size = try ExpressionEvaluator.integer(segment, in: scope)
+                guard size > 0 else {
+                    throw EvaluationError(expression: segment.text, location: segment.location, message: "the segment size is 0")
+                }
+                segmentSize = Int(min(UInt64(segmentSize), size))
+            }
             setup = StreamTransfer.Setup(
                 data: data, from: Int(min(from, UInt64(data.count))),
-                segmentSize: target.segmentSize,
+                segmentSize: segmentSize,
                 target: writeTarget, receiptEvery: Int(min(every, 65_535)),
                 receipt: step.receipts.flatMap { profile.notifications[$0.notification] }, receiptHandle: receiptHandle,
                 receiptAlias: step.receipts?.alias ?? "receipt", expect: step.receipts?.expect ?? [],

@@ -166,7 +166,9 @@ final class ProcedureRunner {
     /// `link` and `present`, which change when a `reconnect` step lands on another device.
     func linkRecords() throws(RunInterruption) -> [String: Value] {
         guard let link = session.link, let bindings = session.bindings else { throw notConnected }
-        return ["link": .record(["mtu": .integer(UInt64(link.mtu)), "reboot": .string(session.device.lastReboot.rawValue)]),
+        return ["link": .record(["mtu": .integer(UInt64(link.mtu)), "reboot": .string(session.device.lastReboot.rawValue),
+                                  "kind": .string(link.medium.rawValue),
+                                  "buffer": .integer(UInt64(link.deviceBuffer ?? 0))]),
                 "present": bindings.presentRecord]
     }
 

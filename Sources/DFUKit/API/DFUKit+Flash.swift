@@ -27,9 +27,10 @@ extension DFUKit {
     public static func run(_ plan: FlashPlan, onEvent: @escaping (FlashEvent) -> Void) async throws(DFUKitError) -> FlashReport {
         let request = plan.request
         let transport = try plan.scheme.open(TransportRequest(target: plan.locator.target, security: request.profile.security,
-                                                              traceFile: request.traceFile))
+                                                              traceFile: request.traceFile, profile: request.profile))
         let session = FlashSession(profile: request.profile, images: plan.images, transport: transport,
-                                   address: plan.locator.address, options: plan.options, onEvent: onEvent)
+                                   address: plan.locator.address ?? transport.soleDevice, options: plan.options,
+                                   onEvent: onEvent)
         let report = await session.run()
         guard report.status != .failed else { throw DFUKitError(report: report) }
         return report

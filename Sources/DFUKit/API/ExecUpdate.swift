@@ -51,8 +51,10 @@ extension DFUKit {
     public static func run(_ plan: ExecPlan,
                            onEvent: @escaping @Sendable (FlashEvent) -> Void = { _ in }) async throws(DFUKitError) -> CommandExecution.Result {
         let profile = plan.request.profile
-        let transport = try plan.scheme.open(TransportRequest(target: plan.locator.target, security: profile.security))
+        let transport = try plan.scheme.open(TransportRequest(target: plan.locator.target, security: profile.security,
+                                                              profile: profile))
         return await CommandExecution.run(plan.request.command, profile: profile, transport: transport,
-                                          address: plan.locator.address, options: plan.options, onEvent: onEvent)
+                                          address: plan.locator.address ?? transport.soleDevice, options: plan.options,
+                                          onEvent: onEvent)
     }
 }

@@ -47,7 +47,8 @@ extension BatchPlan {
     /// - Throws: `.usage` for a transport that cannot hold a batch, `.transport` when it cannot
     ///   be used here.
     public func deviceSource() throws(DFUKitError) -> any BatchDeviceSource {
-        try scheme.batchSource(TransportRequest(target: locator.target, security: request.profile.security))
+        try scheme.batchSource(TransportRequest(target: locator.target, security: request.profile.security,
+                                                profile: request.profile))
     }
 
     /// The runner that flashes the devices of `source`, recording to `ledger`: what

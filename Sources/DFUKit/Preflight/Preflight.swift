@@ -15,7 +15,7 @@ public enum Preflight {
     /// - Throws: `.usage` (device string, parameters), `.package`, `.profile`.
     public static func flash(_ request: FlashRequest, places: [String: String] = [:]) throws(DFUKitError) -> FlashPlan {
         let (locator, scheme) = try request.registry.locate(request.device)
-        try identity(request.profile, address: locator.address)
+        try link(request.profile, scheme: scheme, locator: locator)
         let notes = try package(request.package, profile: request.profile, publicKeyPEM: request.publicKeyPEM,
                                 force: request.force, parameters: request.options.parameters)
         var options = request.options
@@ -32,7 +32,7 @@ public enum Preflight {
     public static func exec(_ request: ExecRequest, places: [String: String] = [:]) throws(DFUKitError) -> ExecPlan {
         let profile = request.profile
         let (locator, scheme) = try request.registry.locate(request.device)
-        try identity(profile, address: locator.address)
+        try link(profile, scheme: scheme, locator: locator)
         guard let spec = profile.commands[request.command] else {
             let known = profile.commands.keys.sorted()
             throw DFUKitError(kind: .usage, message: "profile '\(profile.name)' has no command '\(request.command)'"
@@ -57,7 +57,7 @@ public enum Preflight {
     public static func batch(_ request: BatchRequest) throws(DFUKitError) -> BatchPlan {
         let profile = request.profile
         let (locator, scheme) = try request.registry.locate(request.device)
-        if request.line.addresses.isEmpty { try identity(profile, address: locator.address) }
+        try link(profile, scheme: scheme, locator: locator, addresses: request.line.addresses)
         if let station = request.line.station { try checkStation(station) }
         let notes = try package(request.package, profile: profile, publicKeyPEM: request.publicKeyPEM, force: false,
                                 parameters: request.line.parameters)
@@ -79,6 +79,17 @@ public enum Preflight {
         guard name.contains(where: { !$0.isWhitespace }) else {
             throw DFUKitError(kind: .usage, message: "the station name is empty: the ledger records every attempt under it; "
                               + "name the station, or leave the name out to use the host name")
+        }
+    }
+
+    /// The link: the scheme's own check of the profile (a serial link needs the profile's
+    /// `links.serial`); then, on a radio, the device's identity unless addresses are given.
+    /// - Throws: `.usage`.
+    static func link(_ profile: Profile, scheme: any TransportScheme, locator: DeviceLocator,
+                     addresses: [String] = []) throws(DFUKitError) {
+        try scheme.check(target: locator.target, profile: profile)
+        if scheme.medium(target: locator.target) == .ble, addresses.isEmpty {
+            try identity(profile, address: locator.address)
         }
     }
 

@@ -21,6 +21,13 @@ public protocol TransportScheme: Sendable {
     /// Whether the transport's clock is simulated (its seconds are not wall-clock seconds).
     /// The default is false.
     func usesSimulatedClock(target: String) -> Bool
+    /// What carries links to `target`: Bluetooth LE (the default), a serial line or UDP.
+    func medium(target: String) -> LinkMedium
+    /// Checks that `profile` can run on `target` (a serial link needs the profile's
+    /// `links.serial`, and the device string's options must fit its framing), before anything
+    /// is opened. The default accepts every profile.
+    /// - Throws: `.usage`.
+    func check(target: String, profile: Profile) throws(DFUKitError)
 }
 
 extension TransportScheme {
@@ -34,4 +41,10 @@ extension TransportScheme {
 
     /// False: a wall clock.
     public func usesSimulatedClock(target: String) -> Bool { false }
+
+    /// Bluetooth LE.
+    public func medium(target: String) -> LinkMedium { .ble }
+
+    /// Accepts every profile.
+    public func check(target: String, profile: Profile) throws(DFUKitError) {}
 }

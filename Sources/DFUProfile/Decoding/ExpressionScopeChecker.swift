@@ -17,7 +17,7 @@ struct ExpressionScopeChecker {
         "sd_size", "bl_size", "app_size", "hash", "info",
     ]
     /// Members of `link` the engine provides.
-    static let linkMembers = ["mtu", "reboot"]
+    static let linkMembers = ["mtu", "reboot", "kind", "buffer"]
     /// Members of a chunk loop's alias.
     static let chunkMembers = ["offset", "from", "end", "size", "data", "index", "first", "last"]
     /// Members of a `read` step's alias.

@@ -14,7 +14,7 @@ final class ProfileDecoder {
     static let topLevelKeys = [
         "profile", "description", "version", "match", "defaults", "framings", "characteristics", "codes",
         "commands", "notifications", "resume", "reboot", "parameters", "signing-key", "security", "packages",
-        "procedure",
+        "links", "procedure",
     ]
 
     let context: DecodingContext
@@ -66,6 +66,7 @@ final class ProfileDecoder {
         if let node = top.optional("codes") { decodeCodeTables(node) }
         if let node = top.required("characteristics", context) { decodeCharacteristics(node) }
         if let node = top.optional("notifications") { decodeNotifications(node) }
+        let links = top.optional("links").map(decodeLinks) ?? [:]
         if let node = top.required("commands", context) { decodeCommands(node) }
         let resume = top.optional("resume").flatMap(decodeResume) ?? ResumePolicy()
         let reboot = top.optional("reboot").flatMap(decodeRebootTiming) ?? RebootTiming()
@@ -111,6 +112,7 @@ final class ProfileDecoder {
         profile.packageKinds = packageKinds
         profile.security = security
         profile.reboot = reboot
+        profile.links = links
         for reference in context.expressionUses.flatMap(\.references)
         where reference.components.count > 1 && reference.components[0] == "image" {
             let member = reference.components[1]

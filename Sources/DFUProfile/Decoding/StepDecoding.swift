@@ -19,7 +19,7 @@ extension ProfileDecoder {
         ("observe", ["before", "after", "new", "verifies"]),
     ]
     static let chunkKeys = ["data", "from", "size", "as", "progress", "aligned", "next", "window", "steps"]
-    static let streamKeys = ["data", "from", "to", "write", "progress", "receipts"]
+    static let streamKeys = ["data", "from", "to", "write", "segment", "progress", "receipts"]
     static let receiptKeys = ["every", "notification", "as", "expect", "timeout"]
 
     /// A list of steps; steps with errors are left out (their errors are reported).
@@ -214,11 +214,14 @@ extension ProfileDecoder {
         let write = context.optional(map.optional("write")) {
             context.choice($0, "'write'", cases: [CharacteristicSpec.WriteType.withResponse, .withoutResponse])
         }
+        let segment = context.optional(map.optional("segment")) { context.expression($0, "'segment'") }
         let progress = map.optional("progress").map { context.bool($0, "'progress'") } ?? true
         let receipts = context.optional(map.optional("receipts"), decodeReceipts)
-        guard let data, let from, let to, let write, let progress, let receipts else { return nil }
-        return .stream(StreamStep(data: data, from: from, to: to, writeType: write, receipts: receipts,
-                                  reportsProgress: progress))
+        guard let data, let from, let to, let write, let segment, let progress, let receipts else { return nil }
+        var stream = StreamStep(data: data, from: from, to: to, writeType: write, receipts: receipts,
+                                reportsProgress: progress)
+        stream.segment = segment
+        return .stream(stream)
     }
 
     private func decodeReceipts(_ node: ProfileNode) -> StreamStep.Receipts? {

@@ -31,7 +31,18 @@ enum LanguageShapes {
             "resume": .context("resume"), "reboot": .context("reboot"),
             "parameters": .namedMap(.anyOf([.integer, .text, .context("parameter")]), keys: .name),
             "security": .choice, "signing-key": .text, "packages": .list(.choice), "procedure": .steps,
+            "links": .context("links"),
         ]),
+        ContextShape(id: "links", path: .member("links"), heading: "links", keys: [
+            "serial": .context("link"), "udp": .context("link"),
+        ]),
+        ContextShape(id: "link", path: .member("links", "serial"), heading: "links", table: 1, keys: [
+            "framing": .choice, "line-length": .integer, "buffer": .integer, "idle-timeout": .duration,
+            "carries": .namedMap(.context("carried-write"), keys: .text),
+            "answers": .reference(section: "characteristics"), "baud": .integer, "port": .integer,
+        ]),
+        ContextShape(id: "carried-write", path: .member("links", "serial", "carries", "probe"), heading: "links",
+                     table: 2, keys: ["prefix": .text]),
         ContextShape(id: "match", path: .member("match"), heading: "match", keys: [
             "name": .text, "services": .list(.uuid), "manufacturer": .integer, "manufacturer-data": .text,
         ]),
@@ -133,7 +144,7 @@ enum LanguageShapes {
         "chunks": ["data": .expression, "from": .expression, "size": .expression, "as": .name, "progress": .boolean,
                    "next": .expression, "window": .expression, "aligned": .boolean, "steps": .steps],
         "stream": ["data": .expression, "from": .expression, "to": .reference(section: "characteristics"),
-                   "write": .choice, "progress": .boolean, "receipts": .context("receipts")],
+                   "write": .choice, "segment": .expression, "progress": .boolean, "receipts": .context("receipts")],
         "retry": ["attempts": .integer, "steps": .steps],
         "reconnect": ["address": .choice, "timeout": .duration],
         "serve": ["request": .reference(section: "notifications"), "done": .reference(section: "notifications"),

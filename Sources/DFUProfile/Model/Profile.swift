@@ -48,6 +48,9 @@ public struct Profile: Sendable {
     public var version: Int = 1
     /// How long this device takes to reboot (`reboot:`), for commands that reboot it.
     public var reboot = RebootTiming()
+    /// How the profile's messages are carried over a serial line or UDP (`links:`); a link kind
+    /// not listed is refused for the profile.
+    public var links: [WireLinkKind: WireLinkSpec] = [:]
     /// The members of `image` the profile's expressions use (`init_packet`, `hash`, ...), each
     /// with the first place it is written: what a package must provide to be flashed with it.
     package var imageMembersUsed: [String: SourceLocation] = [:]

@@ -165,6 +165,9 @@ public struct StreamStep: Sendable {
     public var to: String
     /// Overrides the characteristic's write type.
     public var writeType: CharacteristicSpec.WriteType?
+    /// At most this many bytes per write, below the characteristic's own segment size (Nordic's
+    /// serial DFU: what the device's MTU answer allows); nil: the characteristic's.
+    public var segment: Expression?
     package var receipts: Receipts?
     package var reportsProgress: Bool
 

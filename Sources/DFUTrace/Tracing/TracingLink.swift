@@ -27,6 +27,7 @@ final class TracingLink: GATTLink {
     func writesCarried() async throws(GATTError) { try await inner.writesCarried() }
     var writesInFlight: Int? { get async { await inner.writesInFlight } }
     var medium: LinkMedium { inner.medium }
+    var deviceBuffer: Int? { inner.deviceBuffer }
 
     func discoverServices() async throws(GATTError) -> [GATTService] {
         let services = try await traced { () async throws(GATTError) in try await inner.discoverServices() }

@@ -19,6 +19,8 @@ public final class TracingTransport: GATTTransport {
     public var name: String { inner.name }
     /// The wrapped transport's clock.
     public var now: Duration { inner.now }
+    /// The wrapped transport's sole device.
+    public var soleDevice: DeviceAddress? { inner.soleDevice }
 
     public func scan(timeout: Duration) async throws(GATTError) -> [Advertisement] {
         try await inner.scan(timeout: timeout)

@@ -18,25 +18,34 @@ public struct WireBinding: Sendable {
     public var writes: [UInt16: WireWrite]
     /// The characteristic whose notifications the device's messages become.
     public var responseHandle: UInt16
-    /// The largest message one write may carry: the link's MTU is this plus 3, so that a
-    /// profile's `link.mtu - 3` is the message size, as over BLE.
-    public var maxMessage: Int
+    /// The largest message the framing carries: the link's MTU is this (or the device's buffer,
+    /// when smaller) plus 3, so that a profile's `link.mtu - 3` is the message size, as over BLE.
+    public var maxMessage: Int { framing.largestMessage }
     /// How long a stream may pause inside a message before the receiver drops it (a raw UART
     /// receiver's input timeout); nil when the framing delimits messages itself.
     public var idleTimeout: Duration?
+    /// The largest message the device takes (its receive buffer), when known: a longer one is
+    /// refused before it is sent.
+    public var deviceBuffer: Int?
 
     /// A binding from its parts.
     public init(medium: LinkMedium, framing: any MessageFraming, services: [GATTService],
-                writes: [UInt16: WireWrite], responseHandle: UInt16, maxMessage: Int,
-                idleTimeout: Duration? = nil) {
+                writes: [UInt16: WireWrite], responseHandle: UInt16,
+                idleTimeout: Duration? = nil, deviceBuffer: Int? = nil) {
         self.medium = medium
         self.framing = framing
         self.services = services
         self.writes = writes
         self.responseHandle = responseHandle
-        self.maxMessage = maxMessage
         self.idleTimeout = idleTimeout
+        self.deviceBuffer = deviceBuffer
     }
+
+    /// The largest message one write may carry: the framing's limit, or the device's buffer.
+    public var largestMessage: Int { min(maxMessage, deviceBuffer ?? maxMessage) }
+    /// The largest value one write may carry whatever characteristic it goes to: the largest
+    /// message less the longest prefix.
+    public var largestValue: Int { max(1, largestMessage - (writes.values.map(\.prefix.count).max() ?? 0)) }
 
     /// The characteristic with `handle`, when the binding has it.
     public func characteristic(handle: UInt16) -> GATTCharacteristic? {

@@ -28,8 +28,11 @@ public final class WireGATTLink: GATTLink {
         self.address = address
     }
 
-    /// The binding's largest message plus 3.
-    public var mtu: Int { binding.maxMessage + 3 }
+    /// The binding's largest value plus 3 (a profile's `link.mtu - 3` is how much one write
+    /// carries, as over BLE).
+    public var mtu: Int { binding.largestValue + 3 }
+    /// The device's receive buffer, when the binding knows it.
+    public var deviceBuffer: Int? { binding.deviceBuffer }
     /// The wire's clock.
     public var now: Duration { wire.now }
     /// `.serial` or `.udp`.
@@ -57,12 +60,18 @@ public final class WireGATTLink: GATTLink {
                             detail: "the profile's \(binding.medium.rawValue) link carries no writes to \(characteristic.uuid)")
         }
         let message = carried.prefix + value
-        guard message.count <= binding.maxMessage else {
+        guard message.count <= binding.largestMessage else {
+            let limit = binding.deviceBuffer.map { "the device's \($0)-byte buffer (buffer=)" }
+                ?? "the \(binding.maxMessage) bytes \(wire.description) carries in one message"
             throw GATTError(.unsupported, address: address.description,
-                            detail: "a \(message.count)-byte message is longer than the \(binding.maxMessage) bytes "
-                                + "\(wire.description) carries in one message")
+                            detail: "a \(message.count)-byte message is longer than \(limit)")
         }
-        let bytes = framing.encode(message)
+        let bytes: [UInt8]
+        do {
+            bytes = try framing.encode(message)
+        } catch {
+            throw GATTError(.unsupported, address: address.description, detail: "\(framing.name): \(error)")
+        }
         do { try await wire.send(bytes) } catch { throw lost(error) }
         bytesSent += bytes.count
     }

@@ -20,6 +20,9 @@ public final class WireTransport: GATTTransport {
         self.retryInterval = retryInterval
     }
 
+    /// The device at the end of the wire.
+    public var soleDevice: DeviceAddress? { address }
+
     /// `serial:/dev/ttyACM0`, `udp:127.0.0.1:1337`.
     public var name: String { "\(binding.medium.rawValue):\(endpoint.description)" }
     /// The endpoint's clock.
