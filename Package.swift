@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(name: "DFUWireTests", dependencies: ["DFUWire", "DFUGATT", "DFUBytes"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUSerialTests", dependencies: ["DFUSerial", "DFUWire", "DFUGATT"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUATTTests", dependencies: ["DFUATT", "DFUGATT", "DFUBytes"], swiftSettings: swiftSettings),
-        .testTarget(name: "DFUSimulatorTests", dependencies: ["DFUSimulator", "DFUGATT", "DFUBytes"], swiftSettings: swiftSettings),
+        .testTarget(name: "DFUSimulatorTests", dependencies: ["DFUSimulator", "DFUGATT", "DFUBytes", "DFUWire"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUHCITests", dependencies: ["DFUHCI", "DFUGATT", "DFUBytes"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUEngineTests",
                     dependencies: ["DFUEngine", "DFUSimulator", "DFUProfile", "DFUPackage", "DFUGATT", "DFUBytes"],

@@ -117,15 +117,7 @@ public final class SMPServerDevice: SimulatedPeripheral {
         processingEnds.removeAll()
         busyUntil = time
         lastBoot = server.reboot()
-        let settings = server.settings
-        let bootloaderWork: Duration
-        switch lastBoot {
-        case .none: bootloaderWork = .zero
-        case let .swapped(bytes): bootloaderWork = settings.swapTime(bytes: bytes)
-        case let .erasedInvalidImage(bytes):
-            bootloaderWork = settings.flash.pageErase * ((bytes + settings.flash.pageSize - 1) / settings.flash.pageSize)
-        }
-        cycle.rebooted(at: time, silentFor: bootloaderWork + settings.bootTime)
+        cycle.rebooted(at: time, silentFor: server.settings.silence(after: lastBoot))
     }
 
     // MARK: - Requests

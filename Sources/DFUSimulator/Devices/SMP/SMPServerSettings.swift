@@ -62,4 +62,18 @@ public struct SMPServerSettings: Sendable, Equatable {
         let sectors = (bytes + flash.pageSize - 1) / flash.pageSize
         return (flash.pageErase + flash.writePerByte * flash.pageSize) * (3 * sectors)
     }
+
+    /// From a reset to the application running again when MCUboot did `action` at boot: its
+    /// flash work (a swap, or erasing an image that failed validation), then `bootTime`. Every
+    /// transport of the server (BLE, serial, UDP) reboots the same way.
+    package func silence(after action: MCUbootSlots.BootAction) -> Duration {
+        let bootloaderWork: Duration
+        switch action {
+        case .none: bootloaderWork = .zero
+        case let .swapped(bytes): bootloaderWork = swapTime(bytes: bytes)
+        case let .erasedInvalidImage(bytes):
+            bootloaderWork = flash.pageErase * ((bytes + flash.pageSize - 1) / flash.pageSize)
+        }
+        return bootloaderWork + bootTime
+    }
 }
