@@ -231,7 +231,7 @@ final class FlashCommandTests: XCTestCase {
         let cases: [(device: String, message: String)] = [
             // One parser for every door: the library's DeviceLocator and its scheme's check.
             ("nope", "error: device 'nope' must start with a transport scheme such as sim:, hci: or bluez:"),
-            ("usb:1", "error: no transport 'usb:'; registered: bluez:, hci:, sim:"),
+            ("usb:1", "error: no transport 'usb:'; registered: bluez:, hci:, serial:, sim:, udp:"),
             ("sim:", "error: device 'sim:' names no sim: target"),
             ("sim:vendor-ctrlpt/zz", "error: 'zz' in device 'sim:vendor-ctrlpt/zz' is not a device address like C0:FF:EE:00:00:01"),
             ("sim:vendor-ctrlpt?mtu=9", "error: sim: mtu must be an integer in 23...517, not '9'"),

@@ -40,7 +40,8 @@ final class PackageFitCommandTests: XCTestCase {
             XCTAssertTrue(result.stderrLines.first?.contains("package kind mcuboot; profile '\(profile)' takes only ") ?? false,
                           result.transcript)
             XCTAssertEqual(result.stderrLines.dropFirst().first,
-                           "  profiles that take mcuboot: mcumgr-smp (\(profiles)/mcumgr-smp.yaml)", result.transcript)
+                           "  profiles that take mcuboot: mcuboot-recovery (\(profiles)/mcuboot-recovery.yaml), "
+                               + "mcumgr-smp (\(profiles)/mcumgr-smp.yaml)", result.transcript)
         }
         let smp = try DFUKitBinary.run(["flash", "-p", "mcumgr-smp", "-d", "sim:mcumgr-smp", image, "--json"])
         XCTAssertEqual(smp.status, 0, smp.transcript)
@@ -101,7 +102,7 @@ final class PackageFitCommandTests: XCTestCase {
             let flash = try DFUKitBinary.run(["flash", "-p", profile == "mcumgr-smp" ? "vendor-ctrlpt" : "mcumgr-smp",
                                               "-d", "hci:tcp:127.0.0.1:9", samples + "/" + sample])
             XCTAssertEqual(flash.status, 65, "\(sample) was not refused by another profile: \(flash.transcript)")
-            XCTAssertTrue(flash.stderr.contains("profiles that take ") && flash.stderr.contains(": \(profile) ("),
+            XCTAssertTrue(flash.stderr.contains("profiles that take ") && flash.stderr.contains(" \(profile) ("),
                           "\(sample): \(flash.transcript)")
         }
     }

@@ -125,6 +125,6 @@ final class ProfileCheckCommandTests: XCTestCase {
         let result = try DFUKitBinary.run(["profile", "check", "missing.yaml"], in: directory.path)
         XCTAssertEqual(result.status, 65, result.transcript)
         XCTAssertTrue(result.stderr.hasPrefix("missing.yaml: error: "), result.transcript)
-        XCTAssertTrue(result.stderr.contains("available profiles: dialog-suota, mcumgr-smp, nordic-legacy-dfu, nordic-secure-dfu, silabs-ota, telink-ota, ti-oad, vendor-ctrlpt"), result.transcript)
+        XCTAssertTrue(result.stderr.contains("available profiles: dialog-suota, mcuboot-recovery, mcumgr-smp, nordic-legacy-dfu, nordic-secure-dfu, silabs-ota, telink-ota, ti-oad, vendor-ctrlpt"), result.transcript)
     }
 }

@@ -64,7 +64,7 @@ final class FlashAPITests: XCTestCase {
         let package = try FirmwarePackage.open(path: try Fixtures.vendorPackage(in: directory))
         let (_, error) = await collect(DFUKit.flash(package, profile: try Fixtures.profile("vendor-ctrlpt"), device: "usb:0"))
         XCTAssertEqual(error?.kind, .usage)
-        XCTAssertTrue(error?.message.contains("bluez:, hci:, sim:") ?? false, error?.message ?? "")
+        XCTAssertTrue(error?.message.contains("bluez:, hci:, serial:, sim:, udp:") ?? false, error?.message ?? "")
     }
 
     func testDeviceFailureCarriesTheReport() async throws {

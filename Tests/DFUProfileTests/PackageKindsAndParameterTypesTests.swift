@@ -111,6 +111,7 @@ final class PackageKindsAndParameterTypesTests: XCTestCase {
             ("silabs-ota", ["silabs-gbl"], ["enter_ota", "begin", "end"], []),
             ("ti-oad", ["ti-oad"], ["identify", "start", "enable"], ["get_block_size", "get_sw_version"]),
             ("telink-ota", ["telink-bin"], ["ota_start", "ota_end"], ["ota_version"]),
+            ("mcuboot-recovery", ["mcuboot", "nrf-connect-dfu"], ["upload", "reset"], ["image_list", "echo", "params"]),
         ]
         let files = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent("profiles").path)
             .filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }
