@@ -56,10 +56,10 @@ extension NordicSecureDFUDevice {
         switch reset {
         case .afterUpdate:
             terminateAt = answeredAt + settings * 2
-            resetAt = terminateAt + SecureDFUTiming.disconnectWait + settings
+            resetAt = terminateAt + transportCloseWait + settings
         case .abort:
             terminateAt = answeredAt
-            resetAt = terminateAt + SecureDFUTiming.disconnectWait
+            resetAt = terminateAt + transportCloseWait
         }
         cycle.scheduleReset(at: resetAt, advertises: false)
         return PeripheralOutput(pdu: .terminate, readyAt: terminateAt, disconnectAfterSending: true,

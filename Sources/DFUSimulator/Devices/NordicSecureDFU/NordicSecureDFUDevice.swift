@@ -75,6 +75,9 @@ package final class NordicSecureDFUDevice: SimulatedPeripheral {
     package internal(set) var activatedCount = 0
     /// DFU mode's inactivity timeout: 120 s, or 10 s after a SoftDevice / bootloader update.
     var inactivityTimeout = SecureDFUTiming.inactivityTimeout
+    /// From closing the transport to the reset: BLE's 200 ms (`ble_dfu_transport_close`); the
+    /// serial transports close without a wait (`NordicSerialDFUDevice`).
+    var transportCloseWait = SecureDFUTiming.disconnectWait
 
     /// - Parameters:
     ///   - name: the advertised name of whatever runs first: the application in buttonless
