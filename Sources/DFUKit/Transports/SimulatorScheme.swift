@@ -14,6 +14,7 @@ public struct SimulatorScheme: TransportScheme {
 
     /// The device name and every option, read as `open` would read them.
     public func check(target: String) throws(DFUKitError) {
+        if try SimulatedWireTarget.parse(target) != nil { return }
         do {
             try SimulatedDeviceCatalog.check(try SimulatorConfiguration(parsing: target))
         } catch {
@@ -21,9 +22,30 @@ public struct SimulatorScheme: TransportScheme {
         }
     }
 
-    /// The simulated world: one device, or a fleet.
+    /// The simulated world: one device, or a fleet; with `link=`, the device over a simulated
+    /// serial line or UDP, speaking the profile's `links:` entry.
     public func open(_ request: TransportRequest) throws(DFUKitError) -> any GATTTransport {
-        try openWorld(configuration(request.target))
+        if let wire = try SimulatedWireTarget.parse(request.target) {
+            guard let profile = request.profile else {
+                throw DFUKitError(kind: .usage, message: "sim:\(request.target): a device over a serial line or UDP is "
+                                  + "reached with a profile (its links: say how messages travel); there is nothing to scan")
+            }
+            return try wire.transport(profile: profile, name: "sim:\(request.target)")
+        }
+        return try openWorld(configuration(request.target))
+    }
+
+    /// Bluetooth, or with `link=` a serial line (`uart`, `usb`, `pty`) or UDP.
+    public func medium(target: String) -> LinkMedium {
+        guard let wire = try? SimulatedWireTarget.parse(target) else { return .ble }
+        return wire.kind == .udp ? .udp : .serial
+    }
+
+    /// With `link=`, the profile must say how its messages travel there.
+    public func check(target: String, profile: Profile) throws(DFUKitError) {
+        guard let wire = try SimulatedWireTarget.parse(target) else { return }
+        let spec = try WireBinding.spec(profile: profile, kind: wire.kind, device: "sim:\(target)")
+        try wire.options.check(against: spec, profile: profile.name, device: "sim:\(target)")
     }
 
     /// A fleet (`fleet=N`, or one device) as a batch's devices, each attempt on its own clock.

@@ -1,0 +1,55 @@
+import DFUKit
+import Foundation
+import XCTest
+
+/// Flashes over simulated serial lines (`sim:NAME?link=...`): the profile's `links.serial`
+/// carried over a wire whose device end is modeled on the firmware's own serial transport.
+final class SimulatedWireFlashTests: XCTestCase {
+    private func nordicPackage() throws -> FirmwarePackage {
+        try FirmwarePackage.open(path: Fixtures.repositoryRoot.appendingPathComponent("firmware-samples/nordic/app-signed.zip").path)
+    }
+
+    private func flash(_ device: String, profile: String = "nordic-secure-dfu", parameters: [String: String] = [:],
+                       package: FirmwarePackage? = nil) async throws -> (events: [FlashUpdate], error: DFUKitError?) {
+        var request = FlashRequest(package: try package ?? nordicPackage(), profile: try Fixtures.profile(profile), device: device)
+        for (name, value) in parameters { request.options.parameters[name] = ParameterValue(parsing: value) }
+        return await collect(DFUKit.flash(request))
+    }
+
+    func testNordicSecureDFUOverASimulatedUARTIsVerifiedAndSaysWhatTheDeviceMayHold() async throws {
+        let (events, error) = try await flash("sim:nordic-secure-dfu?link=uart")
+        XCTAssertNil(error)
+        guard case let .finished(report)? = events.last else { return XCTFail("no report") }
+        XCTAssertEqual(report.status, .verified)
+        XCTAssertEqual(report.deviceHolds, [.pending, .installed], "Secure DFU cannot be asked what runs afterwards")
+        // 115200 baud carries 11,520 bytes a second; SLIP and the Write opcode add about 4 %.
+        let rate = report.bytesPerSecond
+        XCTAssertLessThan(rate, 11_520, "no faster than the line")
+        XCTAssertGreaterThan(rate, 5_000, "a transfer without receipts keeps the line busy")
+    }
+
+    func testReceiptsOverTheSerialLineAreCheckedAsOverBLE() async throws {
+        let (events, error) = try await flash("sim:nordic-secure-dfu?link=uart&baud=1000000", parameters: ["prn": "4"])
+        XCTAssertNil(error)
+        guard case let .finished(report)? = events.last else { return XCTFail("no report") }
+        XCTAssertEqual(report.status, .verified)
+    }
+
+    func testAUSBPortThatGoesAwayAtTheResetIsSeenToReboot() async throws {
+        let (events, error) = try await flash("sim:nordic-secure-dfu?link=usb")
+        XCTAssertNil(error)
+        guard case let .finished(report)? = events.last else { return XCTFail("no report") }
+        XCTAssertEqual(report.status, .verified)
+    }
+
+    func testALinkTheSimulatedDeviceDoesNotHaveIsRefusedBeforeAnythingRuns() async throws {
+        let (_, error) = try await flash("sim:nordic-secure-dfu?link=udp")
+        XCTAssertEqual(error?.kind, .usage)
+        XCTAssertTrue(error?.message.contains("it takes link=uart, usb, pty") ?? false, error?.message ?? "")
+        let directory = try ScratchDirectory()
+        let (_, noLink) = try await flash("sim:nordic-secure-dfu?link=uart", profile: "vendor-ctrlpt",
+                                          package: try FirmwarePackage.open(path: try Fixtures.vendorPackage(in: directory)))
+        XCTAssertEqual(noLink?.kind, .usage)
+        XCTAssertTrue(noLink?.message.contains("declares no serial link") ?? false, noLink?.message ?? "")
+    }
+}
