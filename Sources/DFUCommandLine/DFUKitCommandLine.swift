@@ -17,6 +17,7 @@ public enum DFUKitCommandLine {
             CommandEntry(ProfileTraceCommand.self),
             CommandEntry(ProfilesCommand.self),
             CommandEntry(ScanCommand.self),
+            CommandEntry(SimServeCommand.self),
             CommandEntry(InspectCommand.self),
             CommandEntry(ExecCommand.self),
             CommandEntry(BatchRunCommand.self),

@@ -17,6 +17,9 @@ public final class WireDeviceServer {
     private let link: SimulatedWireLink
     /// Told after every chunk of bytes the device received (to save its memory, say).
     private let onReceived: () -> Void
+    /// Told at every turn of the loop (at least twice a second): the service that runs the
+    /// server writes its report then, on the server's own task.
+    var onTurn: () -> Void = {}
     /// Answers not yet delivered: when their last byte arrives at the client, in order.
     private var outgoing: [(at: Duration, bytes: [UInt8])] = []
     /// When the line into the device and the line out of it are free again.
@@ -43,6 +46,7 @@ public final class WireDeviceServer {
         while !Task.isCancelled {
             runTimers()
             try await deliverDue()
+            onTurn()
             let wake = [device.nextTimer, outgoing.first?.at, wire.now + .milliseconds(500)].compactMap { $0 }.min()!
             guard let bytes = try await wire.receive(until: max(wake, wire.now)) else { continue }
             bytesReceived += bytes.count
