@@ -94,7 +94,7 @@ let package = Package(
                 dependencies: ["DFUKit", "DFULedger", "DFUTrace"],
                 packageAccess: false, swiftSettings: swiftSettings),
         .target(name: "DFUFaultMatrix",
-                dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUEngine"],
+                dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUEngine", "DFUWire", "DFUKit"],
                 packageAccess: false, swiftSettings: swiftSettings),
         .executableTarget(name: "dfukit", dependencies: ["DFUCommandLine"], packageAccess: false,
                           swiftSettings: swiftSettings),
