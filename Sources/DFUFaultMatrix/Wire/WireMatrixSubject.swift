@@ -43,6 +43,18 @@ public struct WireMatrixSubject: Sendable {
                           link: .serial(baud: 1_000_000, usb: true), image: SweepFirmware.nordicSecure(size: 9_000)) {
             NordicSerialDFUDevice(configuration: try! SimulatorConfiguration(parsing: "nordic-secure-dfu"), transport: .usbCDCACM)
         },
+        WireMatrixSubject(name: "mcumgr-smp over a console UART", profile: "mcumgr-smp", link: .serial(baud: 1_000_000),
+                          image: SweepFirmware.mcuboot(payloadSize: 6_000)) {
+            var settings = SMPServerSettings()
+            settings.bufferSize = 384
+            return SMPWireDevice(transport: .console, settings: settings, consoleLog: ZephyrConsoleLog())
+        },
+        WireMatrixSubject(name: "mcumgr-smp over UDP", profile: "mcumgr-smp", kind: .udp, link: .udp(),
+                          image: SweepFirmware.mcuboot(payloadSize: 6_000)) {
+            var settings = SMPServerSettings()
+            settings.bufferSize = 2048
+            return SMPWireDevice(transport: .udp(mtu: 1500), settings: settings)
+        },
     ]
 }
 
@@ -52,3 +64,4 @@ public protocol WireMatrixDevice: SimulatedWirePeripheral {
 }
 
 extension NordicSerialDFUDevice: WireMatrixDevice {}
+extension SMPWireDevice: WireMatrixDevice {}

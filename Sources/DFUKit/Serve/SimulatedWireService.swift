@@ -94,3 +94,4 @@ protocol WireDeviceStageReporting {
 }
 
 extension NordicSerialDFUDevice: WireDeviceStageReporting {}
+extension SMPWireDevice: WireDeviceStageReporting {}
