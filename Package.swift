@@ -76,7 +76,7 @@ let package = Package(
         .target(name: "DFUEngine",
                 dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT"],
                 swiftSettings: swiftSettings),
-        .target(name: "DFUTrace", dependencies: ["DFUBytes", "DFUProfile", "DFUGATT", "DFUEngine"],
+        .target(name: "DFUTrace", dependencies: ["DFUBytes", "DFUProfile", "DFUGATT", "DFUEngine", "DFUWire"],
                 swiftSettings: swiftSettings),
         .target(name: "DFULedger", dependencies: ["DFUBytes", "CSQLite", "CPostgres"], swiftSettings: swiftSettings),
         .target(name: "DFUHCITransport", dependencies: ["DFUHCI", "DFUATT", "DFUGATT"], swiftSettings: swiftSettings),
