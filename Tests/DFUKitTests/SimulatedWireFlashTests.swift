@@ -70,6 +70,29 @@ final class SimulatedWireFlashTests: XCTestCase {
         XCTAssertGreaterThan(rate, limit * 0.85, "requests in flight keep the line busy")
     }
 
+    /// MCUboot serial recovery: the bootloader's image list proves slot 0 holds the image; what
+    /// runs after the reset is proven only by an application that answers SMP on the port.
+    func testMCUbootSerialRecoverySaysWhatItCouldProve() async throws {
+        let (plain, error) = try await flash("sim:mcuboot-recovery?link=uart", profile: "mcuboot-recovery",
+                                             package: try mcubootImage())
+        XCTAssertNil(error)
+        guard case let .finished(report)? = plain.last else { return XCTFail("no report") }
+        XCTAssertEqual(report.status, .verified)
+        XCTAssertEqual(report.deviceHolds, [.pending, .installed], "nothing showed which image runs")
+        XCTAssertTrue(report.evidence?.contains("serial recovery has no command that says which image runs") ?? false,
+                      report.evidence ?? "")
+
+        let (shown, _) = try await flash("sim:mcuboot-recovery?link=usb", profile: "mcuboot-recovery",
+                                         parameters: ["app_smp": "1"], package: try mcubootImage())
+        guard case let .finished(proven)? = shown.last else { return XCTFail("no report") }
+        XCTAssertEqual(proven.deviceHolds, [.installed], "the application's image list shows it running")
+
+        let (_, silent) = try await flash("sim:mcuboot-recovery?link=usb&app-smp=0", profile: "mcuboot-recovery",
+                                          parameters: ["app_smp": "1"], package: try mcubootImage())
+        XCTAssertEqual(silent?.kind, .device, "the application did not answer")
+        XCTAssertEqual(silent?.report?.deviceHolds, [.pending, .installed])
+    }
+
     func testALinkTheSimulatedDeviceDoesNotHaveIsRefusedBeforeAnythingRuns() async throws {
         let (_, error) = try await flash("sim:nordic-secure-dfu?link=udp")
         XCTAssertEqual(error?.kind, .usage)

@@ -49,6 +49,17 @@ public struct WireMatrixSubject: Sendable {
             settings.bufferSize = 384
             return SMPWireDevice(transport: .console, settings: settings, consoleLog: ZephyrConsoleLog())
         },
+        WireMatrixSubject(name: "mcuboot-recovery over a UART", profile: "mcuboot-recovery", link: .serial(baud: 1_000_000),
+                          image: SweepFirmware.mcuboot(payloadSize: 6_000), parameters: ["app_smp": .integer(1)]) {
+            MCUbootSerialRecoveryDevice()
+        },
+        // An application that does not answer SMP: nothing shows what runs after the reset.
+        WireMatrixSubject(name: "mcuboot-recovery, a silent application", profile: "mcuboot-recovery",
+                          link: .serial(baud: 1_000_000, usb: true), image: SweepFirmware.mcuboot(payloadSize: 6_000)) {
+            var settings = MCUbootSerialRecoverySettings()
+            settings.applicationSpeaksSMP = false
+            return MCUbootSerialRecoveryDevice(settings: settings)
+        },
         WireMatrixSubject(name: "mcumgr-smp over UDP", profile: "mcumgr-smp", kind: .udp, link: .udp(),
                           image: SweepFirmware.mcuboot(payloadSize: 6_000)) {
             var settings = SMPServerSettings()
@@ -65,3 +76,4 @@ public protocol WireMatrixDevice: SimulatedWirePeripheral {
 
 extension NordicSerialDFUDevice: WireMatrixDevice {}
 extension SMPWireDevice: WireMatrixDevice {}
+extension MCUbootSerialRecoveryDevice: WireMatrixDevice {}

@@ -95,3 +95,4 @@ protocol WireDeviceStageReporting {
 
 extension NordicSerialDFUDevice: WireDeviceStageReporting {}
 extension SMPWireDevice: WireDeviceStageReporting {}
+extension MCUbootSerialRecoveryDevice: WireDeviceStageReporting {}

@@ -28,9 +28,11 @@ struct SimulatedWireTarget {
 
     /// Whether the device's console also prints (a Zephyr boot banner and log lines).
     var consoleLog = false
+    /// MCUboot serial recovery: whether the application it boots answers SMP on the same port.
+    var appSpeaksSMP = true
 
     /// The wire keys (`link`, `baud`, `line-length`, `buffer`, `console-log`).
-    static let keys = ["link", "baud", "line-length", "buffer", "console-log"]
+    static let keys = ["link", "baud", "line-length", "buffer", "console-log", "app-smp"]
 
     /// Nil when the target names no `link` (a Bluetooth device).
     static func parse(_ target: String) throws(DFUKitError) -> SimulatedWireTarget? {
@@ -71,6 +73,12 @@ struct SimulatedWireTarget {
             }
             target.consoleLog = log == "1"
         }
+        if let smp = options.first(where: { $0.key == "app-smp" })?.value {
+            guard smp == "0" || smp == "1" else {
+                throw DFUKitError(kind: .usage, message: "\(device): app-smp= must be 0 or 1, found '\(smp)'")
+            }
+            target.appSpeaksSMP = smp == "1"
+        }
         return target
     }
 
@@ -78,6 +86,7 @@ struct SimulatedWireTarget {
     static let devices: [String: [Link]] = [
         "nordic-secure-dfu": [.uart, .usb, .pty],
         "mcumgr-smp": [.uart, .usb, .pty, .udp],
+        "mcuboot-recovery": [.uart, .usb, .pty],
     ]
 
     /// Serial or UDP.
@@ -110,6 +119,14 @@ struct SimulatedWireTarget {
             return SMPWireDevice(transport: link == .udp ? .udp(mtu: 1500) : .console, settings: settings,
                                  lineLength: options.lineLength ?? WireLinkSpec.defaultLineLength + 1,
                                  consoleLog: consoleLog ? ZephyrConsoleLog() : nil)
+        case "mcuboot-recovery":
+            var settings = MCUbootSerialRecoverySettings()
+            settings.flash = configuration.flash
+            settings.applicationSpeaksSMP = appSpeaksSMP
+            if !consoleLog { settings.applicationLog = nil }
+            if let buffer = options.buffer { settings.maximumReceiveSize = buffer }
+            return MCUbootSerialRecoveryDevice(settings: settings,
+                                               lineLength: options.lineLength ?? WireLinkSpec.defaultLineLength + 1)
         default:
             return NordicSerialDFUDevice(configuration: configuration, transport: link == .usb ? .usbCDCACM : .uart)
         }
