@@ -43,6 +43,23 @@ for subject in MatrixSubject.all where only.map({ subject.name == $0 }) ?? true 
         exit(1)
     }
 }
+// The same profiles over simulated serial lines: line faults (lost, corrupted and split bytes,
+// line noise, a reset mid-frame) across what the baseline carried.
+let wireMatrix = WireFaultMatrix(short: short, profilesDirectory: profiles)
+for subject in WireMatrixSubject.all where only.map({ subject.name == $0 }) ?? true {
+    do {
+        let subjectRows = try await wireMatrix.run(subject)
+        rows += subjectRows
+        print(MatrixResults(rows: subjectRows).summary.joined(separator: "\n"))
+        for row in subjectRows where row.silent || row.unexplained {
+            print("  \(row.silent ? "SILENT" : "UNEXPLAINED"): \(row.fault) in \(row.phase): \(row.outcome); device \(row.deviceStage) "
+                  + "(\(row.deviceState)); reported \(row.reportedHolds); \(row.message)")
+        }
+    } catch {
+        print("\(subject.name): could not run: \(error)")
+        exit(1)
+    }
+}
 // Devices that behave as shipped firmware does (a bootloader that rejects the image after it was
 // verified, an application that does not reset, a refusal before any program data): one update
 // each, judged against what the device then holds.

@@ -18,6 +18,8 @@ final class ShippedProfileTraceTests: XCTestCase {
         var answersInMessages = true
         /// The ATT_MTU of the simulated link: the smallest there is, unless the protocol needs more.
         var mtu = 23
+        /// The simulated device, when not `sim:PROFILE?mtu=MTU` (a serial-only protocol).
+        var device: String?
     }
 
     /// One row per shipped profile; a profile without a row fails `testEveryShippedProfileHasARow`.
@@ -47,6 +49,12 @@ final class ShippedProfileTraceTests: XCTestCase {
                           source: "fwupd telink-dfu: the 0xFF00 version command as a 20-byte packet (u16 LE, 16 bytes "
                               + "of 0xFF, CRC-16/MODBUS 0x5440 LE); the device answers nothing",
                           answersInMessages: false),
+        // Serial only: MCUboot's serial recovery over a pseudo-terminal.
+        "mcuboot-recovery": Row(sample: "firmware-samples/mcuboot/app-ecdsa-p256.bin",
+                                firstRequest: ("params", "0800000100000006a0"),
+                                source: "boot_serial.c: the mcumgr params request (read, group 0, id 6), answered "
+                                    + "{rc: 8} without MCUBOOT_BOOT_MGMT_MCUMGR_PARAMS",
+                                device: "sim:mcuboot-recovery?link=pty"),
     ]
 
     private static var shippedProfiles: [String] {
@@ -74,7 +82,7 @@ final class ShippedProfileTraceTests: XCTestCase {
             let sample = row.sample == "vendor-app.zip"
                 ? vendorSample : DFUKitBinary.repositoryRoot.appendingPathComponent(row.sample).path
             let result = try DFUKitBinary.run(["profile", "trace", "profiles/\(profile).yaml", sample,
-                                               "--device", "sim:\(profile)?mtu=\(row.mtu)", "--json"],
+                                               "--device", row.device ?? "sim:\(profile)?mtu=\(row.mtu)", "--json"],
                                               in: DFUKitBinary.repositoryRoot.path)
             XCTAssertEqual(result.status, 0, "\(profile): \(result.transcript)")
             let events = try result.stdoutLines.map { try jsonObject($0) }
@@ -96,7 +104,7 @@ final class ShippedProfileTraceTests: XCTestCase {
     private func checkRequestsAreTheBytesWritten(_ events: [[String: Any]], profile: String) throws {
         var written: [String: String] = [:]
         var requests = 0
-        for event in events where event["direction"] as? String == "write" {
+        for event in events where event["direction"] as? String == "write" && event["event"] as? String != "wire" {
             let characteristic = try XCTUnwrap(event["characteristic"] as? String, profile)
             let hex = try XCTUnwrap(event["hex"] as? String, profile)
             switch event["event"] as? String {

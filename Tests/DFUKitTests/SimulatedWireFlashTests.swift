@@ -42,6 +42,57 @@ final class SimulatedWireFlashTests: XCTestCase {
         XCTAssertEqual(report.status, .verified)
     }
 
+    private func mcubootImage() throws -> FirmwarePackage {
+        try FirmwarePackage.open(path: Fixtures.repositoryRoot.appendingPathComponent("firmware-samples/mcuboot/app-ecdsa-p256.bin").path)
+    }
+
+    /// One profile, any link: mcumgr-smp confirms the image over a console UART (with log lines
+    /// between its frames), USB CDC-ACM, a pseudo-terminal and UDP, each proven by the image list.
+    func testMCUmgrSMPConfirmsTheImageOverEveryLink() async throws {
+        for link in ["uart&console-log=1", "usb", "pty", "udp"] {
+            let (events, error) = try await flash("sim:mcumgr-smp?link=\(link)", profile: "mcumgr-smp", package: try mcubootImage())
+            XCTAssertNil(error, link)
+            guard case let .finished(report)? = events.last else { return XCTFail("no report over \(link)") }
+            XCTAssertEqual(report.status, .verified, link)
+            XCTAssertEqual(report.deviceHolds, [.installed], link)
+            XCTAssertTrue(report.evidence?.contains("active") ?? false, "\(link): \(report.evidence ?? "no evidence")")
+        }
+    }
+
+    /// At 115200 baud the console framing (base64, 127-byte frames, length and CRC) costs about
+    /// half as much again as the image: the transfer stays within the line and near its limit.
+    func testAnSMPUploadOverAUARTRunsNearTheLinesLimit() async throws {
+        let (events, _) = try await flash("sim:mcumgr-smp?link=uart", profile: "mcumgr-smp", package: try mcubootImage())
+        guard case let .finished(report)? = events.last else { return XCTFail("no report") }
+        let limit = 11_520.0 / 1.53
+        let rate = Double(report.bytes) / (try XCTUnwrap(report.transferSeconds))
+        XCTAssertLessThan(rate, limit * 1.02, "no faster than the line can carry")
+        XCTAssertGreaterThan(rate, limit * 0.85, "requests in flight keep the line busy")
+    }
+
+    /// MCUboot serial recovery: the bootloader's image list proves slot 0 holds the image; what
+    /// runs after the reset is proven only by an application that answers SMP on the port.
+    func testMCUbootSerialRecoverySaysWhatItCouldProve() async throws {
+        let (plain, error) = try await flash("sim:mcuboot-recovery?link=uart", profile: "mcuboot-recovery",
+                                             package: try mcubootImage())
+        XCTAssertNil(error)
+        guard case let .finished(report)? = plain.last else { return XCTFail("no report") }
+        XCTAssertEqual(report.status, .verified)
+        XCTAssertEqual(report.deviceHolds, [.pending, .installed], "nothing showed which image runs")
+        XCTAssertTrue(report.evidence?.contains("serial recovery has no command that says which image runs") ?? false,
+                      report.evidence ?? "")
+
+        let (shown, _) = try await flash("sim:mcuboot-recovery?link=usb", profile: "mcuboot-recovery",
+                                         parameters: ["app_smp": "1"], package: try mcubootImage())
+        guard case let .finished(proven)? = shown.last else { return XCTFail("no report") }
+        XCTAssertEqual(proven.deviceHolds, [.installed], "the application's image list shows it running")
+
+        let (_, silent) = try await flash("sim:mcuboot-recovery?link=usb&app-smp=0", profile: "mcuboot-recovery",
+                                          parameters: ["app_smp": "1"], package: try mcubootImage())
+        XCTAssertEqual(silent?.kind, .device, "the application did not answer")
+        XCTAssertEqual(silent?.report?.deviceHolds, [.pending, .installed])
+    }
+
     func testALinkTheSimulatedDeviceDoesNotHaveIsRefusedBeforeAnythingRuns() async throws {
         let (_, error) = try await flash("sim:nordic-secure-dfu?link=udp")
         XCTAssertEqual(error?.kind, .usage)

@@ -112,7 +112,7 @@ struct ProfileTraceCommand: Command {
         let inner: any GATTTransport
         if let device {
             switch TransportFactory.open(device, console: console, command: "dfukit \(Self.name)",
-                                         security: profile.security) {
+                                         security: profile.security, profile: profile) {
             case let .success(opened): inner = opened
             case let .failure(status): return status.code
             }
@@ -125,7 +125,8 @@ struct ProfileTraceCommand: Command {
         }
         // The generic device is the only one there: a profile without a match rule (one being
         // written) is traced at its address rather than refused.
-        let address = device?.address ?? (device == nil && profile.match.isEmpty ? GenericDevice.address : nil)
+        let address = device?.address ?? inner.soleDevice
+            ?? (device == nil && profile.match.isEmpty ? GenericDevice.address : nil)
         let run = TraceRun(profile: profile, images: PackageImages.flashImages(package), address: address,
                            options: options, clock: device.map { $0.isSimulatedClock ? "simulated" : "wall" } ?? "virtual",
                            generic: device == nil, json: json)

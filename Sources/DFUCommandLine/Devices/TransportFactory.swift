@@ -14,9 +14,11 @@ enum TransportFactory {
         }
     }
 
-    static func open(_ specifier: DeviceSpecifier, traceFile: String? = nil, security: String? = nil) throws(Failure) -> any GATTTransport {
+    static func open(_ specifier: DeviceSpecifier, traceFile: String? = nil, security: String? = nil,
+                     profile: Profile? = nil) throws(Failure) -> any GATTTransport {
         do {
-            return try TransportRegistry.standard.open(specifier.locator, security: security, traceFile: traceFile)
+            return try TransportRegistry.standard.open(specifier.locator, security: security, traceFile: traceFile,
+                                                       profile: profile)
         } catch {
             throw Failure(error)
         }
@@ -37,10 +39,10 @@ enum TransportFactory {
     /// Opens the transport, or prints why not and gives the exit status (64 for bad `sim:`
     /// options, 69 when the transport cannot be used here).
     static func open(_ specifier: DeviceSpecifier, console: any Console, command: String, traceFile: String? = nil,
-                     security: String? = nil,
+                     security: String? = nil, profile: Profile? = nil,
                      onUnavailable: (String) -> Void = { _ in }) -> Result<any GATTTransport, ExitStatus> {
         do {
-            return .success(try open(specifier, traceFile: traceFile, security: security))
+            return .success(try open(specifier, traceFile: traceFile, security: security, profile: profile))
         } catch {
             switch error {
             case let .usage(message):

@@ -49,6 +49,10 @@ final class TraceJSONPrinter: TracePrinter {
         case let .note(text):
             object["event"] = "note"
             object["text"] = text
+        case let .wire(direction, bytes):
+            object["event"] = "wire"
+            object["direction"] = direction.rawValue
+            object["hex"] = bytes.hexString
         }
         emit(object)
     }

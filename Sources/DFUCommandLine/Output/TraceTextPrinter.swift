@@ -42,6 +42,8 @@ final class TraceTextPrinter: TracePrinter {
         case let .disconnected(byDevice, reason):
             console.out(time + (byDevice ? "the device dropped the link: " : "disconnected: ") + reason)
         case let .note(text): console.out(time + "-- " + text)
+        case let .wire(direction, bytes):
+            console.out(time + (direction == .written ? "~> " : "<~ ") + "wire  \(TraceValueText.spaced(bytes))")
         }
     }
 

@@ -94,3 +94,5 @@ protocol WireDeviceStageReporting {
 }
 
 extension NordicSerialDFUDevice: WireDeviceStageReporting {}
+extension SMPWireDevice: WireDeviceStageReporting {}
+extension MCUbootSerialRecoveryDevice: WireDeviceStageReporting {}

@@ -26,8 +26,13 @@ struct SimulatedWireTarget {
     /// The rest of the target, for `SimulatorConfiguration`.
     var configuration: SimulatorConfiguration
 
-    /// The wire keys (`link`, `baud`, `line-length`, `buffer`).
-    static let keys = ["link", "baud", "line-length", "buffer"]
+    /// Whether the device's console also prints (a Zephyr boot banner and log lines).
+    var consoleLog = false
+    /// MCUboot serial recovery: whether the application it boots answers SMP on the same port.
+    var appSpeaksSMP = true
+
+    /// The wire keys (`link`, `baud`, `line-length`, `buffer`, `console-log`).
+    static let keys = ["link", "baud", "line-length", "buffer", "console-log", "app-smp"]
 
     /// Nil when the target names no `link` (a Bluetooth device).
     static func parse(_ target: String) throws(DFUKitError) -> SimulatedWireTarget? {
@@ -62,12 +67,26 @@ struct SimulatedWireTarget {
         }
         var target = SimulatedWireTarget(link: link, baud: baud, configuration: simulator)
         target.options = try WireLinkOptions(options: options, device: device)
+        if let log = options.first(where: { $0.key == "console-log" })?.value {
+            guard log == "0" || log == "1" else {
+                throw DFUKitError(kind: .usage, message: "\(device): console-log= must be 0 or 1, found '\(log)'")
+            }
+            target.consoleLog = log == "1"
+        }
+        if let smp = options.first(where: { $0.key == "app-smp" })?.value {
+            guard smp == "0" || smp == "1" else {
+                throw DFUKitError(kind: .usage, message: "\(device): app-smp= must be 0 or 1, found '\(smp)'")
+            }
+            target.appSpeaksSMP = smp == "1"
+        }
         return target
     }
 
     /// The simulated devices with a serial or UDP transport, and the links each takes.
     static let devices: [String: [Link]] = [
         "nordic-secure-dfu": [.uart, .usb, .pty],
+        "mcumgr-smp": [.uart, .usb, .pty, .udp],
+        "mcuboot-recovery": [.uart, .usb, .pty],
     ]
 
     /// Serial or UDP.
@@ -87,6 +106,27 @@ struct SimulatedWireTarget {
     /// The device end.
     func makeDevice() -> any SimulatedWirePeripheral {
         switch configuration.deviceName {
+        case "mcumgr-smp":
+            // Zephyr's net_bufs: CONFIG_MCUMGR_TRANSPORT_NETBUF_SIZE 384 for the serial transports,
+            // 2048 for UDP, unless the target sets buf-size.
+            var settings = configuration.smpServer
+            if settings.bufferSize == SMPServerSettings().bufferSize { settings.bufferSize = link == .udp ? 2048 : 384 }
+            settings.flash = configuration.flash
+            let timing = configuration.timing
+            settings.resetDelay = timing.resetDelay ?? settings.resetDelay
+            settings.bootTime = timing.boot ?? settings.bootTime
+            settings.swapPerKiB = timing.swapPerKiB ?? settings.swapPerKiB
+            return SMPWireDevice(transport: link == .udp ? .udp(mtu: 1500) : .console, settings: settings,
+                                 lineLength: options.lineLength ?? WireLinkSpec.defaultLineLength + 1,
+                                 consoleLog: consoleLog ? ZephyrConsoleLog() : nil)
+        case "mcuboot-recovery":
+            var settings = MCUbootSerialRecoverySettings()
+            settings.flash = configuration.flash
+            settings.applicationSpeaksSMP = appSpeaksSMP
+            if !consoleLog { settings.applicationLog = nil }
+            if let buffer = options.buffer { settings.maximumReceiveSize = buffer }
+            return MCUbootSerialRecoveryDevice(settings: settings,
+                                               lineLength: options.lineLength ?? WireLinkSpec.defaultLineLength + 1)
         default:
             return NordicSerialDFUDevice(configuration: configuration, transport: link == .usb ? .usbCDCACM : .uart)
         }

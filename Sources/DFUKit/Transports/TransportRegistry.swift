@@ -49,8 +49,11 @@ public final class TransportRegistry: Sendable {
     /// Opens the transport `locator` names.
     /// - Throws: `.usage` for an unknown scheme or a wrong target, `.transport` when it cannot
     ///   be used here.
-    public func open(_ locator: DeviceLocator, security: String? = nil,
-                     traceFile: String? = nil) throws(DFUKitError) -> any GATTTransport {
-        try scheme(for: locator).open(TransportRequest(target: locator.target, security: security, traceFile: traceFile))
+    /// With `profile`, links without GATT (`serial:`, `udp:`, `sim:...?link=`) carry its
+    /// messages as its `links:` entry says.
+    public func open(_ locator: DeviceLocator, security: String? = nil, traceFile: String? = nil,
+                     profile: Profile? = nil) throws(DFUKitError) -> any GATTTransport {
+        try scheme(for: locator).open(TransportRequest(target: locator.target, security: security, traceFile: traceFile,
+                                                       profile: profile))
     }
 }

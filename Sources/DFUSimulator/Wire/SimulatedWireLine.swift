@@ -183,27 +183,23 @@ final class SimulatedWireLine {
     /// Moves what reached the host by now into its read buffer (or drops it when no host end
     /// is open).
     private func collectArrivals() {
-        var index = 0
-        while index < toHost.count {
-            var transfer = toHost[index]
+        // Transfers to the host arrive in the order they are queued (one line, or one latency).
+        while var transfer = toHost.first, let next = transfer.nextArrival, next <= now {
             let arrived = transfer.arrivedCount(by: now)
-            if arrived > transfer.handedOn {
-                let kept = transfer.kept(transfer.handedOn..<arrived)
-                transfer.handedOn = arrived
-                if hostIsOpen {
-                    if transfer.isDatagram {
-                        if kept.count == transfer.bytes.count { arrivedDatagrams.append(kept) }
-                    } else {
-                        arrivedBytes += kept
-                    }
+            let kept = transfer.kept(transfer.handedOn..<arrived)
+            transfer.handedOn = arrived
+            if hostIsOpen {
+                if transfer.isDatagram {
+                    if kept.count == transfer.bytes.count { arrivedDatagrams.append(kept) }
+                } else {
+                    arrivedBytes += kept
                 }
             }
-            if transfer.handedOn == transfer.bytes.count {
-                toHost.remove(at: index)
-            } else {
-                toHost[index] = transfer
-                index += 1
+            guard transfer.handedOn == transfer.bytes.count else {
+                toHost[0] = transfer
+                return
             }
+            toHost.removeFirst()
         }
     }
 
@@ -247,8 +243,7 @@ final class SimulatedWireLine {
     /// When the host waits for the next read: the end of the burst the next byte to arrive
     /// belongs to (a reader wakes once a burst is in), or nil when nothing is on its way.
     var nextBurstEnd: Duration? {
-        toHost.filter { $0.nextArrival != nil && !$0.kept($0.handedOn..<$0.bytes.count).isEmpty }
-            .map(\.end).min()
+        toHost.first { !$0.kept($0.handedOn..<$0.bytes.count).isEmpty }?.end
     }
 
     /// The next read: a datagram, or the stream bytes that arrived (cut at the fault plan's read

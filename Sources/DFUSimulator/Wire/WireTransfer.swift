@@ -35,8 +35,11 @@ struct WireTransfer: Sendable, Equatable {
         if isDatagram { return start + latency <= time ? bytes.count : 0 }
         guard time >= start + latency else { return 0 }
         guard byteTime > .zero else { return bytes.count }
-        let count = Int(((time - start - latency) / byteTime).rounded(.down))
-        return min(bytes.count, max(0, count))
+        // An estimate in floating point, then made exact against the arrival times themselves.
+        var count = min(bytes.count, max(0, Int(((time - start - latency) / byteTime).rounded(.down))))
+        while count < bytes.count, arrival(ofByte: count) <= time { count += 1 }
+        while count > 0, arrival(ofByte: count - 1) > time { count -= 1 }
+        return count
     }
 
     /// Bytes `range`, without those lost.

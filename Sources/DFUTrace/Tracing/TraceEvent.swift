@@ -55,6 +55,9 @@ public struct TraceEvent: Sendable {
         case disconnected(byDevice: Bool, reason: String)
         /// What the engine reports between messages: phases, retries, reboots, resumes.
         case note(String)
+        /// Bytes on a serial line or UDP, exactly as they went, framing included (the frames
+        /// that carry the messages).
+        case wire(direction: Direction, bytes: [UInt8])
     }
 
     /// On the link's clock (virtual on `sim:` and the generic device).

@@ -1,4 +1,5 @@
 import DFUGATT
+import DFUWire
 
 /// A `GATTTransport` that passes everything to the one it wraps and traces every link it
 /// connects: what DFUKit writes and what the device notifies, as ATT values and as the
@@ -13,6 +14,10 @@ public final class TracingTransport: GATTTransport {
         self.inner = inner
         self.catalog = catalog
         self.sink = sink
+        // A serial line or UDP: the frames themselves too.
+        (inner as? WireTransport)?.onTraffic = { traffic in
+            sink(TraceEvent(time: traffic.at, kind: .wire(direction: traffic.sent ? .written : .notified, bytes: traffic.bytes)))
+        }
     }
 
     /// The wrapped transport's name.

@@ -20,6 +20,8 @@ public final class WireGATTLink: GATTLink {
     public private(set) var noise: [FramingOutput] = []
     /// Bytes sent and received on the wire, framing included.
     public private(set) var bytesSent = 0, bytesReceived = 0
+    /// Told of every chunk of bytes sent or received, framing included (for traces).
+    public var onTraffic: ((WireTraffic) -> Void)?
 
     /// A link to the device at the other end of `wire`, known as `address`.
     public init(wire: any ByteWire, binding: WireBinding, address: DeviceAddress) {
@@ -75,6 +77,7 @@ public final class WireGATTLink: GATTLink {
         }
         do { try await wire.send(bytes) } catch { throw lost(error) }
         bytesSent += bytes.count
+        onTraffic?(WireTraffic(sent: true, bytes: bytes, at: wire.now))
     }
 
     /// Accepted: every message the device sends is a notification of the response characteristic.
@@ -98,6 +101,7 @@ public final class WireGATTLink: GATTLink {
                 continue
             }
             bytesReceived += bytes.count
+            onTraffic?(WireTraffic(sent: false, bytes: bytes, at: wire.now))
             take(framing.decode(bytes))
         }
         return pending.removeFirst()
@@ -138,5 +142,22 @@ public final class WireGATTLink: GATTLink {
         let failure = GATTError(.disconnected, address: address.description, detail: error.description)
         self.failure = failure
         return failure
+    }
+}
+
+/// One chunk of bytes on a wire, framing included.
+public struct WireTraffic: Sendable, Equatable {
+    /// Sent to the device (else received from it).
+    public var sent: Bool
+    /// The exact bytes.
+    public var bytes: [UInt8]
+    /// On the wire's clock.
+    public var at: Duration
+
+    /// A chunk sent (or received) at `at`.
+    public init(sent: Bool, bytes: [UInt8], at: Duration) {
+        self.sent = sent
+        self.bytes = bytes
+        self.at = at
     }
 }

@@ -10,6 +10,8 @@ public final class WireTransport: GATTTransport {
     private let binding: WireBinding
     /// How often a port that is not there is tried again while connecting.
     private let retryInterval: Duration
+    /// Told of every chunk of bytes each link sends or receives, framing included (for traces).
+    public var onTraffic: ((WireTraffic) -> Void)?
 
     /// A transport to the device at `endpoint`, known as `address`.
     public init(endpoint: any WireEndpoint, binding: WireBinding, address: DeviceAddress,
@@ -46,7 +48,9 @@ public final class WireTransport: GATTTransport {
         while true {
             do {
                 let wire = try await endpoint.open()
-                return WireGATTLink(wire: wire, binding: binding, address: address)
+                let link = WireGATTLink(wire: wire, binding: binding, address: address)
+                link.onTraffic = onTraffic
+                return link
             } catch {
                 guard error.kind == .unavailable, endpoint.now + retryInterval <= deadline else {
                     throw GATTError(.connectionFailed, address: address.description, detail: error.description)

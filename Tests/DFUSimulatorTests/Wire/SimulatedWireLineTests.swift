@@ -113,7 +113,7 @@ final class SimulatedWireLineTests: XCTestCase {
         device.powerCycle(at: .zero)
         let transport = WireTransport(endpoint: endpoint, binding: EchoBinding.binding,
                                       address: DeviceAddress(string: "C0:FF:EE:00:00:01")!)
-        _ = try await transport.connect(to: transport.address, timeout: .seconds(5))
+        _ = try await transport.connect(to: transport.address, timeout: Duration.seconds(5))
         XCTAssertEqual(endpoint.now, .seconds(1), "connected once the port came back, 1 s later")
     }
 }

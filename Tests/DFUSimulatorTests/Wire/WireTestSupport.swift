@@ -64,5 +64,5 @@ enum EchoBinding {
                                                    valueHandle: 3, properties: [.write, .notify])
     static let binding = WireBinding(medium: .serial, framing: DatagramFraming(),
                                      services: [GATTService(uuid: service, characteristics: [characteristic])],
-                                     writes: [3: WireWrite()], responseHandle: 3, deviceBuffer: 1024)
+                                     writes: [3: WireWrite()], responseHandle: 3)
 }
