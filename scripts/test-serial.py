@@ -15,7 +15,7 @@ What one case does
      expected to leave it in, for at most 5 s (a reset the client asked for, a boot and a swap take
      their time), then stops the server with SIGTERM (it writes a final report and must exit 0) and
      reads the report.
-  4. Passes when: the client exited 0; the device's stage (what the simulator holds of the image, not
+  4. Passes when: the client exited 0 (dfukit: status verified or completed); the device's stage (what the simulator holds of the image, not
      what the client says) is one the case accepts; for dfukit, its --json report names that stage in
      device_holds (a report that disagrees with the device fails); the server started, served and
      stopped cleanly. A device kind that `dfukit sim serve` does not offer fails the case (the server's
@@ -23,29 +23,32 @@ What one case does
 
 The cases (DEVICE is `sim:` syntax; serial lines are UARTs at 1,000,000 baud, 10 bits a byte both ways,
 on the wall clock; UDP has the model's 1 ms each way; IMAGE: firmware-samples/nordic/app-signed.zip for
-Nordic, firmware-samples/mcuboot/app-ecdsa-p256.bin (41,623 bytes) otherwise)
+Nordic, firmware-samples/mcuboot/app-ecdsa-p256.bin (41,623 bytes) otherwise). The last column is the
+stage the device must be in (its report) and, for dfukit, what its device_holds must name.
   nordic-serial   nordic-secure-dfu?link=uart&baud=1000000
-    dfukit          flash --profile nordic-secure-dfu --device serial:PTY          installed; holds it
-    nrfutil         nrfutil 6.1.7 dfu serial -pkg ZIP -p PTY -cd 0 -t 1             installed
-  smp-serial      mcumgr-smp?link=uart&baud=1000000 (Zephyr SMP over the console, MCUboot behind)
-    dfukit          flash --profile mcumgr-smp --mode test-and-confirm --device serial:PTY
-                                                                                    installed; holds it
-    smpmgr          smpmgr 0.19.1 upgrade --confirm (upload, state write confirm, reset)   installed
-    mcumgr-toolkit  mcumgr-toolkit 0.20.0 firmware_update, bootloader MCUboot given (the device has no
-                    OS bootloader info): upload, state write test, reset   unconfirmed (pending accepted)
-  smp-udp         mcumgr-smp?link=udp on 127.a.b.c:1337
+    dfukit          flash --profile nordic-secure-dfu --device serial:PTY ZIP --json    installed
+    nrfutil         nrfutil 6.1.7 dfu serial -pkg ZIP -p PTY -cd 0 -t 1                  installed
+  smp-serial      mcumgr-smp?link=uart&baud=1000000 (Zephyr's SMP console transport, MCUboot behind)
+    dfukit          flash --profile mcumgr-smp --mode test-and-confirm --device serial:PTY IMAGE
+                    --json: upload, test, reset, confirm from the new image               installed
+    smpmgr          smpmgr 0.19.1 upgrade --confirm: upload, state write confirm, reset   installed
+    mcumgr-toolkit  mcumgr-toolkit 0.20.0 firmware_update with bootloader_type MCUboot (the device has
+                    no OS bootloader info): state read, upload, state read, state write test, reset
+                                                                     unconfirmed (pending accepted)
+  smp-udp         mcumgr-smp?link=udp served on 127.a.b.c:1337
     dfukit          flash --profile mcumgr-smp --mode test-and-confirm --device udp:127.a.b.c:1337
-                                                                                    installed; holds it
-    smpmgr          smpmgr --ip: image upload, image state-write HASH (test), os reset (serial-peer.py
-                    --mark-test: three smpmgr runs)                    unconfirmed (pending accepted)
-    mcumgr-toolkit  firmware_update force_confirm, bootloader MCUboot given          installed
-  mcuboot-serial  mcuboot-recovery?link=uart&baud=1000000 (MCUboot serial recovery)
-    dfukit          flash --profile mcuboot-recovery --device serial:PTY   installed (pending accepted,
-                                                                                    the reset still to
-                                                                                    come); holds it
-    smpmgr          smpmgr upgrade (upload to slot 0, reset)            installed (pending accepted)
-    mcumgr-toolkit  firmware_update, bootloader MCUboot given (its state write is refused by serial
-                    recovery, which it expects), reset                  installed (pending accepted)
+                    IMAGE --json                                                          installed
+    smpmgr          smpmgr --ip 127.a.b.c: image upload, image state-write HASH (test), os reset
+                    (serial-peer.py --mark-test: three smpmgr runs)  unconfirmed (pending accepted)
+    mcumgr-toolkit  firmware_update force_confirm, bootloader_type MCUboot: upload, state write
+                    confirm, reset                                                        installed
+  mcuboot-serial  mcuboot-recovery?link=uart&baud=1000000 (MCUboot serial recovery: slot 0 in place)
+    dfukit          flash --profile mcuboot-recovery --device serial:PTY IMAGE --json: upload, image
+                    list, reset                                          installed (pending accepted)
+    smpmgr          smpmgr upgrade: upload to slot 0, reset              installed (pending accepted)
+    mcumgr-toolkit  firmware_update, bootloader_type MCUboot: state read, upload, state read (the list
+                    shows the new image in slot 0, so no state write), reset
+                                                                         installed (pending accepted)
 "accepted" stages pass; the watch in step 3 waits for the first one listed.
 
 Every subprocess is bounded (server start 20 s, a client 120 s, the server's stop 10 s, the whole run
@@ -69,10 +72,11 @@ that client (baud / 10 bytes per second over those bytes per image byte: the rat
 idled) and the ratio to it, dfukit's own transfer_seconds, and dfukit against the fastest peer (the
 peer's median / dfukit's: above 1 is ahead). UDP has no byte rate in the model (1 ms each way per
 datagram), so it has no limit and only the comparison with the peers. The goal line says whether
-dfukit is at or above 0.95 of its line's limit and ahead of the fastest peer. Writes
+dfukit is at or above 0.95 of its line's limit and ahead of the fastest peer; a line under each table
+gives the least framing seen and what the line carries with it. Writes
 .build/bench-serial/results.json (every run and the summary).
 
-Usage: scripts/test-serial.py [--bench] [--runs N] [--only SUBSTRING ...] [--list] [--dfukit PATH]
+Usage: scripts/test-serial.py [--bench] [--runs N] [--only SUBSTRING ...] [--list] [--keep] [--dfukit PATH]
   --only: run only the cases whose "CASE/CLIENT" name contains one of the substrings (the others are
   listed as not selected, never reported as passed).
 """
@@ -848,7 +852,7 @@ def run_tests(args):
         verdict = 'ok' if passed(result) else 'FAIL: ' + '; '.join(result['reasons'])
         print(f'    exit {result["exit"]}, device {result["stage"]}, {number(result["seconds"])} s: {verdict}',
               flush=True)
-        if passed(result):
+        if passed(result) and not args.keep:
             shutil.rmtree(result['directory'], ignore_errors=True)
     elapsed = time.monotonic() - began
     print()
@@ -903,7 +907,7 @@ def run_bench(args):
               f'upload {number(result["wire_seconds"], 3)} s on the wire'
               + (f' (its own transfer_seconds {number(result["transfer_seconds"], 3)})' if case.client == 'dfukit' else '')
               + ('' if ok else ': FAIL ' + '; '.join(result['reasons'])), flush=True)
-        if ok:
+        if ok and not args.keep:
             shutil.rmtree(result['directory'], ignore_errors=True)
     summary = []
     for line, kind, clients in groups:
@@ -985,6 +989,7 @@ def main(argv):
     parser.add_argument('--only', nargs='+', default=[], metavar='SUBSTRING',
                         help='only the cases whose CASE/CLIENT name contains one of these')
     parser.add_argument('--list', action='store_true', help='list the cases and exit')
+    parser.add_argument('--keep', action='store_true', help='keep every case\'s directory, not only failed ones')
     parser.add_argument('--dfukit', default=os.path.join(BUILD, 'debug', 'dfukit'), help='the dfukit binary')
     args = parser.parse_args(argv)
     if args.list:
