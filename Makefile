@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 DFUKIT_DEBUG = .build/debug/dfukit
 DEMO_DIR = .build/demo
 
-.PHONY: deps build release dist test-dist demo test docs fault-matrix test-postgres test-chaos test-report test-bumble test-kernel bench bench-peers install clean
+.PHONY: deps build release dist test-dist demo test docs fault-matrix test-postgres test-chaos test-report test-bumble test-kernel test-serial bench bench-peers bench-serial install clean
 
 deps:
 	@scripts/install-deps.sh
@@ -93,6 +93,26 @@ test-bumble: deps
 # kernel (.build/kernel-vm); btmon captures of failed cases in .build/kernel-vm/results/.
 test-kernel: deps
 	@scripts/kernel-vm/run-kernel-tests.sh
+
+# dfukit side by side with clients we did not write (smpmgr 0.19.1 and mcumgr-toolkit 0.20.0 from
+# PyPI; nrfutil 6.1.7 for Nordic serial DFU; pinned in .build/serial-venv*: the script runs
+# scripts/serial-peers-venv.sh, which installs them the first time) against the same simulated devices served by `dfukit sim
+# serve` on pseudo-terminals and on the loopback: Nordic Secure DFU, Zephyr SMP and MCUboot serial
+# recovery over a 1 Mbaud UART, SMP over UDP. Each run is checked by what the device holds (and
+# dfukit's --json device_holds against it); prints a table, keeps a failed case's logs in
+# .build/test-serial/CASE/; under ~2 minutes. scripts/test-serial.py says exactly what each case runs.
+# ONLY='smp-udp nordic': only the cases whose CASE/CLIENT name contains one of these words.
+test-serial: deps
+	$(SWIFT) build --product dfukit
+	@scripts/test-serial.py $(if $(ONLY),--only $(ONLY))
+
+# The same clients' upload times at 115200 baud, 1 Mbaud and over UDP (3 runs each, timed on the
+# wire by a relay; RUNS=N), against each line's limit (baud/10 over the bytes on the wire per image byte)
+# and dfukit against the fastest peer; writes .build/bench-serial/results.json. Under 10 minutes;
+# not part of `make test` nor of .ci/run.
+bench-serial: deps
+	$(SWIFT) build --product dfukit
+	@scripts/test-serial.py --bench $(if $(RUNS),--runs $(RUNS)) $(if $(ONLY),--only $(ONLY))
 
 # Release build; writes .build/bench/results.json (and batch.json, ledger.json beside it).
 bench: deps
