@@ -22,10 +22,11 @@ public final class PseudoTerminal: ByteWire {
     public let linkPath: String?
     private let heldSubordinate: Int32
     private let pump: DescriptorPump
+    /// Closed once; reads, writes and the close itself, as every descriptor-backed wire does them.
+    private lazy var core = PumpedWireCore(pump: pump, clock: clock, name: pump.name)
     private let clock: WireClock
     private let writeTimeout: Duration
     private let syscalls: any WireSyscalls
-    private var closed = false
 
     /// A new pseudo-terminal, with a symbolic link at `linkPath` to its subordinate when given
     /// (an existing link there is replaced: a previous run's). Writes fail after `writeTimeout`
@@ -67,7 +68,7 @@ public final class PseudoTerminal: ByteWire {
     }
 
     deinit {
-        guard !closed else { return }
+        guard !core.closed else { return }
         pump.requestClose()
         releaseSubordinate()
     }
@@ -91,15 +92,13 @@ public final class PseudoTerminal: ByteWire {
 
     /// Writes `bytes` towards the client; fails after the write timeout when no client reads.
     public func send(_ bytes: [UInt8]) async throws(WireError) {
-        try checkOpen()
-        try await pump.write(bytes, timeout: writeTimeout)
+        try await core.send(bytes, timeout: writeTimeout)
     }
 
     /// What a client wrote, or nil once `deadline` passed. A client closing is not an end:
     /// this waits for the next one.
     public func receive(until deadline: Duration) async throws(WireError) -> [UInt8]? {
-        try checkOpen()
-        return try await pump.receive(until: clock.instant(at: deadline))?.bytes
+        try await core.receive(until: deadline)?.bytes
     }
 
     /// Sleeps on the wire's clock.
@@ -110,15 +109,10 @@ public final class PseudoTerminal: ByteWire {
     /// Closes the controller and the held subordinate (clients then read end of file) and
     /// removes the link.
     public func close() async {
-        guard !closed else { return }
-        closed = true
-        await pump.close()
+        guard await core.close() else { return }
         releaseSubordinate()
     }
 
-    private func checkOpen() throws(WireError) {
-        if closed { throw WireError(.closed, wire: pump.name, detail: "the wire is closed") }
-    }
 
     private func releaseSubordinate() {
         syscalls.close(heldSubordinate)

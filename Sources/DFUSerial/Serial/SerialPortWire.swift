@@ -21,7 +21,8 @@ public final class SerialPortWire: ByteWire {
     public let lineKind: SerialLineKind
     private let clock: WireClock
     private let pump: DescriptorPump
-    private var closed = false
+    /// Closed once; reads, writes and the close itself, as every descriptor-backed wire does them.
+    private lazy var core = PumpedWireCore(pump: pump, clock: clock, name: path)
 
     /// Opens the port at `path` with `settings`, on `clock`.
     /// - Throws: `.unavailable` when the port is not there, may not be opened, is not a
@@ -77,14 +78,12 @@ public final class SerialPortWire: ByteWire {
     /// Writes all of `bytes`, waiting up to the settings' `writeTimeout` for a port that does
     /// not take them.
     public func send(_ bytes: [UInt8]) async throws(WireError) {
-        try checkOpen()
-        try await pump.write(bytes, timeout: settings.writeTimeout)
+        try await core.send(bytes, timeout: settings.writeTimeout)
     }
 
     /// What arrived (at least one byte), or nil once `deadline` passed with nothing.
     public func receive(until deadline: Duration) async throws(WireError) -> [UInt8]? {
-        try checkOpen()
-        return try await pump.receive(until: clock.instant(at: deadline))?.bytes
+        try await core.receive(until: deadline)?.bytes
     }
 
     /// Sleeps on the wire's clock.
@@ -94,14 +93,9 @@ public final class SerialPortWire: ByteWire {
 
     /// Stops the reader and closes the port (once).
     public func close() async {
-        guard !closed else { return }
-        closed = true
-        await pump.close()
+        guard await core.close() else { return }
     }
 
-    private func checkOpen() throws(WireError) {
-        if closed { throw WireError(.closed, wire: path, detail: "the wire is closed") }
-    }
 
     /// Opens and sets up the port; the descriptor, or why it cannot be used.
     private static func openConfigured(path: String, settings: SerialPortSettings,

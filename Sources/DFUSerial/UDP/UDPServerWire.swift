@@ -14,8 +14,9 @@ public final class UDPServerWire: ByteWire {
     private let clock: WireClock
     private let writeTimeout: Duration
     private let pump: DescriptorPump
+    /// Closed once; reads, writes and the close itself, as every descriptor-backed wire does them.
+    private lazy var core = PumpedWireCore(pump: pump, clock: clock, name: description)
     private var replyAddress: SocketAddress?
-    private var closed = false
 
     /// A socket bound to `port` on `host` (127.0.0.1 by default; `::` for every address, IPv4
     /// too where the system allows). Port 0 lets the kernel choose one (see `port`).
@@ -59,19 +60,18 @@ public final class UDPServerWire: ByteWire {
     /// Sends `bytes` as one datagram to the client of the last datagram received.
     /// - Throws: `.unavailable` before any client sent one.
     public func send(_ bytes: [UInt8]) async throws(WireError) {
-        try checkOpen()
         guard let replyAddress else {
+            if core.closed { throw WireError(.closed, wire: description, detail: "the wire is closed") }
             throw WireError(.unavailable, wire: description,
                             detail: "no client has sent a datagram yet, so there is no one to reply to")
         }
-        try await pump.write(bytes, to: replyAddress, timeout: writeTimeout)
+        try await core.send(bytes, to: replyAddress, timeout: writeTimeout)
     }
 
     /// The next datagram from any client, or nil once `deadline` passed; its sender is where
     /// the next sends go.
     public func receive(until deadline: Duration) async throws(WireError) -> [UInt8]? {
-        try checkOpen()
-        guard let (bytes, sender) = try await pump.receive(until: clock.instant(at: deadline)) else { return nil }
+        guard let (bytes, sender) = try await core.receive(until: deadline) else { return nil }
         if let sender { replyAddress = sender }
         return bytes
     }
@@ -83,14 +83,9 @@ public final class UDPServerWire: ByteWire {
 
     /// Closes the socket (once).
     public func close() async {
-        guard !closed else { return }
-        closed = true
-        await pump.close()
+        guard await core.close() else { return }
     }
 
-    private func checkOpen() throws(WireError) {
-        if closed { throw WireError(.closed, wire: description, detail: "the wire is closed") }
-    }
 
     private static func bind(_ asked: UDPAddress, syscalls: any WireSyscalls) throws(WireError) -> (Int32, SocketAddress) {
         let name = "udp server \(asked)"

@@ -18,7 +18,8 @@ public final class UDPWire: ByteWire {
     private let clock: WireClock
     private let writeTimeout: Duration
     private let pump: DescriptorPump
-    private var closed = false
+    /// Closed once; reads, writes and the close itself, as every descriptor-backed wire does them.
+    private lazy var core = PumpedWireCore(pump: pump, clock: clock, name: description)
 
     /// A socket connected to `address` (its first address getaddrinfo gives that a socket can
     /// be connected to).
@@ -61,15 +62,13 @@ public final class UDPWire: ByteWire {
 
     /// Sends `bytes` as one datagram.
     public func send(_ bytes: [UInt8]) async throws(WireError) {
-        try checkOpen()
-        try await pump.write(bytes, timeout: writeTimeout)
+        try await core.send(bytes, timeout: writeTimeout)
     }
 
     /// The next datagram, or nil once `deadline` passed.
     /// - Throws: `.unavailable` when nothing listens at the address (the wire stays open).
     public func receive(until deadline: Duration) async throws(WireError) -> [UInt8]? {
-        try checkOpen()
-        return try await pump.receive(until: clock.instant(at: deadline))?.bytes
+        try await core.receive(until: deadline)?.bytes
     }
 
     /// Sleeps on the wire's clock.
@@ -79,14 +78,9 @@ public final class UDPWire: ByteWire {
 
     /// Closes the socket (once).
     public func close() async {
-        guard !closed else { return }
-        closed = true
-        await pump.close()
+        guard await core.close() else { return }
     }
 
-    private func checkOpen() throws(WireError) {
-        if closed { throw WireError(.closed, wire: description, detail: "the wire is closed") }
-    }
 
     private static func connect(to address: UDPAddress, name: String,
                                 syscalls: any WireSyscalls) throws(WireError) -> (Int32, SocketAddress) {
