@@ -29,7 +29,7 @@ public final class UDPServerWire: ByteWire {
     package init(port: UInt16, host: String, clock: WireClock, writeTimeout: Duration = .seconds(2),
                  syscalls: any WireSyscalls) throws(WireError) {
         let asked = UDPAddress(host: host, port: port)
-        let (descriptor, bound) = try Self.bind(asked, syscalls: syscalls)
+        let (descriptor, bound) = try DatagramSocket.open(asked, attaching: .bind, name: "udp server \(asked)", syscalls: syscalls)
         self.localAddress = bound.description
         self.port = bound.port
         self.clock = clock
@@ -86,40 +86,4 @@ public final class UDPServerWire: ByteWire {
         guard await core.close() else { return }
     }
 
-
-    private static func bind(_ asked: UDPAddress, syscalls: any WireSyscalls) throws(WireError) -> (Int32, SocketAddress) {
-        let name = "udp server \(asked)"
-        let candidates: [SocketAddress]
-        switch syscalls.resolve(host: asked.host, port: asked.port, passive: true) {
-        case let .success(addresses): candidates = addresses
-        case let .failure(failure):
-            throw WireError(.unavailable, wire: name, detail: "cannot resolve \(asked.host): \(failure.message)")
-        }
-        var problems: [String] = []
-        for candidate in candidates {
-            let descriptor: Int32
-            switch syscalls.socket(domain: candidate.family,
-                                   type: Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue),
-                                   protocol: 0) {
-            case let .success(opened): descriptor = opened
-            case let .failure(error):
-                problems.append("\(candidate): socket: \(error)")
-                continue
-            }
-            switch syscalls.bind(descriptor, to: candidate) {
-            case .success:
-                switch syscalls.localAddress(descriptor) {
-                case let .success(bound): return (descriptor, bound)
-                case .failure: return (descriptor, candidate)
-                }
-            case let .failure(error):
-                syscalls.close(descriptor)
-                let hint = error == .addressInUse ? " (another server listens there: stop it, or choose another port)" : ""
-                problems.append("\(candidate): bind: \(error)\(hint)")
-            }
-        }
-        throw WireError(.unavailable, wire: name,
-                        detail: problems.isEmpty ? "\(asked.host) has no address"
-                                                 : "cannot listen: \(problems.joined(separator: "; "))")
-    }
 }

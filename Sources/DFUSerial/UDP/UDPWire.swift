@@ -32,7 +32,7 @@ public final class UDPWire: ByteWire {
     package init(address: UDPAddress, clock: WireClock, writeTimeout: Duration = .seconds(2),
                  syscalls: any WireSyscalls) throws(WireError) {
         let name = "udp \(address)"
-        let (descriptor, peer) = try Self.connect(to: address, name: name, syscalls: syscalls)
+        let (descriptor, peer) = try DatagramSocket.open(address, attaching: .connect, name: name, syscalls: syscalls)
         self.address = address
         self.peer = peer.description
         self.clock = clock
@@ -81,35 +81,4 @@ public final class UDPWire: ByteWire {
         guard await core.close() else { return }
     }
 
-
-    private static func connect(to address: UDPAddress, name: String,
-                                syscalls: any WireSyscalls) throws(WireError) -> (Int32, SocketAddress) {
-        let candidates: [SocketAddress]
-        switch syscalls.resolve(host: address.host, port: address.port, passive: false) {
-        case let .success(addresses): candidates = addresses
-        case let .failure(failure):
-            throw WireError(.unavailable, wire: name, detail: "cannot resolve \(address.host): \(failure.message)")
-        }
-        var problems: [String] = []
-        for candidate in candidates {
-            let descriptor: Int32
-            switch syscalls.socket(domain: candidate.family,
-                                   type: Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue),
-                                   protocol: 0) {
-            case let .success(opened): descriptor = opened
-            case let .failure(error):
-                problems.append("\(candidate): socket: \(error)")
-                continue
-            }
-            switch syscalls.connect(descriptor, to: candidate) {
-            case .success: return (descriptor, candidate)
-            case let .failure(error):
-                syscalls.close(descriptor)
-                problems.append("\(candidate): connect: \(error)")
-            }
-        }
-        throw WireError(.unavailable, wire: name,
-                        detail: problems.isEmpty ? "\(address.host) has no address"
-                                                 : "cannot reach it: \(problems.joined(separator: "; "))")
-    }
 }
