@@ -8,6 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// posix_openpt(3): a new pseudo-terminal controller, or -1.
 int dfukit_posix_openpt(int flags);
 /// grantpt(3): 0, or -1.
@@ -22,5 +26,9 @@ int dfukit_pipe2(int ends[2], int flags);
 uint32_t dfukit_device_major(uint64_t device);
 /// minor(3) of a device number.
 uint32_t dfukit_device_minor(uint64_t device);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

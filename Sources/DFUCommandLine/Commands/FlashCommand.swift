@@ -18,7 +18,7 @@ struct FlashCommand: Command {
                        + "confirm-only, test-only, upload-only)"),
     ] + SharedOptions.selection(for: "without /ADDRESS") + [
         SharedOptions.timeout("bound on the whole attempt, e.g. 90s (default: none)"),
-        OptionSpec("--trace", value: "FILE", help: "hci: only: record every HCI packet as a btsnoop file (Wireshark)"),
+        OptionSpec("--trace", value: "FILE", help: "hci: every HCI packet as btsnoop; serial:, udp:, sim:...?link=: the wire's bytes as pcap"),
         OptionSpec("--force", help: "send a package of a kind the profile does not list in its 'packages'"),
         SharedOptions.json("print one JSON object with the result at the end"),
     ]

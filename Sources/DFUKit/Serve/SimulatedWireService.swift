@@ -6,7 +6,11 @@ import DFUWire
 /// A simulated device served on a pseudo-terminal or a UDP socket of this machine, on the wall
 /// clock (`dfukit sim serve`): what third-party clients (smpmgr, mcumgr-toolkit, nrfutil) and
 /// `dfukit` itself flash in `make test-serial`, each run then checked by what the device holds.
-public final class SimulatedWireService {
+///
+/// One task runs it; `stage(of:)` and `bytes` are read from `run`'s `onChange` (on that task) or
+/// once `run` has returned, never while it runs elsewhere (hence `@unchecked Sendable`: a service
+/// is handed to the task that runs it).
+public final class SimulatedWireService: @unchecked Sendable {
     /// What is served, where: `sim:nordic-secure-dfu (uart 115200 baud) on /tmp/dev (/dev/pts/4)`.
     public let description: String
     /// The path a client opens (the pseudo-terminal's link, or its /dev/pts name); nil over UDP.

@@ -133,9 +133,10 @@ struct SimulatedWireTarget {
     }
 
     /// The device as the engine reaches it: the profile's binding over a simulated wire.
-    func transport(profile: Profile, name: String) throws(DFUKitError) -> WireTransport {
+    func transport(profile: Profile, name: String, traceFile: String? = nil) throws(DFUKitError) -> WireTransport {
         let binding = try WireBinding.make(profile: profile, kind: kind, options: options, device: name)
         let endpoint = SimulatedWireEndpoint(device: makeDevice(), link: wireLink, pacing: configuration.pacing, name: name)
-        return WireTransport(endpoint: endpoint, binding: binding, address: configuration.address)
+        return WireTransport(endpoint: WireCaptureEndpoint.wrap(endpoint, traceFile: traceFile), binding: binding,
+                             address: configuration.address)
     }
 }

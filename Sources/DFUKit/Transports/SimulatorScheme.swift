@@ -30,7 +30,7 @@ public struct SimulatorScheme: TransportScheme {
                 throw DFUKitError(kind: .usage, message: "sim:\(request.target): a device over a serial line or UDP is "
                                   + "reached with a profile (its links: say how messages travel); there is nothing to scan")
             }
-            return try wire.transport(profile: profile, name: "sim:\(request.target)")
+            return try wire.transport(profile: profile, name: "sim:\(request.target)", traceFile: request.traceFile)
         }
         return try openWorld(configuration(request.target))
     }

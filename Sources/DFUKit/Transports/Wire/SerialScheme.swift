@@ -63,7 +63,9 @@ public struct SerialScheme: TransportScheme {
             throw DFUKitError(kind: .usage, message: "serial: batches need the profile")
         }
         let catalog = catalog
-        return WireBatchSource(list: {
+        let services = try WireBinding.make(profile: profile, kind: .serial, options: parsed.link,
+                                            device: "serial:\(request.target)").services.map(\.uuid)
+        return WireBatchSource(services: services, list: {
             parsed.ports(in: catalog).map { port in
                 (WireDeviceIdentity.address(for: SerialTarget.identity(of: port)), port.description,
                  SerialTarget.stableSelector(for: port))

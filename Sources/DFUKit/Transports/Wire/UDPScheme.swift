@@ -52,7 +52,9 @@ public struct UDPScheme: TransportScheme {
         guard let profile = request.profile else { throw DFUKitError(kind: .usage, message: "udp: batches need the profile") }
         let spec = try WireBinding.spec(profile: profile, kind: .udp, device: "udp:\(request.target)")
         let parsed = try UDPTarget(parsing: request.target, defaultPort: spec.port ?? 1337)
-        return WireBatchSource(list: {
+        let services = try WireBinding.make(profile: profile, kind: .udp, options: parsed.link,
+                                            device: "udp:\(request.target)").services.map(\.uuid)
+        return WireBatchSource(services: services, list: {
             parsed.addresses.map { (WireDeviceIdentity.address(for: "udp:\($0)"), "udp:\($0)", $0) }
         }, transport: { address throws(DFUKitError) in
             try Self.transport(address, options: parsed.link, profile: profile, traceFile: nil)

@@ -1,4 +1,5 @@
 import DFUBatch
+import DFUBytes
 import DFUEngine
 import DFUGATT
 import Synchronization
@@ -12,9 +13,13 @@ final class WireBatchSource<Locator: Sendable>: BatchDeviceSource, Sendable {
 
     private let list: Listing
     private let open: Opener
+    /// The services the profile's link carries: each device "advertises" them, so that the
+    /// line's device selection (the profile's match rule) takes every device on the line.
+    private let services: [BluetoothUUID]
     private let seen = Mutex<[DeviceAddress: Locator]>([:])
 
-    init(list: @escaping Listing, transport open: @escaping Opener) {
+    init(services: [BluetoothUUID], list: @escaping Listing, transport open: @escaping Opener) {
+        self.services = services
         self.list = list
         self.open = open
     }
@@ -28,7 +33,7 @@ final class WireBatchSource<Locator: Sendable>: BatchDeviceSource, Sendable {
         seen.withLock { known in
             for device in devices { known[device.address] = device.locator }
         }
-        return devices.map { Advertisement(address: $0.address, name: $0.name, serviceUUIDs: [], rssi: 0) }
+        return devices.map { Advertisement(address: $0.address, name: $0.name, serviceUUIDs: services, rssi: 0) }
     }
 
     /// The device's own transport.

@@ -1,4 +1,8 @@
+// Compiled as C++ (g++ defines _GNU_SOURCE, which declares these calls) like the package's other
+// shim, so that one language standard serves every C-family target.
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include "dfukit_terminal.h"
 
 #include <fcntl.h>
