@@ -53,11 +53,12 @@ stage the device must be in (its report) and, for dfukit, what its device_holds 
 
 Every subprocess is bounded (server start 20 s, a client 120 s, the server's stop 10 s, the whole run
 330 s: cases left when that is spent fail as not run); servers and clients run in their own process
-groups, which are killed on a timeout, at exit and on SIGINT/SIGTERM; a server a killed earlier run left
-behind (its pid file under .build/test-serial/) is stopped first. Output: a table (case, client, exit,
-stage, seconds, result), .build/test-serial/results.json, and for each failed case its server log,
+groups, which are killed on a timeout, at exit and on SIGINT/SIGTERM. A server or client a killed
+earlier run left behind (its pid file under .build/test-serial/, its environment naming that
+directory) is killed first. Output: a table (case, client, exit, stage, seconds, result), one FAIL line
+with the reasons per failed case, .build/test-serial/results.json, and each failed case's server log,
 client output, report and dfukit JSON kept in .build/test-serial/CASE/ (passed cases' directories are
-removed). Exit 0 when every case passed, 1 otherwise (2: usage).
+removed unless --keep). Exit 0 when every case passed, 1 otherwise (2: usage).
 
 --bench (`make bench-serial`, not in CI): for UART 115200 baud, UART 1 Mbaud and UDP, every client of
 each device kind (Nordic and MCUboot recovery: serial only) uploads the same image --runs times (3),
@@ -258,9 +259,16 @@ def on_signal(number, _frame):
     os._exit(128 + number)
 
 
+# Every process this script starts carries MARKER=<its output directory> in its environment: a later
+# run finds what a killed run left by its pid files and kills only processes that carry the marker.
+MARKER = 'DFUKIT_TEST_SERIAL_OUT'
+OUT = None
+
+
 def spawn(command, stdout, stderr, pid_file=None):
+    environment = dict(os.environ, **{MARKER: OUT})
     process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr,
-                               cwd=ROOT, start_new_session=True)
+                               cwd=ROOT, start_new_session=True, env=environment)
     LIVE[process.pid] = (process, pid_file)
     if pid_file:
         with open(pid_file, 'w') as file:
@@ -275,29 +283,29 @@ def forget(process):
         os.unlink(entry[1])
 
 
-def stop_stray_servers(out):
-    """Servers an earlier run was killed before it could stop: their pid files under `out`."""
+def stop_strays(out):
+    """Servers and clients an earlier run was killed before it could stop (their pid files under
+    `out`, their environment naming `out`): each one's process group is killed."""
+    global OUT
+    OUT = out
     if not os.path.isdir(out):
         return
     for directory, _, files in os.walk(out):
         for name in files:
-            if name != 'server.pid':
+            if name not in ('server.pid', 'client.pid'):
                 continue
             path = os.path.join(directory, name)
             try:
                 pid = int(open(path).read().strip())
-                cmdline = open(f'/proc/{pid}/cmdline', 'rb').read().split(b'\0')
+                environment = open(f'/proc/{pid}/environ', 'rb').read().split(b'\0')
             except (OSError, ValueError):
-                cmdline = []
-            if b'serve' in cmdline and any(out.encode() in part for part in cmdline):
-                print(f'test-serial: stopping a server an earlier run left (pid {pid})', flush=True)
+                environment = []
+            if f'{MARKER}={out}'.encode() in environment:
+                print(f'test-serial: stopping a {name[:-4]} an earlier run left (pid {pid})', flush=True)
                 try:
                     os.killpg(pid, signal.SIGKILL)
                 except (ProcessLookupError, PermissionError):
-                    try:
-                        os.kill(pid, signal.SIGKILL)
-                    except (ProcessLookupError, PermissionError):
-                        pass
+                    pass
             os.unlink(path)
 
 
@@ -696,9 +704,9 @@ def run_case(case, dfukit, out, peers_ready, relay=False):
             log.flush()
             started = time.monotonic()
             if case.client == 'dfukit':
-                process = spawn(command, json_out, log)
+                process = spawn(command, json_out, log, os.path.join(directory, 'client.pid'))
             else:
-                process = spawn(command, log, subprocess.STDOUT)
+                process = spawn(command, log, subprocess.STDOUT, os.path.join(directory, 'client.pid'))
             try:
                 result['exit'] = process.wait(CLIENT_TIMEOUT)
             except subprocess.TimeoutExpired:
@@ -830,7 +838,7 @@ def select_cases(cases, only):
 
 def run_tests(args):
     out = os.path.join(BUILD, 'test-serial')
-    stop_stray_servers(out)
+    stop_strays(out)
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     cases, unselected = select_cases(TEST_CASES, args.only)
@@ -877,7 +885,7 @@ def run_tests(args):
 
 def run_bench(args):
     out = os.path.join(BUILD, 'bench-serial')
-    stop_stray_servers(out)
+    stop_strays(out)
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     groups = []  # (line, kind, [clients])
