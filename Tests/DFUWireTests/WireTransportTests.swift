@@ -63,6 +63,8 @@ final class WireTransportTests: XCTestCase {
         let back = try await wires.waitForAdvertisement(from: wires.address, timeout: .seconds(3))
         XCTAssertEqual(back?.address, wires.address)
         XCTAssertEqual(endpoint.now, .seconds(2))
+        _ = try await wires.connect(to: wires.address, timeout: .seconds(1))
+        XCTAssertEqual(endpoint.opened, 1, "the wire that showed the device back is the one connected: the port is opened once")
     }
 
     func testAScanFindsTheOneDeviceOnlyWhileItsPortIsThere() async throws {

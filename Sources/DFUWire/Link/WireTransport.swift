@@ -12,6 +12,10 @@ public final class WireTransport: GATTTransport {
     private let retryInterval: Duration
     /// Told of every chunk of bytes each link sends or receives, framing included (for traces).
     public var onTraffic: ((WireTraffic) -> Void)?
+    /// The wire `waitForAdvertisement` opened to see the device back, kept for the `connect`
+    /// that follows: a port is opened once, not closed and opened again (closing a serial port
+    /// drops DTR, which some boards take as a reset).
+    private var parked: (any ByteWire)?
 
     /// A transport to the device at `endpoint`, known as `address`.
     public init(endpoint: any WireEndpoint, binding: WireBinding, address: DeviceAddress,
@@ -44,13 +48,15 @@ public final class WireTransport: GATTTransport {
             throw GATTError(.connectionFailed, address: address.description,
                             detail: "\(name) reaches one device, \(self.address)")
         }
+        if let wire = parked {
+            parked = nil
+            return link(over: wire, address: address)
+        }
         let deadline = endpoint.now + timeout
         while true {
             do {
                 let wire = try await endpoint.open()
-                let link = WireGATTLink(wire: wire, binding: binding, address: address)
-                link.onTraffic = onTraffic
-                return link
+                return link(over: wire, address: address)
             } catch {
                 guard error.kind == .unavailable, endpoint.now + retryInterval <= deadline else {
                     throw GATTError(.connectionFailed, address: address.description, detail: error.description)
@@ -62,13 +68,15 @@ public final class WireTransport: GATTTransport {
 
     /// A wire has no advertisements: the device counts as back once its wire opens again (a USB
     /// CDC-ACM port that went away while the device rebooted is back). A UART or UDP wire opens
-    /// at once whether the device has booted or not; what the device answers next tells.
+    /// at once whether the device has booted or not; what the device answers next tells. The
+    /// wire stays open for the next `connect`.
     public func waitForAdvertisement(from address: DeviceAddress, timeout: Duration) async throws(GATTError) -> Advertisement? {
         guard address == self.address else { return nil }
         let deadline = endpoint.now + timeout
         while true {
             if let wire = try? await endpoint.open() {
-                await wire.close()
+                if let earlier = parked { await earlier.close() }
+                parked = wire
                 return advertisement
             }
             guard endpoint.now + retryInterval <= deadline else { return nil }
@@ -79,6 +87,12 @@ public final class WireTransport: GATTTransport {
     /// Lets time pass on the endpoint's clock.
     public func sleep(until deadline: Duration) async {
         await endpoint.sleep(until: deadline)
+    }
+
+    private func link(over wire: any ByteWire, address: DeviceAddress) -> WireGATTLink {
+        let link = WireGATTLink(wire: wire, binding: binding, address: address)
+        link.onTraffic = onTraffic
+        return link
     }
 
     private var advertisement: Advertisement {
