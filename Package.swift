@@ -16,9 +16,12 @@
 //   -> DFUHCI        a transport: the userspace HCI host (H4 pipes, ACL, L2CAP, Security Manager, btsnoop)
 //   -> DFUATT        the GATT client: ATT PDUs and client, a GATTLink over an ATT bearer
 //   -> DFUHCITransport  hci: devices (DFUHCI + DFUATT as a GATTTransport)
+//   -> DFUCapture    captures read into GATT terms: btsnoop (Android, btmon, Bumble), pcap of the LE
+//                    link layer, DFUKit's own session recordings (--record), connections and ATT operations
 //   -> DFUEngine     runs a profile's procedure over any GATT link
 //   -> DFUTrace      a GATT transport wrapper that reads what goes over a link by a profile, and a
-//                    generic device made from a profile alone (`dfukit profile trace`)
+//                    generic device made from a profile alone (`dfukit profile trace`); recording a
+//                    session, reading a capture by a profile, replaying a captured device
 //   -> DFUBatch      provisioning lines: many devices at once, retries, checks
 //   -> DFULedger     the provisioning ledger (SQLite / PostgreSQL: CSQLite, CPostgres) and batch reports
 //   -> DFUKit        the library: one import for all of the above (but the ledger), the embedding
@@ -73,10 +76,12 @@ let package = Package(
         .target(name: "DFUSerial", dependencies: ["DFUWire", "DFUGATT", "CTerminalShim"], swiftSettings: swiftSettings),
         .target(name: "DFUSimulator", dependencies: ["DFUBytes", "DFUGATT", "DFUWire", "DFUPackage"], swiftSettings: swiftSettings),
         .target(name: "DFUATT", dependencies: ["DFUBytes", "DFUGATT"], swiftSettings: swiftSettings),
+        .target(name: "DFUCapture", dependencies: ["DFUBytes", "DFUGATT", "DFUHCI", "DFUATT"],
+                swiftSettings: swiftSettings),
         .target(name: "DFUEngine",
                 dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT"],
                 swiftSettings: swiftSettings),
-        .target(name: "DFUTrace", dependencies: ["DFUBytes", "DFUProfile", "DFUGATT", "DFUEngine", "DFUWire"],
+        .target(name: "DFUTrace", dependencies: ["DFUBytes", "DFUProfile", "DFUGATT", "DFUEngine", "DFUWire", "DFUCapture"],
                 swiftSettings: swiftSettings),
         .target(name: "DFULedger", dependencies: ["DFUBytes", "CSQLite", "CPostgres"], swiftSettings: swiftSettings),
         .target(name: "DFUHCITransport", dependencies: ["DFUHCI", "DFUATT", "DFUGATT"], swiftSettings: swiftSettings),
@@ -87,7 +92,8 @@ let package = Package(
                 swiftSettings: swiftSettings),
         .target(name: "DFUKit",
                 dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUHCI", "DFUATT",
-                               "DFUHCITransport", "DFUBlueZ", "DFUEngine", "DFUBatch", "DFUWire", "DFUSerial"],
+                               "DFUHCITransport", "DFUBlueZ", "DFUEngine", "DFUBatch", "DFUWire", "DFUSerial", "DFUCapture",
+                               "DFUTrace"],
                 swiftSettings: swiftSettings),
         .target(name: "DFUKitPackages", dependencies: ["DFUPackage", "DFUBytes"], swiftSettings: swiftSettings),
         .target(name: "DFUCommandLine",
@@ -113,6 +119,8 @@ let package = Package(
         .testTarget(name: "DFUSerialTests", dependencies: ["DFUSerial", "DFUWire", "DFUGATT"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUATTTests", dependencies: ["DFUATT", "DFUGATT", "DFUBytes"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUSimulatorTests", dependencies: ["DFUSimulator", "DFUGATT", "DFUBytes", "DFUWire"], swiftSettings: swiftSettings),
+        .testTarget(name: "DFUCaptureTests", dependencies: ["DFUCapture", "DFUGATT", "DFUBytes", "DFUHCI", "DFUATT"],
+                    exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUHCITests", dependencies: ["DFUHCI", "DFUGATT", "DFUBytes"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUEngineTests",
                     dependencies: ["DFUEngine", "DFUSimulator", "DFUProfile", "DFUPackage", "DFUGATT", "DFUBytes"],

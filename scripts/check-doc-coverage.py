@@ -32,7 +32,7 @@ from urllib.parse import unquote, urlparse
 # The modules whose public symbols are all documented: every library module `make docs` documents.
 CHECKED_MODULES = [
     "DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUHCI", "DFUATT",
-    "DFUHCITransport", "DFUEngine", "DFUTrace", "DFUBatch", "DFULedger", "DFUBlueZ", "DFUKit", "DFUWire", "DFUSerial",
+    "DFUHCITransport", "DFUEngine", "DFUTrace", "DFUBatch", "DFULedger", "DFUBlueZ", "DFUKit", "DFUWire", "DFUSerial", "DFUCapture",
 ]
 NOT_YET_CHECKED = []
 
