@@ -33,6 +33,9 @@ public struct DecodedMessage: Sendable {
     public var status: String?
     /// A response that came while no request of its command waited for it.
     public var unsolicited = false
+    /// What in it the profile does not explain although the message was recognised: a
+    /// checksum field that does not verify ("field 'crc' holds 0x1234; the message computes 0x5678").
+    public var problems: [String] = []
 }
 
 /// What an observer made of one message.

@@ -1,0 +1,356 @@
+import DFUBytes
+import DFUCapture
+import DFUGATT
+import DFUProfile
+
+/// A captured device, as a pure state machine: DFUKit's operations come in, the captured
+/// device's answers go out, as long as DFUKit does what the captured client did. No I/O and no
+/// clock: `ReplayTransport` drives it.
+///
+/// `strict` (sim:replay) wants the same bytes in the same writes; `tolerant` (`profile verify
+/// --against`) compares whole messages field by field and lets through what legitimately varies
+/// (`FieldDifference.Variance`), recording it.
+struct ReplayScript {
+    enum Strictness: Sendable { case strict, tolerant }
+
+    /// What the device does in answer to one of DFUKit's operations.
+    struct Answer {
+        /// Notifications and indications to deliver, with their delay after DFUKit's operation.
+        var notifications: [(after: Duration, value: GATTNotification)] = []
+        /// The write or read is refused with this ATT error.
+        var refusal: (code: UInt8, handle: UInt16)?
+        /// What a read returns.
+        var readValue: [UInt8]?
+        /// The device drops the link this long after DFUKit's operation.
+        var disconnectAfter: Duration?
+    }
+
+    /// One captured connection in progress.
+    struct OpenConnection {
+        var index: Int
+        var steps: CapturedClientSteps
+        var next = 0
+        var streams: [UInt16: MessageStream] = [:]
+        var values: [UInt16: [(value: [UInt8], withResponse: Bool)]] = [:]
+        /// The sequence number DFUKit used in its last request where the capture used another,
+        /// and where the answer carries it back.
+        var sequenceSwap: SequenceSwap?
+    }
+
+    enum State {
+        case waiting(nextConnection: Int)
+        case connected(OpenConnection)
+        case diverged(ReplayDivergence)
+    }
+
+    let session: CapturedSession
+    let profile: Profile?
+    let strictness: Strictness
+    private(set) var state: State = .waiting(nextConnection: 0)
+    /// Differences let through (tolerant only), in order.
+    private(set) var tolerated: [FieldDifference] = []
+    /// What the replay noticed without stopping (a subscription the capture did not make...).
+    private(set) var notes: [String] = []
+    /// The image DFUKit sends is the one the captured client sent: image-derived fields must match.
+    var sameImage = true
+
+    init(session: CapturedSession, profile: Profile?, strictness: Strictness) {
+        self.session = session
+        self.profile = profile
+        self.strictness = strictness
+    }
+
+    var divergence: ReplayDivergence? {
+        if case let .diverged(divergence) = state { return divergence }
+        return nil
+    }
+
+    /// The captured connection DFUKit opens next, or why it cannot.
+    mutating func connect() -> Result<CapturedConnection, ReplayDivergence> {
+        if case let .diverged(divergence) = state { return .failure(divergence) }
+        let index: Int
+        switch state {
+        case let .waiting(next): index = next
+        case let .connected(open): index = open.index + 1
+        case .diverged: return .failure(divergence!)
+        }
+        guard index < session.connections.count else {
+            return .failure(diverge(connection: index, step: 0,
+                                    "DFUKit connected again, but the capture holds \(session.connections.count) connection(s)"))
+        }
+        let connection = session.connections[index]
+        guard connection.services != nil else {
+            return .failure(diverge(connection: index, step: 0,
+                                    "the capture's connection \(index + 1) has no GATT discovery (the client used its cache), "
+                                    + "so its handles cannot be named; capture a session that discovers services "
+                                    + "(clear the phone's Bluetooth cache or capture the first connection after pairing)"))
+        }
+        state = .connected(OpenConnection(index: index, steps: CapturedClientSteps(connection) { handle in
+            self.framing(connection: connection, handle: handle)
+        }))
+        return .success(connection)
+    }
+
+    /// What the device does on connecting (notifications it sent before the client did anything).
+    func opening() -> Answer {
+        guard case let .connected(open) = state else { return Answer() }
+        return answer(open.steps.opening, after: nil, connection: session.connections[open.index], refusal: nil)
+    }
+
+    /// DFUKit wrote `value` to `handle`.
+    mutating func write(_ value: [UInt8], to handle: UInt16, withResponse: Bool) -> Result<Answer, ReplayDivergence> {
+        guard case var .connected(open) = state else { return .failure(divergenceOrClosed()) }
+        let connection = session.connections[open.index]
+        var stream = open.streams[handle] ?? MessageStream(framing: framing(connection: connection, handle: handle))
+        open.values[handle, default: []].append((value, withResponse))
+        let messages = (try? stream.append(value).get()) ?? [(message: value, values: 1)]
+        open.streams[handle] = stream
+        var answer = Answer()
+        for (message, _) in messages {
+            let values = open.values[handle] ?? []
+            open.values[handle] = []
+            skipSubscriptions(&open)
+            guard open.next < open.steps.steps.count else {
+                return .failure(diverge(connection: open.index, step: open.next + 1, ending(connection, doing:
+                    "DFUKit wrote \(describe(message, to: handle, connection))")))
+            }
+            let step = open.steps.steps[open.next]
+            guard case let .message(capturedHandle, capturedBytes, capturedValues) = step.kind, capturedHandle == handle else {
+                return .failure(diverge(connection: open.index, step: open.next + 1,
+                                        "DFUKit wrote \(describe(message, to: handle, connection)) where the capture's client "
+                                        + describe(step.kind, connection)))
+            }
+            if let failure = compare(message, values: values, with: capturedBytes, capturedValues, handle: handle,
+                                     connection: connection, open: &open) {
+                return .failure(failure)
+            }
+            open.next += 1
+            answer = self.answer(step.answers, after: step.time, connection: connection, refusal: step.refusal, open: open)
+        }
+        state = .connected(open)
+        return .success(answer)
+    }
+
+    /// DFUKit read `handle`.
+    mutating func read(_ handle: UInt16) -> Result<Answer, ReplayDivergence> {
+        guard case var .connected(open) = state else { return .failure(divergenceOrClosed()) }
+        let connection = session.connections[open.index]
+        skipSubscriptions(&open)
+        guard open.next < open.steps.steps.count else {
+            return .failure(diverge(connection: open.index, step: open.next + 1,
+                                    ending(connection, doing: "DFUKit read \(name(of: handle, connection))")))
+        }
+        let step = open.steps.steps[open.next]
+        guard case let .read(capturedHandle) = step.kind, capturedHandle == handle else {
+            return .failure(diverge(connection: open.index, step: open.next + 1, "DFUKit read \(name(of: handle, connection)) "
+                                    + "where the capture's client " + describe(step.kind, connection)))
+        }
+        open.next += 1
+        var answer = self.answer(step.answers, after: step.time, connection: connection, refusal: step.refusal, open: open)
+        answer.readValue = step.readValue ?? []
+        state = .connected(open)
+        return .success(answer)
+    }
+
+    /// DFUKit switched updates on `handle` on or off. The capture's subscriptions are taken in
+    /// any order: clients differ in when they subscribe, not in what the device then does.
+    mutating func subscribe(_ handle: UInt16, enabled: Bool) -> Result<Void, ReplayDivergence> {
+        guard case var .connected(open) = state else { return .failure(divergenceOrClosed()) }
+        let connection = session.connections[open.index]
+        let found = open.steps.steps.indices.dropFirst(open.next).first { index in
+            if case let .subscribe(valueHandle, configuration) = open.steps.steps[index].kind {
+                return valueHandle == handle && (configuration != 0) == enabled
+            }
+            return false
+        }
+        if let found {
+            if found == open.next { open.next += 1 } else { open.steps.steps[found].kind = .subscribe(valueHandle: nil, configuration: 0xFFFF) }
+        } else if enabled {
+            notes.append("DFUKit subscribed to \(name(of: handle, connection)), which the capture's client did not do on "
+                         + "connection \(open.index + 1)")
+        }
+        state = .connected(open)
+        return .success(())
+    }
+
+    /// DFUKit closed the link.
+    mutating func disconnect() {
+        guard case var .connected(open) = state else { return }
+        skipSubscriptions(&open)
+        if open.next < open.steps.steps.count {
+            notes.append("DFUKit closed connection \(open.index + 1) where the capture's client went on: it "
+                         + describe(open.steps.steps[open.next].kind, session.connections[open.index]))
+        }
+        state = .waiting(nextConnection: open.index + 1)
+    }
+
+    /// The device dropped the link (as captured): DFUKit may connect to the next connection.
+    mutating func deviceDisconnected() {
+        guard case let .connected(open) = state else { return }
+        state = .waiting(nextConnection: open.index + 1)
+    }
+
+    /// What the captured client did that DFUKit did not, once DFUKit is done: nil when the
+    /// replay consumed every step of every connection.
+    func unfinished() -> String? {
+        switch state {
+        case .diverged: return nil
+        case let .connected(open):
+            var rest = open
+            var copy = self
+            copy.skipSubscriptions(&rest)
+            if rest.next < rest.steps.steps.count {
+                return "on connection \(rest.index + 1) the capture's client went on: it "
+                    + describe(rest.steps.steps[rest.next].kind, session.connections[rest.index])
+            }
+            return rest.index + 1 < session.connections.count
+                ? "the capture holds \(session.connections.count - rest.index - 1) more connection(s) DFUKit did not open" : nil
+        case let .waiting(next):
+            return next < session.connections.count
+                ? "the capture holds \(session.connections.count - next) more connection(s) DFUKit did not open" : nil
+        }
+    }
+
+    // MARK: - Comparing
+
+    private mutating func compare(_ message: [UInt8], values: [(value: [UInt8], withResponse: Bool)], with captured: [UInt8],
+                                  _ capturedValues: [(value: [UInt8], withResponse: Bool)], handle: UInt16,
+                                  connection: CapturedConnection, open: inout OpenConnection) -> ReplayDivergence? {
+        let role = role(of: handle, connection)
+        let framing = role.flatMap { profile.flatMap(MessageCatalog.init)?.framing(of: $0) }
+        let command = role.flatMap { commandName(message, role: $0) }
+        let differences = profile.map {
+            MessageComparison(profile: $0).differences(captured: captured, now: message, command: command,
+                                                       role: role ?? "handle 0x\(String(handle, radix: 16))", framing: framing)
+        } ?? (captured == message ? [] : [FieldDifference(message: "handle 0x\(String(handle, radix: 16))", field: "value",
+                                                          captured: MessageComparison.render(captured),
+                                                          now: MessageComparison.render(message), variance: .fixed)])
+        let stepNumber = open.next + 1
+        switch strictness {
+        case .strict:
+            if let first = differences.first {
+                return diverge(connection: open.index, step: stepNumber, first.description, fields: differences)
+            }
+            if values.map(\.value.count) != capturedValues.map(\.value.count) {
+                return diverge(connection: open.index, step: stepNumber, "message '\(command ?? role ?? "?")' went in "
+                               + "\(values.count) write(s) of \(values.map { "\($0.value.count)" }.joined(separator: ", ")) "
+                               + "bytes; the capture's client wrote it in \(capturedValues.count) of "
+                               + capturedValues.map { "\($0.value.count)" }.joined(separator: ", "))
+            }
+            if values.map(\.withResponse) != capturedValues.map(\.withResponse) {
+                let kind = { (withResponse: Bool) in withResponse ? "with response" : "without response" }
+                return diverge(connection: open.index, step: stepNumber, "message '\(command ?? role ?? "?")' was written "
+                               + "\(kind(values[0].withResponse)); the capture's client wrote it \(kind(capturedValues[0].withResponse))")
+            }
+        case .tolerant:
+            let refused = differences.filter { difference in
+                switch difference.variance {
+                case .fixed: return true
+                case .sequence: return false
+                case .imageDerived: return sameImage
+                }
+            }
+            if let first = refused.first {
+                return diverge(connection: open.index, step: stepNumber, first.description, fields: refused)
+            }
+            tolerated += differences
+            open.sequenceSwap = nil
+            for difference in differences where difference.variance == .sequence {
+                open.sequenceSwap = sequenceSwap(difference, captured: captured, now: message, command: command)
+            }
+        }
+        return nil
+    }
+
+    /// A sequence number's bytes both ways, and where the command's response carries it back
+    /// (its field of the same name, matched by `response.seq == request.seq`).
+    private func sequenceSwap(_ difference: FieldDifference, captured: [UInt8], now: [UInt8],
+                              command: String?) -> SequenceSwap? {
+        guard let command, let spec = profile?.commands[command], let response = spec.response,
+              let request = SequenceSwap.fixedOffset(of: difference.field, in: spec.request.fields),
+              let answer = SequenceSwap.fixedOffset(of: difference.field, in: response.message.fields),
+              request.offset + request.width <= min(captured.count, now.count), answer.width == request.width else { return nil }
+        return SequenceSwap(offset: answer.offset, captured: Array(captured[request.offset..<request.offset + request.width]),
+                            now: Array(now[request.offset..<request.offset + request.width]))
+    }
+
+    private func commandName(_ message: [UInt8], role: String) -> String? {
+        guard let profile else { return nil }
+        if case let .decoded(decoded) = MessageCatalog(profile: profile).readWritten(message, to: role) { return decoded.name }
+        return nil
+    }
+
+    // MARK: - Answers
+
+    private func answer(_ operations: [CapturedOperation], after time: Duration?, connection: CapturedConnection,
+                        refusal: (code: UInt8, handle: UInt16)?, open: OpenConnection? = nil) -> Answer {
+        var answer = Answer()
+        answer.refusal = refusal
+        let start = time ?? operations.first?.time ?? .zero
+        for operation in operations {
+            guard case let .notification(handle, value, _) = operation.kind else { continue }
+            let patched = open?.sequenceSwap?.apply(to: value) ?? value
+            answer.notifications.append((max(.zero, operation.time - start),
+                                         GATTNotification(valueHandle: handle, value: patched, receivedAt: .zero)))
+        }
+        if let open, open.next >= open.steps.steps.count, let ending = connection.ending, ending.byDevice {
+            answer.disconnectAfter = max(.zero, ending.time - start)
+        }
+        return answer
+    }
+
+    // MARK: - Naming
+
+    private mutating func skipSubscriptions(_ open: inout OpenConnection) {
+        while open.next < open.steps.steps.count, case .subscribe = open.steps.steps[open.next].kind { open.next += 1 }
+    }
+
+    func role(of handle: UInt16, _ connection: CapturedConnection) -> String? {
+        guard let profile, let characteristic = connection.characteristic(valueHandle: handle) else { return nil }
+        return profile.characteristics.first { $0.uuid == characteristic.uuid && $0.service == characteristic.service }?.name
+    }
+
+    func framing(connection: CapturedConnection, handle: UInt16) -> LengthHeaderFormat? {
+        guard let profile, let role = role(of: handle, connection) else { return nil }
+        return MessageCatalog(profile: profile).framing(of: role)
+    }
+
+    private func name(of handle: UInt16, _ connection: CapturedConnection) -> String {
+        role(of: handle, connection).map { "'\($0)'" } ?? "handle 0x" + String(handle, radix: 16)
+    }
+
+    private func describe(_ message: [UInt8], to handle: UInt16, _ connection: CapturedConnection) -> String {
+        if let role = role(of: handle, connection), let command = commandName(message, role: role) {
+            return "'\(command)' to '\(role)' (\(MessageComparison.render(message)))"
+        }
+        return "\(MessageComparison.render(message)) to \(name(of: handle, connection))"
+    }
+
+    private func describe(_ kind: CapturedClientSteps.Step.Kind, _ connection: CapturedConnection) -> String {
+        switch kind {
+        case let .message(handle, bytes, _): return "wrote " + describe(bytes, to: handle, connection)
+        case let .read(handle): return "read \(name(of: handle, connection))"
+        case let .subscribe(handle, _): return "subscribed to \(handle.map { name(of: $0, connection) } ?? "a descriptor")"
+        }
+    }
+
+    private func ending(_ connection: CapturedConnection, doing what: String) -> String {
+        switch connection.ending {
+        case let ending? where ending.byDevice:
+            return "\(what), but in the capture the device had ended this connection"
+        default:
+            return "\(what), but the capture's client sent nothing more on this connection"
+        }
+    }
+
+    private mutating func diverge(connection: Int, step: Int, _ summary: String,
+                                  fields: [FieldDifference] = []) -> ReplayDivergence {
+        let divergence = ReplayDivergence(connection: connection + 1, step: step, summary: summary, fields: fields)
+        state = .diverged(divergence)
+        return divergence
+    }
+
+    private func divergenceOrClosed() -> ReplayDivergence {
+        divergence ?? ReplayDivergence(connection: 0, step: 0, summary: "DFUKit used a link the replay had closed")
+    }
+}
