@@ -13,14 +13,14 @@ func fixtureBytes(_ name: String) throws -> [UInt8] {
 
 /// Runs tshark on `path` and returns one row per ATT PDU: opcode, handle, value and (CCCD
 /// writes, which Wireshark decodes) the configuration, as it prints them; skips the test when tshark is absent.
-func tsharkATTRows(_ path: String) throws -> [[String]] {
+func tsharkATTRows(_ path: String, filter: String = "btatt") throws -> [[String]] {
     let candidates = ["/usr/bin/tshark", "/usr/local/bin/tshark"]
     guard let tshark = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
         throw XCTSkip("tshark (Wireshark) is not installed: the cross-check with Wireshark's dissector cannot run")
     }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: tshark)
-    process.arguments = ["-r", path, "-Y", "btatt", "-T", "fields", "-e", "btatt.opcode", "-e", "btatt.handle",
+    process.arguments = ["-r", path, "-Y", filter, "-T", "fields", "-e", "btatt.opcode", "-e", "btatt.handle",
                          "-e", "btatt.value", "-e", "btatt.characteristic_configuration_client"]
     let output = Pipe()
     process.standardOutput = output
