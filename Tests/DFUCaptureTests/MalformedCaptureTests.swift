@@ -64,7 +64,7 @@ final class MalformedCaptureTests: XCTestCase {
     }
 
     func testRandomBytesAndFlippedBytes() throws {
-        var generator = SplitMix64(seed: 0xDF0C)
+        var generator = XorShift64Star(seed: 0xDF0C)
         let headers: [[UInt8]] = try Self.fixtures.map { Array(try fixtureBytes($0).prefix(24)) }
         for round in 0..<300 {
             let count = Int(generator.next() % 600)
@@ -87,15 +87,14 @@ final class MalformedCaptureTests: XCTestCase {
     }
 }
 
-/// A small deterministic generator, so that a failure can be replayed.
-struct SplitMix64 {
+/// xorshift64* (Vigna), a small deterministic generator: a failure replays from its seed.
+struct XorShift64Star {
     var state: UInt64
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { state = seed | 1 }
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
+        state ^= state >> 12
+        state ^= state << 25
+        state ^= state >> 27
+        return state &* 0x2545_F491_4F6C_DD1D
     }
 }
