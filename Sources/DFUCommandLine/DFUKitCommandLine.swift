@@ -15,6 +15,8 @@ public enum DFUKitCommandLine {
             CommandEntry(ProfileCheckCommand.self),
             CommandEntry(ProfileSchemaCommand.self),
             CommandEntry(ProfileTraceCommand.self),
+            CommandEntry(ProfileVerifyCommand.self),
+            CommandEntry(CaptureInspectCommand.self),
             CommandEntry(ProfilesCommand.self),
             CommandEntry(ScanCommand.self),
             CommandEntry(SimServeCommand.self),

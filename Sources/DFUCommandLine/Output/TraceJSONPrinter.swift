@@ -73,6 +73,7 @@ final class TraceJSONPrinter: TracePrinter {
             if let status = decoded.status { object["status"] = status }
             if !decoded.alternatives.isEmpty { object["alternatives"] = decoded.alternatives }
             if decoded.unsolicited { object["unsolicited"] = true }
+            if !decoded.problems.isEmpty { object["problems"] = decoded.problems }
         }
         return object
     }
@@ -89,7 +90,8 @@ final class TraceJSONPrinter: TracePrinter {
         emit(object)
     }
 
-    private func emit(_ object: [String: Any]) {
+    /// One more object on its own line (a command's own header or summary around the events).
+    func emit(_ object: [String: Any]) {
         console.out(JSONOutput.line(object))
     }
 }

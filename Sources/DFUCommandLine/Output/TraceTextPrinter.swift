@@ -68,6 +68,7 @@ final class TraceTextPrinter: TracePrinter {
                 console.out(Self.margin + "   " + decoded.fields.map { "\($0.name)=\(TraceValueText.describe($0.value))" }
                     .joined(separator: " "))
             }
+            for problem in decoded.problems { console.out(Self.margin + "   !! does not verify: " + problem) }
         }
     }
 

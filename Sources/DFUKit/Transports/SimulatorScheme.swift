@@ -10,10 +10,16 @@ public struct SimulatorScheme: TransportScheme {
     public var name: String { "sim" }
 
     /// What it reaches.
-    public var summary: String { "simulated devices: sim:NAME[?mtu=247&fault=...&fleet=N&state=FILE&realtime=SPEED]" }
+    public var summary: String {
+        "simulated devices: sim:NAME[?mtu=247&fault=...&fleet=N&state=FILE&realtime=SPEED], sim:replay?capture=FILE"
+    }
 
     /// The device name and every option, read as `open` would read them.
     public func check(target: String) throws(DFUKitError) {
+        if let replay = try SimulatedReplayTarget.parse(target) {
+            _ = try replay.session()
+            return
+        }
         if try SimulatedWireTarget.parse(target) != nil { return }
         do {
             try SimulatedDeviceCatalog.check(try SimulatorConfiguration(parsing: target))
@@ -25,6 +31,9 @@ public struct SimulatorScheme: TransportScheme {
     /// The simulated world: one device, or a fleet; with `link=`, the device over a simulated
     /// serial line or UDP, speaking the profile's `links:` entry.
     public func open(_ request: TransportRequest) throws(DFUKitError) -> any GATTTransport {
+        if let replay = try SimulatedReplayTarget.parse(request.target) {
+            return try replay.transport(profile: request.profile)
+        }
         if let wire = try SimulatedWireTarget.parse(request.target) {
             guard let profile = request.profile else {
                 throw DFUKitError(kind: .usage, message: "sim:\(request.target): a device over a serial line or UDP is "
@@ -37,6 +46,7 @@ public struct SimulatorScheme: TransportScheme {
 
     /// Bluetooth, or with `link=` a serial line (`uart`, `usb`, `pty`) or UDP.
     public func medium(target: String) -> LinkMedium {
+        if let replay = try? SimulatedReplayTarget.parse(target) { return replay.medium }
         guard let wire = try? SimulatedWireTarget.parse(target) else { return .ble }
         return wire.kind == .udp ? .udp : .serial
     }
@@ -51,6 +61,9 @@ public struct SimulatorScheme: TransportScheme {
     /// A fleet (`fleet=N`, or one device) as a batch's devices, each attempt on its own clock.
     /// - Throws: `.usage` with `state=`, which keeps one device's memory between single runs.
     public func batchSource(_ request: TransportRequest) throws(DFUKitError) -> any BatchDeviceSource {
+        if try SimulatedReplayTarget.parse(request.target) != nil {
+            throw DFUKitError(kind: .usage, message: "sim:replay replays one captured device; batch run does not take it")
+        }
         let configuration = try configuration(request.target)
         guard configuration.stateFile == nil else {
             throw DFUKitError(kind: .usage, message: "state keeps one device's memory between single commands; "
