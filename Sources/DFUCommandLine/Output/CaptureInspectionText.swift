@@ -16,7 +16,7 @@ struct CaptureInspectionText {
             console.out("")
             console.out("connection \(connection.number): device \(connection.peer?.description ?? "unknown (the capture missed the connection's start)")"
                         + ", ATT_MTU \(connection.mtu.map(String.init) ?? "23 (no exchange seen)")")
-            console.out("  characteristics " + Self.naming(connection))
+            console.out("  characteristics " + Self.naming(connection, profile: inspection.profile))
             for event in connection.events { events.print(event) }
         }
         console.out("")
@@ -24,7 +24,9 @@ struct CaptureInspectionText {
             console.out("\(inspection.connections.reduce(0) { $0 + $1.events.count }) events; give --profile to read the messages")
             return
         }
-        if let first = inspection.firstUnexplained {
+        if inspection.messages == 0 {
+            console.out("no message of the profile found: no characteristic of the capture could be named by it")
+        } else if let first = inspection.firstUnexplained {
             console.out("\(inspection.decoded) of \(inspection.messages) messages read by the profile; first not explained: "
                         + String(format: "connection %d at %.4f s: ", first.connection, TraceOutcome.seconds(first.time))
                         + first.reason)
@@ -33,12 +35,15 @@ struct CaptureInspectionText {
         }
     }
 
-    static func naming(_ connection: CaptureInspection.Connection) -> String {
+    static func naming(_ connection: CaptureInspection.Connection, profile: String?) -> String {
         let names = connection.names.sorted { $0.key < $1.key }.map { String(format: "0x%04x", $0.key) + " \($0.value)" }
         switch connection.naming {
         case .discovery: return "by the capture's discovery: " + names.joined(separator: ", ")
         case .content: return "by what their values read as (no discovery in the capture): " + names.joined(separator: ", ")
-        case .none: return names.isEmpty ? "unnamed (no discovery in the capture, no profile)" : "by UUID: " + names.joined(separator: ", ")
+        case .none:
+            let why = profile == nil ? "no discovery in the capture, no profile"
+                : "the profile's UUIDs are not in the capture's discovery, and no handle's values read as its messages"
+            return names.isEmpty ? "unnamed (\(why))" : "by UUID (\(why)): " + names.joined(separator: ", ")
         }
     }
 }
@@ -63,7 +68,9 @@ struct CaptureInspectionJSON {
             for event in connection.events { printer.print(event) }
         }
         var end: [String: Any] = ["event": "end", "messages": inspection.messages, "decoded": inspection.decoded]
-        if let first = inspection.firstUnexplained {
+        if inspection.messages == 0 {
+            console.out("no message of the profile found: no characteristic of the capture could be named by it")
+        } else if let first = inspection.firstUnexplained {
             end["first_unexplained"] = ["connection": first.connection, "time": TraceOutcome.seconds(first.time),
                                         "reason": first.reason]
         }
