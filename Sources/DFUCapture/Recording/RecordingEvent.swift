@@ -98,8 +98,9 @@ public struct RecordedMessage: Sendable, Hashable {
     public var name: String?
     /// `request`, `response` or `notification`, when the profile read it.
     public var role: String?
-    /// The named fields as text (integers in decimal, bytes in hex, records and lists as JSON),
-    /// in wire order as written; a reader gets them by name order.
+    /// The named fields as text (integers in decimal, bytes in hex, or "4096 bytes" when longer
+    /// than 64, records and lists as JSON), in wire order as written; a reader gets them by
+    /// name order.
     public var fields: [Field]
     /// What its status field says ("ok", "failed: bad-state (0x02)").
     public var status: String?

@@ -26,11 +26,17 @@ extension RecordedMessage {
         self.init(direction: direction, characteristic: characteristic, bytes: [], values: 0, garbled: reason)
     }
 
-    /// Integers in decimal, bytes in hex, text as is, records and lists as JSON.
+    /// Bytes fields longer than this are told by their length: the message's bytes hold them
+    /// (as slices of the image, where they are).
+    static let longestBytesField = 64
+
+    /// Integers in decimal, bytes in hex (longer than `longestBytesField`: "4096 bytes"), text
+    /// as is, records and lists as JSON.
     static func text(_ value: Value) -> String {
         switch value {
         case let .integer(number): return String(number)
         case let .boolean(flag): return String(flag)
+        case let .bytes(bytes) where bytes.count > longestBytesField: return "\(bytes.count) bytes"
         case let .bytes(bytes): return bytes.hexString
         case let .string(text): return text
         case .record, .list:
