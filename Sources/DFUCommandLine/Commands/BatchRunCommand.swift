@@ -8,7 +8,7 @@ struct BatchRunCommand: Command {
     static let name = "batch run"
     static let summary = "Flash many devices at once, with retries, post-flash checks and a durable ledger."
     static let usage = "dfukit batch run [LINE.yaml] [--profile P] [--package PKG] [--device TRANSPORT] [--count N] "
-        + "[--min-rssi DBM] [--name GLOB] [--timeout DURATION] [--concurrency K] [--retries N] [--lease DURATION] [--ledger URL] [--station NAME] [--set NAME=VALUE]... [--record DIR] [--json]"
+        + "[--min-rssi DBM] [--name GLOB] [--timeout DURATION] [--concurrency K] [--retries N] [--lease DURATION] [--ledger URL] [--station NAME] [--set NAME=VALUE]... [--json]"
     static let options: [OptionSpec] = [
         SharedOptions.profile("the devices' protocol"),
         OptionSpec("--package", value: "PKG", help: "the firmware package"),

@@ -3,7 +3,7 @@
 struct ExecCommand: Command {
     static let name = "exec"
     static let summary = "Send one command of a profile to a device and print its answer."
-    static let usage = "dfukit exec --profile NAME|FILE --device TRANSPORT[/ADDRESS] COMMAND [--set NAME=VALUE]... [--yes] [--record FILE] [--json]"
+    static let usage = "dfukit exec --profile NAME|FILE --device TRANSPORT[/ADDRESS] COMMAND [--set NAME=VALUE]... [--yes] [--json]"
     static let options: [OptionSpec] = [
         SharedOptions.profile("the profile whose command to send"),
         SharedOptions.device("TRANSPORT[/ADDRESS], e.g. sim:mcumgr-smp"),

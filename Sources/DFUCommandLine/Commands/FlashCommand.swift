@@ -5,7 +5,7 @@ import Foundation
 struct FlashCommand: Command {
     static let name = "flash"
     static let summary = "Flash a firmware package to a device with a profile."
-    static let usage = "dfukit flash --profile NAME|FILE --device TRANSPORT[/ADDRESS] PKG [--record FILE] [--json]"
+    static let usage = "dfukit flash --profile NAME|FILE --device TRANSPORT[/ADDRESS] PKG [--json]"
     static let options: [OptionSpec] = [
         SharedOptions.profile(),
         SharedOptions.device(),
