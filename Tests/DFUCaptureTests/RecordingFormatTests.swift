@@ -153,6 +153,24 @@ final class RecordingFormatTests: XCTestCase {
         }
     }
 
+    func testCaptureReaderReadsARecordingByItsFirstBytes() throws {
+        let path = temporaryPath()
+        let writer = try RecordingWriter(path: path, header: header())
+        writer.append(RecordingEvent(time: .zero, kind: .connected(address, mtu: 185, medium: .udp)))
+        writer.append(RecordingEvent(time: .seconds(1), kind: .write(handle: 3, characteristic: nil, withResponse: false, value: [1])))
+        writer.close()
+        let session = try CaptureReader.read(path: path)
+        XCTAssertEqual(session.format, .recording(version: 1))
+        XCTAssertEqual(session.connections.first?.medium, .udp)
+        XCTAssertEqual(session.connections.first?.operations.map(\.kind), [.write(handle: 3, value: [1], withResponse: false)])
+
+        let newer = Array(#"{"format":"dfukit-recording","version":7}"#.utf8)
+        XCTAssertThrowsError(try CaptureReader.read(bytes: newer, source: "n.dfurec")) { error in
+            XCTAssertEqual((error as? CaptureError)?.kind, .unsupportedFormat)
+            XCTAssertTrue("\(error)".hasPrefix("n.dfurec: line 1, column 30: this recording is format version 7"), "\(error)")
+        }
+    }
+
     func testAFileThatCannotBeCreatedNamesThePath() {
         XCTAssertThrowsError(try RecordingWriter(path: "/nonexistent-dir/s.dfurec", header: header())) { error in
             XCTAssertTrue("\(error)".hasPrefix("/nonexistent-dir/s.dfurec: error: cannot write the recording: "), "\(error)")

@@ -22,6 +22,14 @@ final class RecordCommandTests: XCTestCase {
         XCTAssertGreaterThan(operations.filter { if case .write = $0.kind { true } else { false } }.count, 60)
         XCTAssertTrue(operations.contains { if case .notification = $0.kind { true } else { false } })
         XCTAssertEqual(recording.session.notes, [])
+
+        // A recording is a capture: inspected, and replayed as the device it recorded.
+        let inspect = try DFUKitBinary.run(["capture", "inspect", "flash.dfurec", "--profile", profile], in: directory.path)
+        XCTAssertEqual(inspect.status, 0, inspect.transcript)
+        XCTAssertTrue(inspect.stdout.contains("DFUKit recording v1, 2 connection(s)"), inspect.transcript)
+        let replay = try DFUKitBinary.run(["flash", "--profile", profile, "--device", "sim:replay?capture=flash.dfurec", package],
+                                          in: directory.path)
+        XCTAssertEqual(replay.status, 0, replay.transcript)
     }
 
     func testExecRecordWritesTheCommandAndItsAnswer() throws {
