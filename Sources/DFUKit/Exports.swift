@@ -6,6 +6,7 @@
 @_exported import DFUBatch
 @_exported import DFUBlueZ
 @_exported import DFUBytes
+@_exported import DFUCapture
 @_exported import DFUEngine
 @_exported import DFUGATT
 @_exported import DFUHCI

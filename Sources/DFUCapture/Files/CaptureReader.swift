@@ -5,11 +5,14 @@ import Glibc
 /// Reads a capture file into a `CapturedSession`, telling its format by its magic number:
 /// btsnoop (datalinks 1001 HCI, 1002 HCI UART/H4, 2001 Linux monitor) and pcap in either byte
 /// order with microsecond or nanosecond timestamps (link types 201 HCI H4 with direction, 251
-/// Bluetooth LE link layer, 256 the same with a pseudo-header, 272 Nordic BLE sniffer).
+/// Bluetooth LE link layer, 256 the same with a pseudo-header, 272 Nordic BLE sniffer), and
+/// DFUKit's own session recordings (`--record`, read by `RecordingReader`).
 /// A damaged record ends the reading with a note, never a failure.
 public enum CaptureReader {
-    /// "btsnoop (1001, 1002, 2001), pcap (201, 251, 256, 272)".
-    public static let formatsRead = "btsnoop (datalinks 1001, 1002, 2001) and pcap (link types 201, 251, 256, 272)"
+    /// "btsnoop (datalinks 1001, 1002, 2001), pcap (link types 201, 251, 256, 272) and DFUKit
+    /// recordings (--record)".
+    public static let formatsRead = "btsnoop (datalinks 1001, 1002, 2001), pcap (link types 201, 251, 256, 272) "
+        + "and DFUKit recordings (--record)"
 
     /// Reads the capture at `path`.
     public static func read(path: String) throws(CaptureError) -> CapturedSession {
@@ -23,6 +26,9 @@ public enum CaptureReader {
         }
         if let layout = PcapFile.layout(magic: bytes) {
             return try readPcap(bytes, layout: layout, source: source)
+        }
+        if RecordingReader.isRecording(bytes) {
+            return try RecordingReader.session(bytes: bytes, source: source)
         }
         if bytes.starts(with: [0x0A, 0x0D, 0x0D, 0x0A]) {
             throw CaptureError(.unsupportedFormat, file: source, offset: 0,

@@ -24,6 +24,8 @@ struct BatchRunCommand: Command {
         OptionSpec("--station", value: "NAME", help: "this station's name in the ledger (default: the host name)"),
         SharedOptions.set("override a profile parameter"),
         SharedOptions.key("verify the package's signatures with this public key before any device (as the profile's signing-key is)"),
+        SharedOptions.record("record each attempt to DIR/ADDRESS-ATTEMPT.dfurec (e.g. C0FFEE000001-1.dfurec; "
+                                 + "on hci: also DIR/hci.btsnoop); DIR is created when missing", value: "DIR"),
         SharedOptions.json("print one JSON summary at the end"),
     ]
     static let discussion = """
@@ -58,6 +60,8 @@ struct BatchRunCommand: Command {
 
     let line: LineConfiguration
     let json: Bool
+    /// `--record DIR`: where each attempt is recorded.
+    let recordDirectory: String?
     /// `--key`: a public key every package signature must verify with, before any device.
     let keyPath: String?
     /// The line file's errors: reported by `run` with exit 65, like those found against the profile.
@@ -82,6 +86,7 @@ struct BatchRunCommand: Command {
         if let value = arguments.value("--ledger") { line.ledger = value }
         if let value = arguments.value("--station") { line.station = value }
         keyPath = arguments.value("--key")
+        recordDirectory = arguments.value("--record")
         if let value = try arguments.integer("--count", in: 1...1_000_000) { line.count = value }
         let selection = try arguments.deviceSelection()
         if let value = selection.minimumRSSI { line.minimumRSSI = value }
@@ -138,6 +143,7 @@ struct BatchRunCommand: Command {
         // Every check that needs no device, once for the line, as DFUKit.batch makes them.
         var request = BatchRequest(profile: profile, package: package, device: deviceText)
         request.line = self.line
+        request.recordDirectory = recordDirectory
         if let keyPath {
             do {
                 request.publicKeyPEM = try String(contentsOfFile: keyPath, encoding: .utf8)

@@ -9,6 +9,7 @@ struct ExecCommand: Command {
         SharedOptions.device("TRANSPORT[/ADDRESS], e.g. sim:mcumgr-smp"),
         SharedOptions.set("a profile parameter the command uses"),
         OptionSpec("--yes", "-y", help: "send a command that changes the device (the profile marks it changes-device)"),
+        SharedOptions.record(),
         SharedOptions.json("print one JSON object: the answer, or why there is none"),
     ]
     static let discussion = """
@@ -37,7 +38,8 @@ struct ExecCommand: Command {
             device: try DeviceSpecifier(parsing: try arguments.requiredValue("--device"), command: command),
             command: arguments.positionals[0],
             settings: try ParameterSetting.parse(arguments.values["--set"] ?? [], command: command),
-            json: arguments.flag("--json"), invokedAs: command, confirmed: arguments.flag("--yes"), printsResult: true)
+            json: arguments.flag("--json"), invokedAs: command, confirmed: arguments.flag("--yes"), printsResult: true,
+            recordFile: arguments.value("--record"))
     }
 
     func run(_ console: any Console) async -> Int32 {

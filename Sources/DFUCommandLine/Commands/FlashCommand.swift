@@ -19,6 +19,7 @@ struct FlashCommand: Command {
     ] + SharedOptions.selection(for: "without /ADDRESS") + [
         SharedOptions.timeout("bound on the whole attempt, e.g. 90s (default: none)"),
         OptionSpec("--trace", value: "FILE", help: "hci: every HCI packet as btsnoop; serial:, udp:, sim:...?link=: the wire's bytes as pcap"),
+        SharedOptions.record(),
         OptionSpec("--force", help: "send a package of a kind the profile does not list in its 'packages'"),
         SharedOptions.json("print one JSON object with the result at the end"),
     ]
@@ -50,6 +51,8 @@ struct FlashCommand: Command {
     let force: Bool
     let keyPath: String?
     let traceFile: String?
+    /// `--record`: where the session is recorded.
+    let recordFile: String?
     /// `--name`, `--min-rssi`: filters for a device found by scanning.
     let selection: DeviceSelection
     /// `--timeout`: the bound on the whole attempt.
@@ -68,6 +71,7 @@ struct FlashCommand: Command {
         json = arguments.flag("--json")
         keyPath = arguments.value("--key")
         traceFile = arguments.value("--trace")
+        recordFile = arguments.value("--record")
         force = arguments.flag("--force")
         settings = try ParameterSetting.parse(arguments.values["--set"] ?? [], command: command)
         mode = arguments.value("--mode")
@@ -102,6 +106,7 @@ struct FlashCommand: Command {
                                        attemptTimeout: attemptTimeout)
         request.force = force
         request.traceFile = traceFile
+        request.recordFile = recordFile
         if let keyPath {
             do {
                 request.publicKeyPEM = try String(contentsOfFile: keyPath, encoding: .utf8)

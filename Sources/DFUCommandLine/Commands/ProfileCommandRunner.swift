@@ -19,6 +19,8 @@ struct ProfileCommandRunner {
     /// `dfukit exec`: --json prints one result object in every outcome (`dfukit schema output
     /// exec`), the answer under `answer`; the `smp` shortcuts print the answer alone.
     var printsResult = false
+    /// `--record FILE`: where the session is recorded.
+    var recordFile: String?
 
     func run(_ console: any Console) async -> Int32 {
         let profile: Profile
@@ -32,6 +34,7 @@ struct ProfileCommandRunner {
         var request = ExecRequest(command: command, profile: profile, device: device.text)
         request.parameters = ParameterSetting.values(settings)
         request.allowChangingDevice = confirmed
+        request.recordFile = recordFile
         let plan: ExecPlan
         do {
             plan = try Preflight.exec(request, places: ParameterSetting.places(settings))

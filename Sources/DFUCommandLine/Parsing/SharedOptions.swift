@@ -36,6 +36,13 @@ enum SharedOptions {
          OptionSpec("--min-rssi", value: "DBM", help: "\(what): only devices heard at least this strong (e.g. -60)")]
     }
 
+    /// `--record FILE` (`flash`, `exec`) or `--record DIR` (`batch run`): the session recorded
+    /// in DFUKit's recording format (the library's `recordFile`, `recordDirectory`).
+    static func record(_ help: String = "record the session to FILE (JSON Lines, 'dfukit-recording' v1; "
+                           + "on hci: also FILE.btsnoop unless --trace)", value: String = "FILE") -> OptionSpec {
+        OptionSpec("--record", value: value, help: help)
+    }
+
     /// `--timeout DURATION`: the bound on an attempt (`ParsedArguments.duration`).
     static func timeout(_ help: String) -> OptionSpec {
         OptionSpec("--timeout", value: "DURATION", help: help)

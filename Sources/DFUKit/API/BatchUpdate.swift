@@ -23,6 +23,11 @@ public struct BatchRequest: Sendable {
     /// A public key (PEM) the package's signatures must verify with before any device is
     /// touched (the profile's `signing-key` is checked as well); nil: only that.
     public var publicKeyPEM: String?
+    /// A directory to record each attempt in (`dfukit batch run --record DIR`), one file per
+    /// device and attempt named by the address without colons and the attempt number:
+    /// `DIR/C0FFEE000001-1.dfurec` (see `FlashRequest.recordFile`). Created when missing, if its
+    /// parent exists. On `hci:` the controller's HCI packets go to `DIR/hci.btsnoop`.
+    public var recordDirectory: String?
     /// The schemes `device` may name.
     public var registry: TransportRegistry = .standard
 

@@ -1,3 +1,5 @@
+import DFUTrace
+
 extension DFUKit {
     /// Flashes `package` to `device` with `profile`; see `flash(_:)`.
     public static func flash(_ package: FirmwarePackage, profile: Profile, device: String) -> DFUKitEvents<FlashUpdate> {
@@ -26,12 +28,28 @@ extension DFUKit {
     ///   with the report of what the device holds.
     public static func run(_ plan: FlashPlan, onEvent: @escaping (FlashEvent) -> Void) async throws(DFUKitError) -> FlashReport {
         let request = plan.request
-        let transport = try plan.scheme.open(TransportRequest(target: plan.locator.target, security: request.profile.security,
-                                                              traceFile: request.traceFile, profile: request.profile))
+        let traceFile = SessionRecording.traceFile(request.traceFile, recording: request.recordFile, scheme: plan.scheme)
+        var transport = try plan.scheme.open(TransportRequest(target: plan.locator.target, security: request.profile.security,
+                                                              traceFile: traceFile, profile: request.profile))
+        var onEvent = onEvent
+        var recording: RecordingTransport?
+        if let path = request.recordFile {
+            let subject = SessionRecording.Subject(profile: request.profile, device: request.device,
+                                                   medium: plan.scheme.medium(target: plan.locator.target),
+                                                   package: request.package, images: plan.images)
+            let recorder = try SessionRecording.start(transport, path: path, subject: subject)
+            recording = recorder
+            transport = recorder
+            onEvent = { [report = onEvent] event in
+                recorder.recorder.note(event)
+                report(event)
+            }
+        }
         let session = FlashSession(profile: request.profile, images: plan.images, transport: transport,
                                    address: plan.locator.address ?? transport.soleDevice, options: plan.options,
                                    onEvent: onEvent)
         let report = await session.run()
+        recording?.recorder.writer.close()
         guard report.status != .failed else { throw DFUKitError(report: report) }
         return report
     }

@@ -1,3 +1,5 @@
+import DFUTrace
+
 /// What sending one command of a profile reports (`DFUKit.exec`): the engine's events while it
 /// connects, then the device's answer.
 public enum ExecUpdate: Sendable {
@@ -21,6 +23,8 @@ public struct ExecRequest: Sendable {
     /// Whether a command the profile marks `changes-device` (erase, write, activate, reset)
     /// may be sent; false refuses it with `.usage` (`dfukit exec --yes`).
     public var allowChangingDevice = false
+    /// A file to record the session in (`dfukit exec --record FILE`), as `FlashRequest.recordFile`.
+    public var recordFile: String?
     /// The schemes `device` may name.
     public var registry: TransportRegistry = .standard
 
@@ -51,10 +55,27 @@ extension DFUKit {
     public static func run(_ plan: ExecPlan,
                            onEvent: @escaping @Sendable (FlashEvent) -> Void = { _ in }) async throws(DFUKitError) -> CommandExecution.Result {
         let profile = plan.request.profile
-        let transport = try plan.scheme.open(TransportRequest(target: plan.locator.target, security: profile.security,
-                                                              profile: profile))
-        return await CommandExecution.run(plan.request.command, profile: profile, transport: transport,
-                                          address: plan.locator.address ?? transport.soleDevice, options: plan.options,
-                                          onEvent: onEvent)
+        let traceFile = SessionRecording.traceFile(nil, recording: plan.request.recordFile, scheme: plan.scheme)
+        var transport = try plan.scheme.open(TransportRequest(target: plan.locator.target, security: profile.security,
+                                                              traceFile: traceFile, profile: profile))
+        var onEvent = onEvent
+        var recording: RecordingTransport?
+        if let path = plan.request.recordFile {
+            let subject = SessionRecording.Subject(profile: profile, device: plan.request.device,
+                                                   medium: plan.scheme.medium(target: plan.locator.target), images: [])
+            let recorder = try SessionRecording.start(transport, path: path, subject: subject)
+            recording = recorder
+            transport = recorder
+            let notes = recorder.recorder
+            onEvent = { [report = onEvent] event in
+                notes.note(event)
+                report(event)
+            }
+        }
+        let result = await CommandExecution.run(plan.request.command, profile: profile, transport: transport,
+                                                address: plan.locator.address ?? transport.soleDevice, options: plan.options,
+                                                onEvent: onEvent)
+        recording?.recorder.writer.close()
+        return result
     }
 }

@@ -16,6 +16,11 @@ public struct FlashRequest: Sendable {
     public var force = false
     /// A file the transport records the link's packets in, where it can (`hci:`: btsnoop).
     public var traceFile: String?
+    /// A file to record the session in (`dfukit flash --record FILE`): every GATT operation and
+    /// its value, the profile's messages, the link's parameters, with times (the RecordingFormat
+    /// article; `RecordingReader` reads it back). On `hci:` a btsnoop of the HCI packets goes
+    /// next to it (`FILE.btsnoop`) unless `traceFile` names another file.
+    public var recordFile: String?
     /// The schemes `device` may name.
     public var registry: TransportRegistry = .standard
 

@@ -43,12 +43,20 @@ public struct BatchPlan: Sendable {
 }
 
 extension BatchPlan {
-    /// Opens where the line's devices are (with the profile's link security).
+    /// Opens where the line's devices are (with the profile's link security); with a record
+    /// directory, each attempt's transport records the session there (created when missing).
     /// - Throws: `.usage` for a transport that cannot hold a batch, `.transport` when it cannot
     ///   be used here.
     public func deviceSource() throws(DFUKitError) -> any BatchDeviceSource {
-        try scheme.batchSource(TransportRequest(target: locator.target, security: request.profile.security,
-                                                profile: request.profile))
+        let directory = request.recordDirectory
+        if let directory { try Preflight.createRecordDirectory(directory) }
+        let traceFile = SessionRecording.traceFile(nil, recording: directory.map { $0 + "/hci" }, scheme: scheme)
+        let source = try scheme.batchSource(TransportRequest(target: locator.target, security: request.profile.security,
+                                                             traceFile: traceFile, profile: request.profile))
+        guard let directory else { return source }
+        return RecordingBatchSource(inner: source, directory: directory, subject: SessionRecording.Subject(
+            profile: request.profile, device: request.device, medium: scheme.medium(target: locator.target),
+            package: request.package, images: images))
     }
 
     /// The runner that flashes the devices of `source`, recording to `ledger`: what

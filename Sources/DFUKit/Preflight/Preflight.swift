@@ -4,7 +4,8 @@
 /// code whichever way it comes in, before a byte is sent.
 ///
 /// In order: the device string and its scheme's options; the device's identity (a profile that
-/// cannot tell its devices apart needs an address); for a batch the station's name; the
+/// cannot tell its devices apart needs an address); where a session is recorded (its directory
+/// exists and may be written to); for a batch the station's name; the
 /// package (images, checksums, kind, signatures with the given key and the profile's
 /// `signing-key`, what the profile reads of each image); the parameters (name, type, values,
 /// range; for a batch with the line's other checks); the profile's opening checks over each
@@ -16,6 +17,7 @@ public enum Preflight {
     public static func flash(_ request: FlashRequest, places: [String: String] = [:]) throws(DFUKitError) -> FlashPlan {
         let (locator, scheme) = try request.registry.locate(request.device)
         try link(request.profile, scheme: scheme, locator: locator)
+        if let path = request.recordFile { try recordFile(path) }
         let notes = try package(request.package, profile: request.profile, publicKeyPEM: request.publicKeyPEM,
                                 force: request.force, parameters: request.options.parameters)
         var options = request.options
@@ -33,6 +35,7 @@ public enum Preflight {
         let profile = request.profile
         let (locator, scheme) = try request.registry.locate(request.device)
         try link(profile, scheme: scheme, locator: locator)
+        if let path = request.recordFile { try recordFile(path) }
         guard let spec = profile.commands[request.command] else {
             let known = profile.commands.keys.sorted()
             throw DFUKitError(kind: .usage, message: "profile '\(profile.name)' has no command '\(request.command)'"
@@ -59,6 +62,7 @@ public enum Preflight {
         let (locator, scheme) = try request.registry.locate(request.device)
         try link(profile, scheme: scheme, locator: locator, addresses: request.line.addresses)
         if let station = request.line.station { try checkStation(station) }
+        if let directory = request.recordDirectory { try recordDirectory(directory) }
         let notes = try package(request.package, profile: profile, publicKeyPEM: request.publicKeyPEM, force: false,
                                 parameters: request.line.parameters)
         let images = FlashImage.images(of: request.package)
