@@ -107,7 +107,8 @@ final class GeneralCommandLineTests: XCTestCase {
         let help = try DFUKitBinary.run(["profile", "--help"])
         XCTAssertEqual(help.status, 0, help.transcript)
         XCTAssertEqual(help.stdout, "usage:\n  dfukit profile check FILE...\n  dfukit profile schema\n  dfukit profile trace "
-                       + "PROFILE PACKAGE [--device DEVICE] [--mtu N] [--set NAME=VALUE]... [--answer COMMAND.FIELD=EXPR]... [--json]\n")
+                       + "PROFILE PACKAGE [--device DEVICE] [--mtu N] [--set NAME=VALUE]... [--answer COMMAND.FIELD=EXPR]... [--json]\n"
+                       + "  dfukit profile verify PROFILE --against CAPTURE --package PKG [--set NAME=VALUE]... [--force] [--json]\n")
         XCTAssertEqual(help.stderr, "")
     }
 
