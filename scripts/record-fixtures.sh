@@ -5,7 +5,7 @@
 # (serial only, no Bluetooth), against `dfukit sim serve mcuboot-recovery --pty`. For
 # vendor-ctrlpt and mcumgr-smp the peer also writes Bumble's own btsnoop of the session
 # (BUMBLE_SNOOPER), a capture made by a tool we did not write. Every flash must end verified.
-# Writes NAME.dfurec (+ NAME.bumble.btsnoop) and manifest.tsv (name, profile, package, --set
+# Writes NAME.dfurec.gz (+ NAME.bumble.btsnoop.gz: both compressed, which every reader takes) and manifest.tsv (name, profile, package, --set
 # options, status); `make test` replays them (RecordedSessionReplayTests). Run it again when a
 # deliberate change alters the bytes on the wire, and review the diff of the fixtures.
 set -uo pipefail
@@ -24,7 +24,7 @@ port=7600
 failed=0
 
 mkdir -p "$out"
-rm -f "$out"/*.dfurec "$out"/*.btsnoop "$out"/manifest.tsv
+rm -f "$out"/*.dfurec* "$out"/*.btsnoop* "$out"/manifest.tsv
 printf 'name\tprofile\tpackage\tsettings\tstatus\n' > "$out/manifest.tsv"
 
 # A small deterministic vendor package (8 KiB), kept with the fixtures.
@@ -46,17 +46,25 @@ peer() {
     for _ in $(seq 300); do grep -q 'advertising as' "$work/peripheral.log" 2>/dev/null && break; sleep 0.1; done
 }
 
+# status: how the flash ended, from the last line of its --json output.
+status() { python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])["status"])' "$1" 2>/dev/null || echo failed; }
+
 # record NAME PROFILE PACKAGE PEER SNOOP [--set ...]
 record() {
     local name=$1 profile=$2 package=$3 script=$4 snoop=$5; shift 5
     peer "$script" "$([ "$snoop" = yes ] && echo "$out/$name.bumble.btsnoop")"
     timeout 300 "$bin" flash --profile "$profile" --device "hci:tcp:127.0.0.1:$((port + 1))" "$package" "$@" \
-        --record "$out/$name.dfurec" --json > "$work/out.txt" 2>&1
-    rm -f "$out/$name.dfurec.btsnoop"   # dfukit's own btsnoop: the recording says it all
+        --record "$out/$name.dfurec.gz" --json > "$work/out.txt" 2>&1
+    rm -f "$out/$name.dfurec.gz.btsnoop"   # dfukit's own btsnoop: the recording says it all
+    # SIGTERM cancels the peer's run: it closes its transport, and Bumble's snooper its btsnoop.
+    kill "${pids[1]}" 2>/dev/null
+    for _ in $(seq 50); do kill -0 "${pids[1]}" 2>/dev/null || break; sleep 0.1; done
+    cleanup; pids=()
+    [ -f "$out/$name.bumble.btsnoop" ] && gzip -9 -n "$out/$name.bumble.btsnoop"
     local status
-    status=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["status"])' "$work/out.txt" 2>/dev/null || echo failed)
+    status=$(status "$work/out.txt")
     printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$profile" "$package" "$*" "$status" >> "$out/manifest.tsv"
-    if [ "$status" = verified ]; then echo "ok: $name ($(du -k "$out/$name.dfurec" | cut -f1) KiB)"
+    if [ "$status" = verified ]; then echo "ok: $name ($(du -k "$out/$name.dfurec.gz" | cut -f1) KiB)"
     else echo "FAILED: $name"; tail -5 "$work/out.txt"; tail -5 "$work/peripheral.log"; failed=$((failed + 1)); fi
 }
 
@@ -75,8 +83,8 @@ cleanup; pids=()
 pids+=($!)
 for _ in $(seq 200); do [ -e "$work/recovery-pty" ] && break; sleep 0.1; done
 timeout 300 "$bin" flash --profile mcuboot-recovery --device "serial:$work/recovery-pty" \
-    firmware-samples/mcuboot/app-ecdsa-p256.bin --record "$out/mcuboot-recovery.dfurec" --json > "$work/out.txt" 2>&1
-status=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["status"])' "$work/out.txt" 2>/dev/null || echo failed)
+    firmware-samples/mcuboot/app-ecdsa-p256.bin --record "$out/mcuboot-recovery.dfurec.gz" --json > "$work/out.txt" 2>&1
+status=$(status "$work/out.txt")
 printf '%s\t%s\t%s\t%s\t%s\n' mcuboot-recovery mcuboot-recovery firmware-samples/mcuboot/app-ecdsa-p256.bin "" "$status" >> "$out/manifest.tsv"
 case $status in verified|completed) echo "ok: mcuboot-recovery ($status)";; *) echo "FAILED: mcuboot-recovery"; tail -5 "$work/out.txt"; failed=$((failed + 1));; esac
 

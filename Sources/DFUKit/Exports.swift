@@ -1,5 +1,5 @@
 // `import DFUKit`: one import for everything an embedder needs: packages, profiles, the GATT
-// abstraction, the engine, the `sim:`, `hci:`, `bluez:`, `serial:` and `udp:` transports, provisioning batches,
+// abstraction, the engine, captures and replays (DFUCapture, DFUTrace), the `sim:`, `hci:`, `bluez:`, `serial:` and `udp:` transports, provisioning batches,
 // and the embedding API of this module (`DFUKit.flash`, `DFUKit.scan`, `DFUKit.exec`,
 // `DFUKit.batch`, `TransportRegistry`).
 @_exported import DFUATT
@@ -15,4 +15,5 @@
 @_exported import DFUProfile
 @_exported import DFUSerial
 @_exported import DFUSimulator
+@_exported import DFUTrace
 @_exported import DFUWire

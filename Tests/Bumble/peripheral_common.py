@@ -7,6 +7,7 @@ import hashlib
 import json
 import logging
 import os
+import signal
 
 from bumble.core import UUID, AdvertisingData
 from bumble.device import Device
@@ -118,6 +119,15 @@ class Peripheral:
         return True
 
     async def run(self, services) -> None:
+        # SIGTERM ends the run by cancelling it, so that the transport closes (and, under
+        # BUMBLE_SNOOPER, Bumble's btsnoop is flushed and closed) instead of the process dying.
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, asyncio.current_task().cancel)
+        try:
+            await self._run(services)
+        except asyncio.CancelledError:
+            log.info('stopped')
+
+    async def _run(self, services) -> None:
         async with await open_transport(self.args.transport) as hci:
             self.device = Device.with_hci(self.args.name, Address(self.args.address), hci.source, hci.sink)
             self.device.gatt_server.max_mtu = self.args.max_mtu
@@ -128,7 +138,9 @@ class Peripheral:
             await self.advertise()
             log.info('%s advertising as %s', self.args.name, self.args.address)
             sender = asyncio.create_task(self._send_loop())
-            await hci.source.wait_for_termination()
+            # Under BUMBLE_SNOOPER (a btsnoop of the session) Bumble wraps the source; the wrapped
+            # one is the one that knows when the transport ends.
+            await getattr(hci.source, 'source', hci.source).wait_for_termination()
             sender.cancel()
 
     async def advertise(self, data: bytes | None = None, address: str | None = None) -> None:

@@ -12,7 +12,7 @@ public enum CaptureReader {
     /// "btsnoop (datalinks 1001, 1002, 2001), pcap (link types 201, 251, 256, 272) and DFUKit
     /// recordings (--record)".
     public static let formatsRead = "btsnoop (datalinks 1001, 1002, 2001), pcap (link types 201, 251, 256, 272) "
-        + "and DFUKit recordings (--record)"
+        + "and DFUKit recordings (--record), each also gzip-compressed"
 
     /// Reads the capture at `path`.
     public static func read(path: String) throws(CaptureError) -> CapturedSession {
@@ -21,6 +21,13 @@ public enum CaptureReader {
 
     /// Reads capture bytes; `source` names them in notes and errors.
     public static func read(bytes: [UInt8], source: String) throws(CaptureError) -> CapturedSession {
+        if bytes.starts(with: Gzip.magic) {
+            guard let inflated = Gzip.inflate(bytes) else {
+                throw CaptureError(.unknownFormat, file: source, offset: 0, detail: "the gzip file is damaged or cut short",
+                                   remedy: "check it with `gzip -t \(source)`")
+            }
+            return try read(bytes: inflated, source: source)
+        }
         if bytes.starts(with: btsnoopMagic) {
             return try readBTSnoop(bytes, source: source)
         }

@@ -16,6 +16,10 @@ struct HCITraceDecoder: Sendable {
     private var reassemblers: [SessionBuilder.Key: ACLReassembler] = [:]
     /// Handles the host asked to disconnect (HCI_Disconnect), by controller index.
     private var hostDisconnects: Set<SessionBuilder.Key> = []
+    /// The host's own address, for captures taken at the device's HCI.
+    private var localAddresses = LocalAddressLog()
+    /// Connections where the host is the peripheral: the capture was taken at the device.
+    private var hostIsPeripheral: Set<SessionBuilder.Key> = []
     private var undecodable = 0
 
     /// Takes one packet: `sent` is host to controller; `index` the controller (0 where the
@@ -35,9 +39,9 @@ struct HCITraceDecoder: Sendable {
     }
 
     private mutating func receiveCommand(_ packet: HCIPacket, index: UInt16, record: Int) {
-        guard let command = try? HCICommandPacket(packet: packet), command.opcode == DisconnectCommand.opcode else {
-            return
-        }
+        guard let command = try? HCICommandPacket(packet: packet) else { return }
+        localAddresses.command(command.opcode.rawValue, parameters: command.parameters, index: index)
+        guard command.opcode == DisconnectCommand.opcode else { return }
         do {
             let disconnect = try command.decode(as: DisconnectCommand.self)
             hostDisconnects.insert(SessionBuilder.Key(index: index, handle: UInt32(disconnect.handle & 0x0FFF)))
@@ -54,6 +58,8 @@ struct HCITraceDecoder: Sendable {
             return undecodable(record, error.description)
         }
         switch event {
+        case let .commandComplete(complete):
+            localAddresses.commandComplete(complete.opcode.rawValue, returnParameters: complete.returnParameters, index: index)
         case let .leConnectionComplete(complete):
             connected(complete, index: index, record: record)
         case let .leMetaOther(subevent, parameters) where subevent == Self.enhancedConnectionCompleteV2:
@@ -67,7 +73,9 @@ struct HCITraceDecoder: Sendable {
             guard disconnection.status == .success else { return }
             let key = SessionBuilder.Key(index: index, handle: UInt32(disconnection.handle))
             let byHost = hostDisconnects.remove(key) != nil
-            builder.end(key, CapturedEnding(time: time, byDevice: !byHost, reason: disconnection.reason.rawValue))
+            // Taken at the device's own HCI, the host that disconnected is the device.
+            let hostIsDevice = hostIsPeripheral.remove(key) != nil
+            builder.end(key, CapturedEnding(time: time, byDevice: byHost == hostIsDevice, reason: disconnection.reason.rawValue))
             reassemblers[key] = nil
         case let .leAdvertisingReport(report):
             for report in report.reports {
@@ -89,8 +97,17 @@ struct HCITraceDecoder: Sendable {
     private mutating func connected(_ complete: LEConnectionCompleteEvent, index: UInt16, record: Int) {
         guard complete.status == .success else { return }
         let key = SessionBuilder.Key(index: index, handle: UInt32(complete.handle))
-        builder.open(key, CapturedConnection(peer: complete.peerAddress, handle: UInt32(complete.handle), medium: .ble,
-                                             advertisement: advertisements.advertisement(of: complete.peerAddress)))
+        // The host is the peripheral: the capture was taken at the device (the one updated);
+        // the event names the phone, so the device is the host's own address.
+        let device = complete.role == .peripheral ? localAddresses.address(index: index) : complete.peerAddress
+        if complete.role == .peripheral {
+            hostIsPeripheral.insert(key)
+            builder.note("record \(record): the capture was taken at the device's own HCI (it is the peripheral); "
+                         + "the device is " + (device.map { "\($0), the address it set" } ?? "unnamed: its address is not in the capture")
+                         + ", the client \(complete.peerAddress)")
+        }
+        builder.open(key, CapturedConnection(peer: device, handle: UInt32(complete.handle), medium: .ble,
+                                             advertisement: device.flatMap { advertisements.advertisement(of: $0) }))
         reassemblers[key] = nil
         hostDisconnects.remove(key)
     }

@@ -23,6 +23,10 @@ public struct CapturedConnection: Sendable {
     public var operations: [CapturedOperation]
     /// How it ended; nil when the capture stops while it is still open.
     public var ending: CapturedEnding?
+    /// The largest message the device takes, where the link knew it (a serial device's
+    /// receive buffer, from a recording); a replay offers the same, so that DFUKit cuts its
+    /// messages as it did.
+    public var deviceBuffer: Int?
 
     /// A connection with no operations yet.
     public init(peer: DeviceAddress? = nil, handle: UInt32? = nil, medium: LinkMedium = .ble, mtu: Int? = nil,

@@ -11,11 +11,12 @@ extension RecordingEvent {
         case let .connecting(address):
             line.string("event", "connecting")
             line.string("address", address.description)
-        case let .connected(address, mtu, medium):
+        case let .connected(address, mtu, medium, buffer):
             line.string("event", "connected")
             line.string("address", address.description)
             line.int("mtu", mtu)
             line.string("medium", medium.rawValue)
+            if let buffer { line.int("buffer", buffer) }
         case let .link(grant):
             line.string("event", "link")
             Self.add(grant, to: &line)

@@ -34,8 +34,9 @@ public struct RecordingEvent: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         /// DFUKit starts connecting to the device at this address.
         case connecting(DeviceAddress)
-        /// Connected: the ATT_MTU agreed and what carries the link.
-        case connected(DeviceAddress, mtu: Int, medium: LinkMedium)
+        /// Connected: the ATT_MTU agreed, what carries the link, and the largest message the
+        /// device takes where the link knows it (a serial device's receive buffer).
+        case connected(DeviceAddress, mtu: Int, medium: LinkMedium, buffer: Int? = nil)
         /// What the stack granted the connection (PHY, data length, interval...), read after
         /// discovery.
         case link(LinkGrant)

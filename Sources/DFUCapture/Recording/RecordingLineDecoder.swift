@@ -93,7 +93,8 @@ struct RecordingLineDecoder {
         case "connecting": kind = .connecting(try address("address"))
         case "connected":
             kind = .connected(try address("address"), mtu: try int("mtu"),
-                              medium: (object["medium"] as? String).flatMap(LinkMedium.init(rawValue:)) ?? .ble)
+                              medium: (object["medium"] as? String).flatMap(LinkMedium.init(rawValue:)) ?? .ble,
+                              buffer: object["buffer"] as? Int)
         case "link": kind = .link(linkGrant())
         case "services": kind = try services()
         case "advertisement":

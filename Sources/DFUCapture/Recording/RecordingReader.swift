@@ -28,7 +28,13 @@ public enum RecordingReader {
             throw RecordingError(path: path, message: "cannot read the recording: \(error.localizedDescription)",
                                  remedy: "check the path; a recording is the file given to --record")
         }
-        return try read(text: String(decoding: data, as: UTF8.self), source: path)
+        let bytes = [UInt8](data)
+        guard bytes.starts(with: Gzip.magic) else { return try read(text: String(decoding: bytes, as: UTF8.self), source: path) }
+        guard let inflated = Gzip.inflate(bytes) else {
+            throw RecordingError(path: path, message: "the gzip file is damaged or cut short",
+                                 remedy: "check it with `gzip -t \(path)`; what was flushed before a crash reads with `zcat`")
+        }
+        return try read(text: String(decoding: inflated, as: UTF8.self), source: path)
     }
 
     /// Reads a recording's text; `source` names it in errors and in the session.

@@ -19,9 +19,10 @@ struct RecordingSessionBuilder {
             if let open, connections[open].peer == advertisement.address, connections[open].advertisement == nil {
                 connections[open].advertisement = advertisement
             }
-        case let .connected(address, mtu, medium):
-            connections.append(CapturedConnection(peer: address, medium: medium, mtu: mtu,
-                                                  advertisement: advertisements[address]))
+        case let .connected(address, mtu, medium, buffer):
+            var connection = CapturedConnection(peer: address, medium: medium, mtu: mtu, advertisement: advertisements[address])
+            connection.deviceBuffer = buffer
+            connections.append(connection)
             open = connections.count - 1
         case let .link(grant):
             if let mtu = grant.mtu { update(line) { $0.mtu = mtu } }

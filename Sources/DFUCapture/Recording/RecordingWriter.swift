@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CZlib
 import DFUBytes
 import Foundation
 import Synchronization
@@ -16,7 +17,7 @@ public final class RecordingWriter: Sendable {
     private let state: Mutex<State>
 
     private struct State: ~Copyable {
-        var file: UnsafeMutablePointer<FILE>?
+        var file: RecordingSink?
         var blobs = BlobIndex()
         /// The first failure to write, reported once by `close()`.
         var failure: RecordingError?
@@ -27,7 +28,7 @@ public final class RecordingWriter: Sendable {
     /// - Throws: `RecordingError` naming the path when the file cannot be created.
     public init(path: String, header: RecordingHeader, images: [[UInt8]] = []) throws(RecordingError) {
         self.path = path
-        guard let file = fopen(path, "w") else {
+        guard let file = RecordingSink(path: path) else {
             throw .cannotWrite(path, String(cString: strerror(errno)))
         }
         var blobs = BlobIndex()
@@ -61,7 +62,7 @@ public final class RecordingWriter: Sendable {
     public func close() -> RecordingError? {
         state.withLock { state in
             if let file = state.file {
-                if fclose(file) != 0, state.failure == nil { state.failure = .cannotWrite(path, String(cString: strerror(errno))) }
+                if !file.close(), state.failure == nil { state.failure = .cannotWrite(path, String(cString: strerror(errno))) }
                 state.file = nil
             }
             return state.failure
@@ -74,8 +75,39 @@ public final class RecordingWriter: Sendable {
 
     private static func write(_ line: String, into state: inout State, path: String) {
         guard let file = state.file, state.failure == nil else { return }
-        if fputs(line + "\n", file) < 0 || fflush(file) != 0 {
+        if !file.write(line + "\n") {
             state.failure = .cannotWrite(path, String(cString: strerror(errno)))
+        }
+    }
+}
+
+/// Where a recording's lines go: a plain file, or gzip (a path ending in `.gz`), each line
+/// flushed so that a crash keeps what was written (gzip: a sync flush, readable by `zcat`).
+private enum RecordingSink {
+    case plain(UnsafeMutablePointer<FILE>)
+    case gzip(gzFile)
+
+    init?(path: String) {
+        if path.hasSuffix(".gz") {
+            guard let file = gzopen(path, "wb6") else { return nil }
+            self = .gzip(file)
+        } else {
+            guard let file = fopen(path, "w") else { return nil }
+            self = .plain(file)
+        }
+    }
+
+    func write(_ text: String) -> Bool {
+        switch self {
+        case let .plain(file): return fputs(text, file) >= 0 && fflush(file) == 0
+        case let .gzip(file): return gzputs(file, text) >= 0 && gzflush(file, Z_SYNC_FLUSH) == Z_OK
+        }
+    }
+
+    func close() -> Bool {
+        switch self {
+        case let .plain(file): return fclose(file) == 0
+        case let .gzip(file): return gzclose(file) == Z_OK
         }
     }
 }

@@ -1,9 +1,10 @@
 import DFUCapture
 import DFUEngine
 
-/// Tells whether a capture's client sent a given image: sixteen-byte samples taken across the
-/// image are looked for in what the client wrote (each handle's values joined, so a sample cut
-/// between two writes is still found; one wrapped in a protocol's chunk headers may not be).
+/// Tells whether a capture's client sent a given image: eight-byte samples taken across the
+/// image, each at a multiple of 16 (where protocols that cut an image into small pieces, as
+/// Telink's 16-byte packets, start one), are looked for in what the client wrote (each handle's
+/// values joined, so a sample cut between two writes is still found).
 enum ImageSampling {
     /// How many samples an image is checked with.
     static let sampleCount = 8
@@ -19,8 +20,8 @@ enum ImageSampling {
         var found = 0, taken = 0
         for image in images where image.data.count >= 16 {
             for index in 0..<sampleCount {
-                let offset = (image.data.count - 16) * index / max(1, sampleCount - 1)
-                let sample = Array(image.data[offset..<offset + 16])
+                let offset = (image.data.count - 8) * index / max(1, sampleCount - 1) / 16 * 16
+                let sample = Array(image.data[offset..<offset + 8])
                 taken += 1
                 if written.values.contains(where: { contains($0, sample) }) { found += 1 }
             }

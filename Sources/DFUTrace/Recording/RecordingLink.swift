@@ -11,10 +11,14 @@ final class RecordingLink: GATTLink {
     /// Value handles subscribed to with indications: their updates are indications.
     private var indicated: Set<UInt16> = []
     private var closed = false
+    /// The transport's clock minus the link's: a link may keep its own clock (hci: one per
+    /// connection), and a recording is on one clock, the transport's.
+    private let clockOffset: Duration
 
-    init(_ inner: any GATTLink, catalog: MessageCatalog, recorder: SessionRecorder) {
+    init(_ inner: any GATTLink, catalog: MessageCatalog, recorder: SessionRecorder, clockOffset: Duration) {
         self.inner = inner
         self.recorder = recorder
+        self.clockOffset = clockOffset
         self.messages = LinkMessageReader(catalog: catalog)
     }
 
@@ -80,9 +84,9 @@ final class RecordingLink: GATTLink {
         let handle = notification.valueHandle
         recorder.record(.notification(handle: handle, characteristic: messages.names[handle],
                                       indication: indicated.contains(handle), value: notification.value),
-                        at: notification.receivedAt)
+                        at: notification.receivedAt + clockOffset)
         for kind in messages.notified(notification.value, from: messages.role(handle)) {
-            recorder.record(message(kind, .notify), at: notification.receivedAt)
+            recorder.record(message(kind, .notify), at: notification.receivedAt + clockOffset)
         }
         return notification
     }
@@ -100,7 +104,7 @@ final class RecordingLink: GATTLink {
     }
 
     private func record(_ kind: RecordingEvent.Kind) {
-        recorder.record(kind, at: inner.now)
+        recorder.record(kind, at: inner.now + clockOffset)
     }
 
     private func message(_ kind: TraceEvent.Kind, _ direction: RecordingEvent.Direction) -> RecordingEvent.Kind {

@@ -50,8 +50,8 @@ public final class RecordingTransport: GATTTransport {
             throw error
         }
         catalog.reset()
-        recorder.record(.connected(address, mtu: link.mtu, medium: link.medium), at: link.now)
-        return RecordingLink(link, catalog: catalog, recorder: recorder)
+        recorder.record(.connected(address, mtu: link.mtu, medium: link.medium, buffer: link.deviceBuffer), at: inner.now)
+        return RecordingLink(link, catalog: catalog, recorder: recorder, clockOffset: inner.now - link.now)
     }
 
     /// The wrapped transport's wait; the advertisement that shows the device back is recorded.

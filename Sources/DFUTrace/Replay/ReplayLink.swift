@@ -23,6 +23,7 @@ final class ReplayLink: GATTLink {
     var mtu: Int { connection.mtu ?? 23 }
     var now: Duration { clock.now }
     var medium: LinkMedium { connection.medium }
+    var deviceBuffer: Int? { connection.deviceBuffer }
 
     func discoverServices() async throws(GATTError) -> [GATTService] {
         try checkOpen()
@@ -76,7 +77,7 @@ final class ReplayLink: GATTLink {
     func disconnect() async {
         guard closed == nil else { return }
         closed = "DFUKit disconnected"
-        transport.closed(byDevice: false)
+        transport.closed(byDevice: false, connection: connection)
     }
 
     /// Queues the device's answers to the operation just made.
@@ -115,7 +116,7 @@ final class ReplayLink: GATTLink {
         if closed == nil, let due = disconnectDue, clock.now >= due {
             let reason = connection.ending?.reason.map { String(format: " (reason 0x%02x)", $0) } ?? ""
             closed = "the device ended the connection, as it did in the capture\(reason)"
-            transport.closed(byDevice: true)
+            transport.closed(byDevice: true, connection: connection)
             throw GATTError(.disconnected, address: address.description, detail: closed!)
         }
         if let closed { throw GATTError(.disconnected, address: address.description, detail: closed) }

@@ -17,8 +17,9 @@ public final class ReplayTransport: GATTTransport {
 
     private var script: ReplayScript
     private let clock = Clock()
-    /// The connection closed last, for the time until the next one.
-    private var lastEnding: Duration?
+    /// When the last connection closed: on the replay's clock, and in the capture (its ending,
+    /// else its last operation), for the time until the device is back.
+    private var lastClosed: (replay: Duration, captured: Duration)?
 
     /// `name` is what reports show (`sim:replay?capture=FILE`). `strict`: the same bytes in the
     /// same writes; else whole messages compared field by field, legitimate differences let
@@ -84,12 +85,14 @@ public final class ReplayTransport: GATTTransport {
             clock.advance(to: start + timeout)
             return nil
         }
-        let gap = max(.zero, (next.operations.first?.time ?? .zero) - (lastEnding ?? .zero))
-        guard gap <= timeout else {
+        // Back as long after the last connection closed as in the capture.
+        let gap = lastClosed.map { max(.zero, (next.operations.first?.time ?? $0.captured) - $0.captured) } ?? .zero
+        let due = max(start, (lastClosed?.replay ?? start) + gap)
+        guard due <= start + timeout else {
             clock.advance(to: start + timeout)
             return nil
         }
-        clock.advance(to: start + gap)
+        clock.advance(to: due)
         return Self.advertisement(of: next)
     }
 
@@ -112,8 +115,8 @@ public final class ReplayTransport: GATTTransport {
         script.subscribe(handle, enabled: enabled)
     }
 
-    func closed(byDevice: Bool) {
-        lastEnding = clock.now
+    func closed(byDevice: Bool, connection: CapturedConnection) {
+        lastClosed = (clock.now, connection.ending?.time ?? connection.operations.last?.time ?? .zero)
         if byDevice { script.deviceDisconnected() } else { script.disconnect() }
     }
 
