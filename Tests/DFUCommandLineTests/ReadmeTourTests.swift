@@ -22,7 +22,7 @@ final class ReadmeTourTests: XCTestCase {
 
         let directory = try TemporaryDirectory(prefix: "dfukit-tour")
         let root = DFUKitBinary.repositoryRoot
-        for shared in ["profiles", "firmware-samples"] {
+        for shared in ["profiles", "firmware-samples", "Tests"] {
             try FileManager.default.createSymbolicLink(atPath: directory.file(shared),
                                                        withDestinationPath: root.appendingPathComponent(shared).path)
         }
