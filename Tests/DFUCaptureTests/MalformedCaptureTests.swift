@@ -13,7 +13,7 @@ final class MalformedCaptureTests: XCTestCase {
             XCTAssertEqual(error.description,
                            "notes.txt at byte 0: the first bytes (68 65 6C 6C 6F 20 77 6F 72 6C 64) are no capture "
                                + "format DFUKit reads; DFUKit reads btsnoop (datalinks 1001, 1002, 2001), pcap "
-                               + "(link types 201, 251, 256, 272) and DFUKit recordings (--record); `capinfos FILE` "
+                               + "(link types 201, 251, 256, 272) and DFUKit recordings (--record), each also gzip-compressed; `capinfos FILE` "
                                + "(Wireshark) tells what a file is")
         }
     }
