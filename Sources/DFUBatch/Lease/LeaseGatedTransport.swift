@@ -36,7 +36,7 @@ package final class LeaseGatedTransport: GATTTransport {
 }
 
 /// A link that asks its `LeaseGate` before every write.
-final class LeaseGatedLink: GATTLink {
+final class LeaseGatedLink: LinkWrapper {
     private let base: any GATTLink
     private let gate: LeaseGate
 
@@ -45,14 +45,7 @@ final class LeaseGatedLink: GATTLink {
         self.gate = gate
     }
 
-    var address: DeviceAddress { base.address }
-    var mtu: Int { base.mtu }
-    var now: Duration { base.now }
-    var linkGrant: LinkGrant? { get async { await base.linkGrant } }
-    func writesCarried() async throws(GATTError) { try await base.writesCarried() }
-    var writesInFlight: Int? { get async { await base.writesInFlight } }
-    var medium: LinkMedium { base.medium }
-    var deviceBuffer: Int? { base.deviceBuffer }
+    var wrapped: any GATTLink { base }
 
     func discoverServices() async throws(GATTError) -> [GATTService] {
         try await base.discoverServices()

@@ -4,7 +4,7 @@ import DFUGATT
 /// A `GATTLink` that passes everything to the one it wraps and records what goes over it: each
 /// ATT operation with its exact bytes and outcome, the services found, the link's grant, the
 /// profile's messages those values make, and how the link ended.
-final class RecordingLink: GATTLink {
+final class RecordingLink: LinkWrapper {
     private let inner: any GATTLink
     private let recorder: SessionRecorder
     private var messages: LinkMessageReader
@@ -22,14 +22,7 @@ final class RecordingLink: GATTLink {
         self.messages = LinkMessageReader(catalog: catalog)
     }
 
-    var address: DeviceAddress { inner.address }
-    var mtu: Int { inner.mtu }
-    var now: Duration { inner.now }
-    var linkGrant: LinkGrant? { get async { await inner.linkGrant } }
-    func writesCarried() async throws(GATTError) { try await inner.writesCarried() }
-    var writesInFlight: Int? { get async { await inner.writesInFlight } }
-    var medium: LinkMedium { inner.medium }
-    var deviceBuffer: Int? { inner.deviceBuffer }
+    var wrapped: any GATTLink { inner }
 
     func discoverServices() async throws(GATTError) -> [GATTService] {
         let services = try await recorded { () async throws(GATTError) in try await inner.discoverServices() }

@@ -31,6 +31,8 @@ struct ReplayScript {
         var steps: CapturedClientSteps
         var next = 0
         var streams: [UInt16: MessageStream] = [:]
+        /// Captured subscriptions DFUKit made already (taken in any order).
+        var subscribed: Set<Int> = []
         var values: [UInt16: [(value: [UInt8], withResponse: Bool)]] = [:]
         /// The sequence number DFUKit used in its last request where the capture used another,
         /// and where the answer carries it back.
@@ -158,13 +160,12 @@ struct ReplayScript {
         guard case var .connected(open) = state else { return .failure(divergenceOrClosed()) }
         let connection = session.connections[open.index]
         let found = open.steps.steps.indices.dropFirst(open.next).first { index in
-            if case let .subscribe(valueHandle, configuration) = open.steps.steps[index].kind {
-                return valueHandle == handle && (configuration != 0) == enabled
-            }
-            return false
+            guard !open.subscribed.contains(index),
+                  case let .subscribe(valueHandle, configuration) = open.steps.steps[index].kind else { return false }
+            return valueHandle == handle && (configuration != 0) == enabled
         }
         if let found {
-            if found == open.next { open.next += 1 } else { open.steps.steps[found].kind = .subscribe(valueHandle: nil, configuration: 0xFFFF) }
+            open.subscribed.insert(found)
         } else if enabled {
             notes.append("DFUKit subscribed to \(name(of: handle, connection)), which the capture's client did not do on "
                          + "connection \(open.index + 1)")

@@ -3,7 +3,7 @@ import DFUGATT
 /// A `GATTLink` that passes everything to the one it wraps and reports, as `TraceEvent`s, each
 /// ATT value written and notified with its exact bytes, then each message those values make
 /// (reassembled by the characteristic's framing) read by the profile.
-final class TracingLink: GATTLink {
+final class TracingLink: LinkWrapper {
     private let inner: any GATTLink
     private var messages: LinkMessageReader
     private let sink: (TraceEvent) -> Void
@@ -15,14 +15,7 @@ final class TracingLink: GATTLink {
         self.sink = sink
     }
 
-    var address: DeviceAddress { inner.address }
-    var mtu: Int { inner.mtu }
-    var now: Duration { inner.now }
-    var linkGrant: LinkGrant? { get async { await inner.linkGrant } }
-    func writesCarried() async throws(GATTError) { try await inner.writesCarried() }
-    var writesInFlight: Int? { get async { await inner.writesInFlight } }
-    var medium: LinkMedium { inner.medium }
-    var deviceBuffer: Int? { inner.deviceBuffer }
+    var wrapped: any GATTLink { inner }
 
     func discoverServices() async throws(GATTError) -> [GATTService] {
         let services = try await traced { () async throws(GATTError) in try await inner.discoverServices() }
