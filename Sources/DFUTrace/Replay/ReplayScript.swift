@@ -212,146 +212,22 @@ struct ReplayScript {
         }
     }
 
-    // MARK: - Comparing
+    // MARK: - What moves the state (kept in this file: `state` and `tolerated` are set here only)
 
-    private mutating func compare(_ message: [UInt8], values: [(value: [UInt8], withResponse: Bool)], with captured: [UInt8],
-                                  _ capturedValues: [(value: [UInt8], withResponse: Bool)], handle: UInt16,
-                                  connection: CapturedConnection, open: inout OpenConnection) -> ReplayDivergence? {
-        let role = role(of: handle, connection)
-        let framing = role.flatMap { profile.flatMap(MessageCatalog.init)?.framing(of: $0) }
-        let command = role.flatMap { commandName(message, role: $0) }
-        let differences = profile.map {
-            MessageComparison(profile: $0).differences(captured: captured, now: message, command: command,
-                                                       role: role ?? "handle 0x\(String(handle, radix: 16))", framing: framing)
-        } ?? (captured == message ? [] : [FieldDifference(message: "handle 0x\(String(handle, radix: 16))", field: "value",
-                                                          captured: MessageComparison.render(captured),
-                                                          now: MessageComparison.render(message), variance: .fixed)])
-        let stepNumber = open.next + 1
-        switch strictness {
-        case .strict:
-            if let first = differences.first {
-                return diverge(connection: open.index, step: stepNumber, first.description, fields: differences)
-            }
-            if values.map(\.value.count) != capturedValues.map(\.value.count) {
-                return diverge(connection: open.index, step: stepNumber, "message '\(command ?? role ?? "?")' went in "
-                               + "\(values.count) write(s) of \(values.map { "\($0.value.count)" }.joined(separator: ", ")) "
-                               + "bytes; the capture's client wrote it in \(capturedValues.count) of "
-                               + capturedValues.map { "\($0.value.count)" }.joined(separator: ", "))
-            }
-            if values.map(\.withResponse) != capturedValues.map(\.withResponse) {
-                let kind = { (withResponse: Bool) in withResponse ? "with response" : "without response" }
-                return diverge(connection: open.index, step: stepNumber, "message '\(command ?? role ?? "?")' was written "
-                               + "\(kind(values[0].withResponse)); the capture's client wrote it \(kind(capturedValues[0].withResponse))")
-            }
-        case .tolerant:
-            let refused = differences.filter { difference in
-                switch difference.variance {
-                case .fixed: return true
-                case .sequence: return false
-                case .imageDerived: return sameImage
-                }
-            }
-            if let first = refused.first {
-                return diverge(connection: open.index, step: stepNumber, first.description, fields: refused)
-            }
-            tolerated += differences
-            open.sequenceSwap = nil
-            for difference in differences where difference.variance == .sequence {
-                open.sequenceSwap = sequenceSwap(difference, captured: captured, now: message, command: command)
-            }
-        }
-        return nil
-    }
-
-    /// A sequence number's bytes both ways, and where the command's response carries it back
-    /// (its field of the same name, matched by `response.seq == request.seq`).
-    private func sequenceSwap(_ difference: FieldDifference, captured: [UInt8], now: [UInt8],
-                              command: String?) -> SequenceSwap? {
-        guard let command, let spec = profile?.commands[command], let response = spec.response,
-              let request = SequenceSwap.fixedOffset(of: difference.field, in: spec.request.fields),
-              let answer = SequenceSwap.fixedOffset(of: difference.field, in: response.message.fields),
-              request.offset + request.width <= min(captured.count, now.count), answer.width == request.width else { return nil }
-        return SequenceSwap(offset: answer.offset, captured: Array(captured[request.offset..<request.offset + request.width]),
-                            now: Array(now[request.offset..<request.offset + request.width]))
-    }
-
-    private func commandName(_ message: [UInt8], role: String) -> String? {
-        guard let profile else { return nil }
-        if case let .decoded(decoded) = MessageCatalog(profile: profile).readWritten(message, to: role) { return decoded.name }
-        return nil
-    }
-
-    // MARK: - Answers
-
-    private func answer(_ operations: [CapturedOperation], after time: Duration?, connection: CapturedConnection,
-                        refusal: (code: UInt8, handle: UInt16)?, open: OpenConnection? = nil) -> Answer {
-        var answer = Answer()
-        answer.refusal = refusal
-        let start = time ?? operations.first?.time ?? .zero
-        for operation in operations {
-            guard case let .notification(handle, value, _) = operation.kind else { continue }
-            let patched = open?.sequenceSwap?.apply(to: value) ?? value
-            answer.notifications.append((max(.zero, operation.time - start),
-                                         GATTNotification(valueHandle: handle, value: patched, receivedAt: .zero)))
-        }
-        if let open, open.next >= open.steps.steps.count, let ending = connection.ending, ending.byDevice {
-            answer.disconnectAfter = max(.zero, ending.time - start)
-        }
-        return answer
-    }
-
-    // MARK: - Naming
-
-    private mutating func skipSubscriptions(_ open: inout OpenConnection) {
-        while open.next < open.steps.steps.count, case .subscribe = open.steps.steps[open.next].kind { open.next += 1 }
-    }
-
-    func role(of handle: UInt16, _ connection: CapturedConnection) -> String? {
-        guard let profile, let characteristic = connection.characteristic(valueHandle: handle) else { return nil }
-        return profile.characteristics.first { $0.uuid == characteristic.uuid && $0.service == characteristic.service }?.name
-    }
-
-    func framing(connection: CapturedConnection, handle: UInt16) -> LengthHeaderFormat? {
-        guard let profile, let role = role(of: handle, connection) else { return nil }
-        return MessageCatalog(profile: profile).framing(of: role)
-    }
-
-    private func name(of handle: UInt16, _ connection: CapturedConnection) -> String {
-        role(of: handle, connection).map { "'\($0)'" } ?? "handle 0x" + String(handle, radix: 16)
-    }
-
-    private func describe(_ message: [UInt8], to handle: UInt16, _ connection: CapturedConnection) -> String {
-        if let role = role(of: handle, connection), let command = commandName(message, role: role) {
-            return "'\(command)' to '\(role)' (\(MessageComparison.render(message)))"
-        }
-        return "\(MessageComparison.render(message)) to \(name(of: handle, connection))"
-    }
-
-    private func describe(_ kind: CapturedClientSteps.Step.Kind, _ connection: CapturedConnection) -> String {
-        switch kind {
-        case let .message(handle, bytes, _): return "wrote " + describe(bytes, to: handle, connection)
-        case let .read(handle): return "read \(name(of: handle, connection))"
-        case let .subscribe(handle, _): return "subscribed to \(handle.map { name(of: $0, connection) } ?? "a descriptor")"
-        }
-    }
-
-    private func ending(_ connection: CapturedConnection, doing what: String) -> String {
-        switch connection.ending {
-        case let ending? where ending.byDevice:
-            return "\(what), but in the capture the device had ended this connection"
-        default:
-            return "\(what), but the capture's client sent nothing more on this connection"
-        }
-    }
-
-    private mutating func diverge(connection: Int, step: Int, _ summary: String,
-                                  fields: [FieldDifference] = []) -> ReplayDivergence {
+    /// Stops the replay at `step` of `connection` (0-based) with `summary`.
+    mutating func diverge(connection: Int, step: Int, _ summary: String,
+                          fields: [FieldDifference] = []) -> ReplayDivergence {
         let divergence = ReplayDivergence(connection: connection + 1, step: step, summary: summary, fields: fields)
         state = .diverged(divergence)
         return divergence
     }
 
-    private func divergenceOrClosed() -> ReplayDivergence {
+    func divergenceOrClosed() -> ReplayDivergence {
         divergence ?? ReplayDivergence(connection: 0, step: 0, summary: "DFUKit used a link the replay had closed")
+    }
+
+    /// Lets `differences` through as legitimate.
+    mutating func tolerate(_ differences: [FieldDifference]) {
+        tolerated += differences
     }
 }
