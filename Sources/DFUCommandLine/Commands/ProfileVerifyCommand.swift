@@ -85,8 +85,13 @@ enum ProfileVerificationText {
         console.out("profile '\(profile)' against \(capture) (\(verification.format), \(verification.connections) connection(s))")
         console.out("image: " + (verification.sameImage ? "the captured client sent this package's image" : "another image")
                     + " (\(verification.imageEvidence))")
-        for difference in verification.tolerated {
-            console.out("  varies (\(difference.variance.rawValue)): \(difference)")
+        // Each field once, with how often it varied (a stream's data varies in every chunk).
+        var seen: [String: Int] = [:]
+        for difference in verification.tolerated { seen["\(difference.message) \(difference.field)", default: 0] += 1 }
+        var printed: Set<String> = []
+        for difference in verification.tolerated where printed.insert("\(difference.message) \(difference.field)").inserted {
+            let count = seen["\(difference.message) \(difference.field)"] ?? 1
+            console.out("  varies (\(difference.variance.rawValue)): \(difference)" + (count > 1 ? " (and \(count - 1) more time(s))" : ""))
         }
         for note in verification.notes { console.out("note: \(note)") }
         if let divergence = verification.divergence {
@@ -94,12 +99,18 @@ enum ProfileVerificationText {
             for field in divergence.fields.dropFirst() { console.out("  also: \(field)") }
         } else if let unfinished = verification.unfinished {
             console.out("DIFFERS: the profile stopped short: \(unfinished)")
+            if let error = verification.flashError { console.out("  the flash failed: \(error)") }
         } else if let error = verification.flashError {
             console.out("DIFFERS: every message matched, but the flash failed: \(error)")
         } else {
-            console.out("reproduced: every message the profile sends matches the captured client's"
+            return console.out("reproduced: every message the profile sends matches the captured client's"
                         + (verification.tolerated.isEmpty ? "" : " (\(verification.tolerated.count) legitimate difference(s) above)")
                         + "; the flash ended \(verification.report?.status.rawValue ?? "?")")
+        }
+        if !verification.sameImage {
+            console.out("note: the capture's client sent another image: the device's captured answers (offsets, checksums) "
+                        + "are that image's, so the run can go only as far as they fit; verify with the package the client "
+                        + "sent for the whole comparison")
         }
     }
 }
