@@ -8,12 +8,20 @@ final class TracingLink: LinkWrapper {
     private var messages: LinkMessageReader
     private let sink: (TraceEvent) -> Void
     private var closed = false
+    /// The transport's clock minus the link's: events are told on the transport's clock, as
+    /// the ones the transport reports (a link may keep its own clock: hci: one per connection).
+    private let clockOffset: Duration
 
-    init(_ inner: any GATTLink, catalog: MessageCatalog, sink: @escaping (TraceEvent) -> Void) {
+    init(_ inner: any GATTLink, catalog: MessageCatalog, clockOffset: Duration = .zero,
+         sink: @escaping (TraceEvent) -> Void) {
         self.inner = inner
         self.messages = LinkMessageReader(catalog: catalog)
+        self.clockOffset = clockOffset
         self.sink = sink
     }
+
+    /// Now, on the transport's clock.
+    private var time: Duration { inner.now + clockOffset }
 
     var wrapped: any GATTLink { inner }
 
@@ -29,10 +37,10 @@ final class TracingLink: LinkWrapper {
 
     func write(_ value: [UInt8], to characteristic: GATTCharacteristic, type: GATTWriteType) async throws(GATTError) {
         let role = messages.role(characteristic.valueHandle)
-        sink(TraceEvent(time: inner.now, kind: .value(.init(direction: .written, characteristic: role, writeType: type,
+        sink(TraceEvent(time: time, kind: .value(.init(direction: .written, characteristic: role, writeType: type,
                                                              bytes: value))))
         try await traced { () async throws(GATTError) in try await inner.write(value, to: characteristic, type: type) }
-        let time = inner.now
+        let time = self.time
         for kind in messages.written(value, to: role) { sink(TraceEvent(time: time, kind: kind)) }
     }
 
@@ -42,7 +50,7 @@ final class TracingLink: LinkWrapper {
             try await inner.setNotifications(enabled: enabled, for: characteristic, preferring: kind)
         }
         if enabled, let configuration = kind.configuration(for: characteristic.properties) {
-            sink(TraceEvent(time: inner.now, kind: .subscribed(characteristic: messages.role(characteristic.valueHandle),
+            sink(TraceEvent(time: time, kind: .subscribed(characteristic: messages.role(characteristic.valueHandle),
                                                                indications: configuration == 0x0002)))
         }
     }
@@ -53,10 +61,10 @@ final class TracingLink: LinkWrapper {
         }
         guard let notification else { return nil }
         let role = messages.role(notification.valueHandle)
-        sink(TraceEvent(time: notification.receivedAt, kind: .value(.init(
+        sink(TraceEvent(time: notification.receivedAt + clockOffset, kind: .value(.init(
             direction: .notified, characteristic: role, writeType: nil, bytes: notification.value))))
         for kind in messages.notified(notification.value, from: role) {
-            sink(TraceEvent(time: notification.receivedAt, kind: kind))
+            sink(TraceEvent(time: notification.receivedAt + clockOffset, kind: kind))
         }
         return notification
     }
@@ -68,7 +76,7 @@ final class TracingLink: LinkWrapper {
     func disconnect() async {
         if !closed {
             closed = true
-            sink(TraceEvent(time: inner.now, kind: .disconnected(byDevice: false, reason: "DFUKit disconnected")))
+            sink(TraceEvent(time: time, kind: .disconnected(byDevice: false, reason: "DFUKit disconnected")))
         }
         await inner.disconnect()
     }
@@ -80,7 +88,7 @@ final class TracingLink: LinkWrapper {
         } catch {
             if error.kind == .disconnected, !closed {
                 closed = true
-                sink(TraceEvent(time: inner.now, kind: .disconnected(byDevice: true, reason: error.detail)))
+                sink(TraceEvent(time: time, kind: .disconnected(byDevice: true, reason: error.detail)))
             }
             throw error
         }

@@ -35,8 +35,8 @@ public final class TracingTransport: GATTTransport {
         sink(TraceEvent(time: inner.now, kind: .connecting(address)))
         let link = try await inner.connect(to: address, timeout: timeout)
         catalog.reset()
-        sink(TraceEvent(time: link.now, kind: .connected(address, mtu: link.mtu)))
-        return TracingLink(link, catalog: catalog, sink: sink)
+        sink(TraceEvent(time: inner.now, kind: .connected(address, mtu: link.mtu)))
+        return TracingLink(link, catalog: catalog, clockOffset: inner.now - link.now, sink: sink)
     }
 
     public func waitForAdvertisement(from address: DeviceAddress, timeout: Duration) async throws(GATTError)
