@@ -77,3 +77,31 @@ final class CompressedAndDeviceSideCaptureTests: XCTestCase {
         return try [UInt8](Data(contentsOf: URL(fileURLWithPath: input.path + ".gz")))
     }
 }
+
+/// pcapng, as Wireshark saves by default: the fixtures' pcap files converted by Wireshark's
+/// `editcap -F pcapng` read to the same sessions as the pcap originals.
+final class PcapNGCaptureTests: XCTestCase {
+    func testEditcapsPcapngReadsAsItsPcap() throws {
+        for (name, linkType) in [("bumble-session", UInt32(201)), ("ll-session-256", 256), ("ll-session-272", 272)] {
+            let pcapng = try CaptureReader.read(path: fixturePath(name + ".pcapng"))
+            let pcap = try CaptureReader.read(path: fixturePath(name + ".pcap"))
+            XCTAssertEqual(pcapng.format, .pcapng(linkType: linkType), name)
+            XCTAssertEqual(pcapng.connections.count, pcap.connections.count, name)
+            XCTAssertGreaterThan(pcapng.connections.count, 0, name)
+            XCTAssertEqual(pcapng.connections.map(\.operations), pcap.connections.map(\.operations), name)
+            XCTAssertEqual(pcapng.connections.map(\.peer), pcap.connections.map(\.peer), name)
+            XCTAssertEqual(pcapng.connections.map(\.services), pcap.connections.map(\.services), name)
+        }
+    }
+
+    func testEveryTruncationOfAPcapngIsReadOrRefusedWithoutATrap() throws {
+        let bytes = try fixtureBytes("ll-session-272.pcapng")
+        for length in 0..<bytes.count {
+            do {
+                _ = try CaptureReader.read(bytes: Array(bytes.prefix(length)), source: "cut.pcapng")
+            } catch {
+                XCTAssertFalse(error.description.isEmpty)
+            }
+        }
+    }
+}

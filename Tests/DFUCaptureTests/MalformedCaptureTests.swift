@@ -12,18 +12,21 @@ final class MalformedCaptureTests: XCTestCase {
             XCTAssertEqual(error.kind, .unknownFormat)
             XCTAssertEqual(error.description,
                            "notes.txt at byte 0: the first bytes (68 65 6C 6C 6F 20 77 6F 72 6C 64) are no capture "
-                               + "format DFUKit reads; DFUKit reads btsnoop (datalinks 1001, 1002, 2001), pcap "
-                               + "(link types 201, 251, 256, 272) and DFUKit recordings (--record), each also gzip-compressed; `capinfos FILE` "
+                               + "format DFUKit reads; DFUKit reads btsnoop (datalinks 1001, 1002, 2001), pcap and pcapng "
+                               + "(link types 201, 251, 256, 272), DFUKit recordings (--record), each also gzip-compressed; "
+                               + "`capinfos FILE` "
                                + "(Wireshark) tells what a file is")
         }
     }
 
-    func testPcapngSaysHowToConvert() {
-        let pcapng: [UInt8] = [0x0A, 0x0D, 0x0D, 0x0A, 0x1C, 0, 0, 0, 0x4D, 0x3C, 0x2B, 0x1A]
+    func testPcapngWithoutAnInterfaceSaysSo() {
+        // A Section Header Block alone (28 bytes, little-endian), no Interface Description Block.
+        let pcapng: [UInt8] = [0x0A, 0x0D, 0x0D, 0x0A, 0x1C, 0, 0, 0, 0x4D, 0x3C, 0x2B, 0x1A, 1, 0, 0, 0,
+                               0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x1C, 0, 0, 0]
         XCTAssertThrowsError(try CaptureReader.read(bytes: pcapng, source: "trace.pcapng")) { error in
             let error = error as! CaptureError
             XCTAssertEqual(error.kind, .unsupportedFormat)
-            XCTAssertTrue(error.description.contains("editcap -F pcap trace.pcapng OUT.pcap"), error.description)
+            XCTAssertTrue(error.description.contains("the pcapng file describes no interface"), error.description)
         }
     }
 

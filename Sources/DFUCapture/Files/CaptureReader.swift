@@ -11,8 +11,8 @@ import Glibc
 public enum CaptureReader {
     /// "btsnoop (datalinks 1001, 1002, 2001), pcap (link types 201, 251, 256, 272) and DFUKit
     /// recordings (--record)".
-    public static let formatsRead = "btsnoop (datalinks 1001, 1002, 2001), pcap (link types 201, 251, 256, 272) "
-        + "and DFUKit recordings (--record), each also gzip-compressed"
+    public static let formatsRead = "btsnoop (datalinks 1001, 1002, 2001), pcap and pcapng (link types 201, 251, 256, "
+        + "272), DFUKit recordings (--record), each also gzip-compressed"
 
     /// Reads the capture at `path`.
     public static func read(path: String) throws(CaptureError) -> CapturedSession {
@@ -38,10 +38,7 @@ public enum CaptureReader {
             return try RecordingReader.session(bytes: bytes, source: source)
         }
         if bytes.starts(with: [0x0A, 0x0D, 0x0D, 0x0A]) {
-            throw CaptureError(.unsupportedFormat, file: source, offset: 0,
-                               detail: "this is a pcapng file, which DFUKit does not read",
-                               remedy: "convert it to pcap with `editcap -F pcap \(source) OUT.pcap` (Wireshark) "
-                                   + "and read OUT.pcap")
+            return try readPcapNG(bytes, source: source)
         }
         throw CaptureError(.unknownFormat, file: source, offset: 0,
                            detail: bytes.isEmpty ? "the file is empty"
@@ -72,7 +69,32 @@ public enum CaptureReader {
     private static func readPcap(_ bytes: [UInt8], layout: PcapFile.Layout,
                                  source: String) throws(CaptureError) -> CapturedSession {
         let linkType = try PcapFile.linkType(bytes, layout: layout, source: source)
-        let records = PcapFile.records(bytes, layout: layout)
+        return try decodePackets(PcapFile.records(bytes, layout: layout), linkType: linkType,
+                                 format: .pcap(linkType: linkType), source: source)
+    }
+
+    /// The link types whose packets DFUKit decodes.
+    private static let packetLinkTypes: Set<UInt32> = [201, 251, 256, 272]
+
+    private static func readPcapNG(_ bytes: [UInt8], source: String) throws(CaptureError) -> CapturedSession {
+        let read = PcapNGFile.records(bytes, readable: packetLinkTypes)
+        guard let linkType = read.linkType else {
+            throw CaptureError(.unsupportedFormat, file: source, offset: 0,
+                               detail: read.interfaces.isEmpty ? "the pcapng file describes no interface"
+                                   : "no interface of the pcapng file has a link type DFUKit reads (it has "
+                                   + read.interfaces.map(String.init).joined(separator: ", ") + ")",
+                               remedy: "DFUKit reads \(formatsRead); capture HCI or the LE link layer")
+        }
+        var records = read.records
+        if read.interfaces.count > 1 {
+            records.notes.insert("the pcapng file has \(read.interfaces.count) interfaces; read: the first with link type "
+                                 + "\(linkType)", at: 0)
+        }
+        return try decodePackets(records, linkType: linkType, format: .pcapng(linkType: linkType), source: source)
+    }
+
+    private static func decodePackets(_ records: CaptureRecords, linkType: UInt32, format: CaptureFormat,
+                                      source: String) throws(CaptureError) -> CapturedSession {
         switch linkType {
         case 201:
             var decoder = HCITraceDecoder()
@@ -81,14 +103,14 @@ public enum CaptureReader {
                 decoder.receive(packet.packet, sent: packet.sent, index: 0, at: records.time(of: record),
                                 record: record.number)
             }
-            return decoder.builder.session(source: source, format: .pcap(linkType: 201), notes: records.notes)
+            return decoder.builder.session(source: source, format: format, notes: records.notes)
         case 251, 256, 272:
             var decoder = LinkLayerTraceDecoder()
             for record in records.records {
                 guard let packet = LinkLayerRecordPacket(record: record, linkType: linkType) else { continue }
                 decoder.receive(packet, at: records.time(of: record), record: record.number)
             }
-            return decoder.builder.session(source: source, format: .pcap(linkType: linkType), notes: records.notes)
+            return decoder.builder.session(source: source, format: format, notes: records.notes)
         default:
             throw CaptureError(.unsupportedFormat, file: source, offset: 20,
                                detail: "pcap link type \(linkType) is not read",

@@ -41,6 +41,12 @@ enum FileBytes {
         return bytes[offset..<offset + 8].reduce(0) { $0 << 8 | UInt64($1) }
     }
 
+    static func uint16(_ bytes: [UInt8], at offset: Int, bigEndian: Bool) -> UInt16? {
+        guard offset >= 0, offset + 2 <= bytes.count else { return nil }
+        return bigEndian ? UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
+            : UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
+    }
+
     static func uint16LittleEndian(_ bytes: [UInt8], at offset: Int) -> UInt16? {
         guard offset >= 0, offset + 2 <= bytes.count else { return nil }
         return UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8

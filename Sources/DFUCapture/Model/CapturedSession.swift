@@ -31,6 +31,8 @@ public enum CaptureFormat: Sendable, Hashable, CustomStringConvertible {
     /// pcap with its link type: 251 Bluetooth LE link layer, 256 the same with a pseudo-header,
     /// 272 the Nordic BLE sniffer's, 201 HCI H4 with a direction word.
     case pcap(linkType: UInt32)
+    /// pcapng (Wireshark's default, the nRF Sniffer's) with the link type of the interface read.
+    case pcapng(linkType: UInt32)
     /// A DFUKit session recording (`--record`) of this format version.
     case recording(version: Int)
 
@@ -41,11 +43,17 @@ public enum CaptureFormat: Sendable, Hashable, CustomStringConvertible {
             let names: [UInt32: String] = [1001: "HCI", 1002: "HCI UART", 2001: "Linux monitor"]
             return "btsnoop (\(names[datalink] ?? "datalink \(datalink)"))"
         case let .pcap(linkType):
-            let names: [UInt32: String] = [251: "Bluetooth LE link layer", 256: "Bluetooth LE link layer with pseudo-header",
-                                           272: "Nordic BLE sniffer", 201: "HCI H4 with direction"]
-            return "pcap (\(names[linkType] ?? "link type \(linkType)"))"
+            return "pcap (\(Self.linkTypeName(linkType)))"
+        case let .pcapng(linkType):
+            return "pcapng (\(Self.linkTypeName(linkType)))"
         case let .recording(version):
             return "DFUKit recording v\(version)"
         }
+    }
+
+    private static func linkTypeName(_ linkType: UInt32) -> String {
+        let names: [UInt32: String] = [251: "Bluetooth LE link layer", 256: "Bluetooth LE link layer with pseudo-header",
+                                       272: "Nordic BLE sniffer", 201: "HCI H4 with direction"]
+        return names[linkType] ?? "link type \(linkType)"
     }
 }

@@ -14,8 +14,8 @@ struct CaptureInspectCommand: Command {
     ]
     static let discussion = """
         FILE is a DFUKit recording (--record), a btsnoop file (Android's HCI snoop log, btmon -w, \
-        Bumble) or a pcap of HCI H4 or of the Bluetooth LE link layer (link types 201, 251, 256, \
-        272: Ubertooth, the nRF Sniffer; save pcapng as pcap first: editcap -F pcap IN OUT).
+        Bumble) or a pcap or pcapng of HCI H4 or of the Bluetooth LE link layer (link types 201, \
+        251, 256, 272: Ubertooth, the nRF Sniffer), any of them also gzip-compressed.
         Each connection is listed with its device, its ATT_MTU and how its characteristics were \
         named: by the capture's GATT discovery, or, when the phone used its cache, by which \
         profile characteristic the values read best as. Each write and notification follows with \
