@@ -101,6 +101,40 @@ assert (q["phy"], q["data_length"], q["mtu"], q["interval_min_ms"], q["interval_
 assert any("LE Set Data Length" in n for n in r["notes"]) and any("LE Set PHY" in n for n in r["notes"]), r["notes"]' "$work/out.txt"
 check "the btsnoop trace opens and holds ATT writes" bash -c "\"$PY\" Tests/Bumble/btsnoop_dump.py \"$work/trace.btsnoop\" | grep -c \" sent data \" | grep -qv \"^0\$\""
 
+# Record and replay on a real stack: a flash recorded with --record over hci:tcp (on hci: DFUKit's
+# host also writes its btsnoop beside the recording), that btsnoop read back by the profile, both
+# files replayed as the device (sim:replay holds DFUKit to the same bytes in the same writes, so
+# a change on the wire since the recording would fail here) and the profile verified against the
+# recording. The unit tests replay fixtures recorded once; these record the flash they replay.
+start vendor_ctrlpt_device.py
+timeout 300 "$bin" flash --profile vendor-ctrlpt --device "hci:tcp:127.0.0.1:$((port + 1))" "$work/app.zip" --json \
+    --record "$work/s.dfurec" > "$work/out.txt" 2>&1
+check "vendor flash over hci:tcp with --record ends verified; the recording and DFUKit's btsnoop beside it are written" bash -c \
+    "grep -q '\"status\":\"verified\"' '$work/out.txt' && grep -q '$app_sha' '$work/state.json' \
+     && [ -s '$work/s.dfurec' ] && [ -s '$work/s.dfurec.btsnoop' ]"
+timeout 300 "$bin" capture inspect "$work/s.dfurec.btsnoop" --profile vendor-ctrlpt > "$work/out.txt" 2>&1
+status=$?
+check "capture inspect of that btsnoop: the profile explains all messages" bash -c \
+    "[ $status -eq 0 ] && tail -1 '$work/out.txt' | grep -q '^the profile explains all [1-9][0-9]* messages\$'"
+for capture in s.dfurec s.dfurec.btsnoop; do
+    timeout 300 "$bin" flash --profile vendor-ctrlpt --device "sim:replay?capture=$work/$capture" "$work/app.zip" --json \
+        > "$work/out.txt" 2>&1
+    check "the flash replayed from $capture (the captured device, the same bytes) ends verified" \
+        grep -q '"status":"verified"' "$work/out.txt"
+done
+timeout 300 "$bin" profile verify vendor-ctrlpt --against "$work/s.dfurec" --package "$work/app.zip" > "$work/out.txt" 2>&1
+status=$?
+check "profile verify vendor-ctrlpt against the recording: reproduced (exit 0)" [ "$status" -eq 0 ]
+# One wrong constant: the start command's opcode 0x09 instead of 0x01 (the only 0x01 request
+# byte in the profile). Verify must fail and name the message and the field.
+sed 's/- { type: u8, value: 0x01 }/- { type: u8, value: 0x09 }/' profiles/vendor-ctrlpt.yaml > "$work/vendor-wrong-start.yaml"
+timeout 300 "$bin" profile verify "$work/vendor-wrong-start.yaml" --against "$work/s.dfurec" --package "$work/app.zip" \
+    > "$work/out.txt" 2>&1
+status=$?
+check "profile verify with start's opcode 0x09: exit 1, naming message 'start' field 1" bash -c \
+    "[ $status -eq 1 ] && ! cmp -s profiles/vendor-ctrlpt.yaml '$work/vendor-wrong-start.yaml' \
+     && grep -q \"message 'start' field 1\" '$work/out.txt'"
+
 start vendor_ctrlpt_device.py --disconnect-after 20000
 timeout 300 "$bin" flash --profile vendor-ctrlpt --device "hci:tcp:127.0.0.1:$((port + 1))" "$work/app.zip" --json > "$work/out.txt" 2>&1
 check "vendor flash resumes after a disconnect" bash -c "grep -q '\"resumes\":[1-9]' '$work/out.txt' && grep -q '$app_sha' '$work/state.json'"

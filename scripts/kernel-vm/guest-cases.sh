@@ -3,9 +3,11 @@
 # for the kernel lives on the HOST (bumble-bridge.py), reached through ttyS1 (a qemu chardev on
 # the host's unix socket); btattach makes it hci0. Then, per line of /mnt/work/results/cases.txt
 #   NAME KIND PEER [ARGS...]      KIND: att-mtu (the libbluetooth stand-in), flash, refused (a flash
-#                                 that must fail), scan, batch or adapter-errors (dfukit)
+#                                 that must fail), record (a flash that also records the session
+#                                 with --record), scan, batch or adapter-errors (dfukit)
 # it runs the case with btmon capturing to results/NAME/btmon.snoop, its output in
-# results/NAME/out.txt and exit status in results/NAME/rc. The host judges the results.
+# results/NAME/out.txt and exit status in results/NAME/rc (a record case's recording in
+# results/NAME/session.dfurec). The host judges the results (and replays the recordings).
 R=/mnt/work/results
 . $R/guest-env.sh          # REPO, DFUKIT, ATT_CLIENT, CASE_TIMEOUT
 cd "$REPO"                 # the repository, read-only from the host (writes stay in the guest)
@@ -30,6 +32,9 @@ while read -r name kind peer args; do
     case $kind in
         att-mtu) timeout $CASE_TIMEOUT $ATT_CLIENT $peer random 517 > $d/out.txt 2>&1; rc=$? ;;
         flash|refused) timeout $CASE_TIMEOUT $DFUKIT flash --device bluez:hci0/$peer $args --json > $d/out.txt 2>&1; rc=$? ;;
+        record)  # into the shared results directory: writes elsewhere stay in the guest's overlay
+                 timeout $CASE_TIMEOUT $DFUKIT flash --device bluez:hci0/$peer $args --record $d/session.dfurec \
+                     --json > $d/out.txt 2>&1; rc=$? ;;
         scan)    timeout $CASE_TIMEOUT $DFUKIT scan --device bluez:hci0 $args --json > $d/out.txt 2>&1; rc=$? ;;
         adapter-errors)   # the errors of issue 6 from the real kernel: no such adapter, no
                           # CAP_NET_ADMIN (user nobody), adapter powered off (then on again)

@@ -61,8 +61,11 @@ legacy_sha=$(package_sha "$legacy_pkg")
 # (the *-resume cases also check dfukit reported a resume; a scan case expects its own peer and
 # the other Nordic peers in the list, and no vendor peer: the profile filters them out; a batch
 # case flashes exactly its PEERs, comma-separated, two links at once; a refused case is a flash
-# that must fail, with the reason in its error, and leave the device without the image; KEY=VALUE:
-# the peer's state file must also say "KEY": VALUE, e.g. that the image runs confirmed)
+# that must fail, with the reason in its error, and leave the device without the image; a record
+# case is a flash that also records the session with --record, whose recording comes back in the
+# results directory, is replayed on the host as the device (sim:replay) to a verified flash and
+# reproduces the profile (profile verify), its client arguments being --profile P PACKAGE [...];
+# KEY=VALUE: the peer's state file must also say "KEY": VALUE, e.g. that the image runs confirmed)
 # The SMP peer reboots as Zephyr + MCUboot do: 250 ms after answering reset, then silent for
 # 1 s + 97 ms per KiB swapped (about 4.9 s here; smp-long-swap: 220 ms per KiB, 9.9 s). The
 # legacy peer is an nRF5 SDK 11 bootloader: 4 s bank erase at Start; its application starts
@@ -74,6 +77,7 @@ cases=(
   "scan-nordic scan F0:DF:00:00:02:03 nordic_secure_dfu_device.py - | --profile nordic-secure-dfu --seconds 3"
   "att-mtu-vendor att-mtu F0:DF:00:00:01:01 vendor_ctrlpt_device.py - |"
   "vendor-flash flash F0:DF:00:00:01:02 vendor_ctrlpt_device.py $vendor_sha | --profile vendor-ctrlpt $work/app.zip"
+  "vendor-record record F0:DF:00:00:01:08 vendor_ctrlpt_device.py $vendor_sha | --profile vendor-ctrlpt $work/app.zip"
   "nordic-flash flash F0:DF:00:00:02:01 nordic_secure_dfu_device.py $nordic_sha | --profile nordic-secure-dfu $nordic_pkg --set prn=8"
   "vendor-resume flash F0:DF:00:00:01:03 vendor_ctrlpt_device.py:--disconnect-after=8000 $vendor_sha | --profile vendor-ctrlpt $work/app.zip"
   "nordic-resume flash F0:DF:00:00:02:02 nordic_secure_dfu_device.py:--disconnect-after=9000 $nordic_sha | --profile nordic-secure-dfu $nordic_pkg"
@@ -144,7 +148,7 @@ done
 sleep 1
 
 # 6. One VM for all cases. The 17 cases took 175-190 s of VM on a 2-core builder (the SMP and
-# legacy ones wait for the peers' reboots); the limit (VM_TIMEOUT, default 480 s, was 360 s
+# legacy ones wait for the peers' reboots), 18 with vendor-record 182 s; the limit (VM_TIMEOUT, default 480 s, was 360 s
 # before those cases) leaves room for slower machines.
 echo "test-kernel: booting the VM for ${#cases[@]} cases (set-up took $(( $(date +%s) - start ))s)"
 vm_start=$(date +%s)
@@ -169,6 +173,20 @@ link_granted() {
 r = json.loads([l for l in open(sys.argv[1]) if l.startswith("{")][-1])["link"]
 assert (r["source"], r["interval_ms"], r["latency"], r["mtu"], r["tx_octets"]) == ("kernel", 7.5, 0, 247, 27), r
 assert (r["requested"]["interval_min_ms"], r["requested"]["interval_max_ms"], r["requested"]["mtu"]) == (7.5, 15, 517), r' "$1"
+}
+# replayed DIR --profile P PACKAGE [OPTION...]: a record case's recording, taken over the real
+# kernel stack, replayed on the host as the device (sim:replay: DFUKit held to the same bytes in
+# the same writes, on a virtual clock) must end verified, and profile verify against it must
+# reproduce the session (exit 0). Prints why not and fails; outputs in replay.txt, verify.txt.
+replayed() {
+    local d=$1; shift
+    local profile=$2 package=$3
+    timeout 120 "$dfukit" flash --device "sim:replay?capture=$d/session.dfurec" "$@" --json > "$d/replay.txt" 2>&1
+    local rc=$?
+    grep -q '"status" *: *"verified"' "$d/replay.txt" ||
+        { echo "the replay of its recording did not end verified (rc $rc, see replay.txt)"; return 1; }
+    timeout 120 "$dfukit" profile verify "$profile" --against "$d/session.dfurec" --package "$package" "${@:4}" \
+        > "$d/verify.txt" 2>&1 || { echo "profile verify against its recording exited $? (see verify.txt)"; return 1; }
 }
 passed=0; failed=0
 for c in "${cases[@]}"; do
@@ -198,8 +216,11 @@ for c in "${cases[@]}"; do
             [ ! -f "$d/state-$peer.json" ] && ok=1 || why="the flash was not refused for want of encryption (rc $(cat "$d/rc"))"
     elif [ "$kind" = batch ] && ! grep -q '"succeeded" *: *2' "$d/out.txt"; then why="the batch did not report 2 devices succeeded (rc $(cat "$d/rc"))"
     elif [ "$kind" = batch ] && ! grep -q '"devices" *: *2' "$d/out.txt"; then why="the batch did not flash exactly its 2 devices"
-    elif [ "$kind" = flash ] && ! grep -q '"status" *: *"verified"' "$d/out.txt"; then why="dfukit did not end verified (rc $(cat "$d/rc"))"
+    elif [[ $kind == flash || $kind == record ]] && ! grep -q '"status" *: *"verified"' "$d/out.txt"; then
+        why="dfukit did not end verified (rc $(cat "$d/rc"))"
     elif ! all_have "$sha" "$d" "$peer"; then why="a peripheral's state file lacks the image's sha256"
+    elif [ "$kind" = record ] && [ ! -s "$d/session.dfurec" ]; then why="no recording came back from the guest"
+    elif [ "$kind" = record ] && ! why=$(replayed "$d" ${c#*|}); then :   # why: what did not replay
     elif [ -n "$state" ] && ! all_have "\"${state%%=*}\": *\"\?${state#*=}\"\?[,}]" "$d" "$peer"; then
         why="the peripheral's state file does not say ${state%%=*} = ${state#*=}: $(cat "$d/state-$peer.json")"
     elif [[ $name == *-resume ]] && ! grep -q '"resumes" *: *[1-9]' "$d/out.txt"; then why="no resume reported"
@@ -208,8 +229,9 @@ for c in "${cases[@]}"; do
     else ok=1; fi
     if [ $ok = 1 ]; then
         passed=$((passed + 1)); echo "ok: $name ($(cat "$d/seconds")s in the guest)"
-        [ "$kind" = flash ] && echo "    granted: $(grep -m1 '^link: ' "$d/out.txt")"
-        [ "${KEEP_CAPTURES:-0}" = 1 ] || rm -f "$d/btmon.snoop"
+        [[ $kind == flash || $kind == record ]] && echo "    granted: $(grep -m1 '^link: ' "$d/out.txt")"
+        [ "$kind" = record ] && echo "    replayed on the host: $(tail -1 "$d/verify.txt")"
+        [ "${KEEP_CAPTURES:-0}" = 1 ] || rm -f "$d/btmon.snoop" "$d/session.dfurec"
     else
         failed=$((failed + 1)); echo "FAILED: $name: $why"
         tail -5 "$d/out.txt" 2>/dev/null | sed 's/^/    /'
