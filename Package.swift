@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(name: "DFUTraceTests",
                     dependencies: ["DFUTrace", "DFUEngine", "DFUSimulator", "DFUProfile", "DFUPackage", "DFUGATT", "DFUBytes"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "DFULedgerTests", dependencies: ["DFULedger"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
+        .testTarget(name: "DFULedgerTests", dependencies: ["DFULedger", "DFUBytes"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUBatchTests",
                     dependencies: ["DFUBatch", "DFUEngine", "DFUSimulator", "DFUProfile", "DFUPackage", "DFUGATT"],
                     swiftSettings: swiftSettings),

@@ -10,6 +10,7 @@
 #include <cryptopp/rsa.h>
 #include <cryptopp/pssr.h>
 #include <cryptopp/aes.h>
+#include <cryptopp/osrng.h>
 
 #include <cstring>
 #include <memory>
@@ -165,6 +166,59 @@ extern "C" int dfukit_ed25519_verify(const uint8_t *public_key, size_t key_count
         }
         bool ok = verifier.VerifyMessage(message, message_count, signature, signature_count);
         return ok ? DFUKIT_CRYPTO_OK : DFUKIT_CRYPTO_BAD_SIGNATURE;
+    } catch (...) {
+        return DFUKIT_CRYPTO_BAD_KEY;
+    }
+}
+
+extern "C" int dfukit_ed25519_generate(uint8_t seed[32], uint8_t public_key[32]) {
+    using namespace CryptoPP;
+    try {
+        AutoSeededRandomPool rng;
+        ed25519Signer signer(rng);
+        const ed25519PrivateKey &key = dynamic_cast<const ed25519PrivateKey &>(signer.GetPrivateKey());
+        memcpy(seed, key.GetPrivateKeyBytePtr(), 32);
+        memcpy(public_key, key.GetPublicKeyBytePtr(), 32);
+        return DFUKIT_CRYPTO_OK;
+    } catch (...) {
+        return DFUKIT_CRYPTO_ERROR;
+    }
+}
+
+extern "C" int dfukit_ed25519_public_key(const uint8_t seed[32], uint8_t public_key[32]) {
+    using namespace CryptoPP;
+    try {
+        ed25519Signer signer(seed);
+        const ed25519PrivateKey &key = dynamic_cast<const ed25519PrivateKey &>(signer.GetPrivateKey());
+        memcpy(public_key, key.GetPublicKeyBytePtr(), 32);
+        return DFUKIT_CRYPTO_OK;
+    } catch (...) {
+        return DFUKIT_CRYPTO_BAD_KEY;
+    }
+}
+
+extern "C" int dfukit_ed25519_sign(const uint8_t seed[32], const uint8_t *message, size_t message_count,
+                                   uint8_t signature[64]) {
+    using namespace CryptoPP;
+    try {
+        ed25519Signer signer(seed);
+        // Ed25519 signatures are deterministic: the generator is not used.
+        size_t written = signer.SignMessage(NullRNG(), message, message_count, signature);
+        return written == 64 ? DFUKIT_CRYPTO_OK : DFUKIT_CRYPTO_ERROR;
+    } catch (...) {
+        return DFUKIT_CRYPTO_ERROR;
+    }
+}
+
+extern "C" int dfukit_ed25519_seed_from_pkcs8(const uint8_t *der, size_t der_count, uint8_t seed[32]) {
+    using namespace CryptoPP;
+    try {
+        ByteQueue queue = queueOf(der, der_count);
+        ed25519PrivateKey key;
+        key.Load(queue);
+        if (queue.MaxRetrievable() != 0) return DFUKIT_CRYPTO_BAD_KEY;
+        memcpy(seed, key.GetPrivateKeyBytePtr(), 32);
+        return DFUKIT_CRYPTO_OK;
     } catch (...) {
         return DFUKIT_CRYPTO_BAD_KEY;
     }

@@ -5,7 +5,7 @@ import XCTest
 /// devices: none is flashed twice. Needs a server: `make test-postgres` starts one and sets
 /// DFUKIT_TEST_POSTGRES_URL (CI runs it).
 final class BatchPostgresTests: XCTestCase {
-    private func url() throws -> String {
+    func url() throws -> String {
         guard let url = ProcessInfo.processInfo.environment["DFUKIT_TEST_POSTGRES_URL"] else {
             throw XCTSkip("set DFUKIT_TEST_POSTGRES_URL (make test-postgres starts a server)")
         }

@@ -16,7 +16,7 @@ final class PostgresLedgerTests: XCTestCase {
         url = try LedgerURL(parsing: text)
     }
 
-    private func open(clock: LedgerClock = .system, session: LedgerSession = .current()) async throws(LedgerError) -> any Ledger {
+    func open(clock: LedgerClock = .system, session: LedgerSession = .current()) async throws(LedgerError) -> any Ledger {
         try await url.open(LedgerOptions(clock: clock, session: session))
     }
 

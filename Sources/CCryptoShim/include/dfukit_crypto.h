@@ -49,6 +49,24 @@ int dfukit_ed25519_verify(const uint8_t *public_key, size_t key_count,
                           const uint8_t *message, size_t message_count,
                           const uint8_t *signature, size_t signature_count);
 
+/// Ed25519 keys and signatures (RFC 8032, PureEdDSA). A private key is its 32-byte seed (what
+/// RFC 8032 calls the secret key and PKCS#8 holds); the public key is 32 bytes.
+
+/// Makes a new key pair from the operating system's random source: writes the seed and the
+/// public key.
+int dfukit_ed25519_generate(uint8_t seed[32], uint8_t public_key[32]);
+
+/// The public key of a seed.
+int dfukit_ed25519_public_key(const uint8_t seed[32], uint8_t public_key[32]);
+
+/// Signs `message` itself with the seed's key: writes the 64-byte signature.
+int dfukit_ed25519_sign(const uint8_t seed[32], const uint8_t *message, size_t message_count,
+                        uint8_t signature[64]);
+
+/// Reads a DER PKCS#8 PrivateKeyInfo / OneAsymmetricKey (RFC 8410) holding an Ed25519 key and
+/// writes its seed; DFUKIT_CRYPTO_BAD_KEY for anything else.
+int dfukit_ed25519_seed_from_pkcs8(const uint8_t *der, size_t der_count, uint8_t seed[32]);
+
 /// Verifies an RSASSA-PSS signature over SHA-256(message) with MGF1(SHA-256) and a 32-byte
 /// salt (what MCUboot's RSA2048/RSA3072 TLVs hold). `public_key_der` is a DER
 /// SubjectPublicKeyInfo or a PKCS#1 RSAPublicKey.

@@ -45,6 +45,13 @@ public struct LineConfiguration: Sendable {
     public var ledger: String?
     /// This station's name in the ledger; nil: the host name.
     public var station: String?
+    /// The station's Ed25519 private key (a PEM PKCS#8 file, `dfukit station keygen`): when set,
+    /// each attempt's audit record is signed with it and stored in the ledger. Read and checked
+    /// before any device is touched (`Preflight.batch`).
+    public var auditKey: String?
+    /// Who runs the line, recorded in each audit record (`dfukit batch run` defaults it to the
+    /// login name).
+    public var operatorName: String?
     /// Profile parameters for every device (`set:` in a line file, `--set NAME=VALUE`).
     public var parameters: [String: ParameterValue] = [:]
     /// Where each key's value was written in the line file, and each `set:` parameter's

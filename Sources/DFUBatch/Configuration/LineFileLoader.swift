@@ -4,7 +4,7 @@ import DFUProfile
 /// unknown keys, wrong types and bad values are reported as `FILE:LINE:COL: error: MESSAGE`.
 public enum LineFileLoader {
     static let keys = ["profile", "package", "device", "devices", "count", "min-rssi", "name", "concurrency", "retries",
-                       "backoff", "max-backoff", "timeout", "lease", "checks", "skip-done", "skip-installed", "ledger", "station", "set"]
+                       "backoff", "max-backoff", "timeout", "lease", "checks", "skip-done", "skip-installed", "ledger", "station", "audit-key", "operator", "set"]
 
     /// Reads the line file at `path`. Throws every mistake at once, each with its `FILE:LINE:COL`
     /// (an unreadable file, YAML errors, unknown keys, wrong types, bad values).
@@ -52,6 +52,8 @@ public enum LineFileLoader {
             }
             switch key {
             case "profile": line.profile = text()
+            case "audit-key": line.auditKey = text()
+            case "operator": line.operatorName = text()
             case "package": line.package = text()
             case "device": line.device = text()
             case "devices":

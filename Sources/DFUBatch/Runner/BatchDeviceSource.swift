@@ -92,4 +92,18 @@ public struct AttemptRecord: Sendable {
     public var clock: Clock = .wall
     /// The firmware version the device was found to run (`skip-installed`), when it was read.
     public var deviceVersion: String?
+    /// The version the device ran before the attempt, when `skip-installed` read it (also when it
+    /// was not the target and the device was flashed).
+    public var versionBefore: String?
+    /// What the device holds of the last image after the attempt (`FirmwareStage` raw values:
+    /// one stage, or two when a lost answer leaves it open); empty when nothing tells.
+    public var deviceHolds: [String] = []
+    /// What proved `deviceHolds`, in words (`FlashReport.evidence`).
+    public var evidence: String?
+    /// What the stack granted the attempt's last connection (nil: it cannot tell, or none was made).
+    public var link: LinkGrant?
+    /// Steps tried again within the attempt (`FlashReport.retries`).
+    public var retries = 0
+    /// Reconnections after a lost link that went on with the update (`FlashReport.resumes`).
+    public var resumes = 0
 }

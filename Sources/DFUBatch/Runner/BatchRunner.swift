@@ -322,8 +322,10 @@ public final class BatchRunner: Sendable {
         let session = DeviceSession(profile: plan.profile, transport: transport, address: device, options: options) { event in
             if case let .progress(_, done, total, _) = event { onEvent(.progress(device, done: done, total: total)) }
         }
+        var versionBefore: String?
         if attempt == 1, let rule = plan.line.skipInstalled {
             let found = await InstalledVersionProbe(rule: rule, plan: plan).probe(device, attempt: attempt, on: session)
+            versionBefore = found.version
             if await recordIfSkipped(found, device: device, slot: slot) {
                 await session.close()
                 return .skipped
@@ -334,7 +336,8 @@ public final class BatchRunner: Sendable {
             }
         }
         onEvent(.deviceStarted(device, attempt: attempt, slot: slot))
-        let record = await updateAndCheck(device, attempt: attempt, on: session, keeper: keeper)
+        var record = await updateAndCheck(device, attempt: attempt, on: session, keeper: keeper)
+        record.versionBefore = versionBefore
         await session.close()
         return .attempted(record)
     }
@@ -348,6 +351,11 @@ public final class BatchRunner: Sendable {
         let report = await runWithTimeout(FlashSession(on: session, profile: plan.profile, images: plan.images),
                                           keeper: keeper)
         record.bytes = report.bytes
+        record.deviceHolds = report.deviceHolds.map(\.rawValue)
+        record.evidence = report.evidence
+        record.link = report.link
+        record.retries = report.retries
+        record.resumes = report.resumes
         record.endedAt = Date().timeIntervalSince1970
         // The clock the attempt is recorded on: simulated seconds on a simulated source, otherwise
         // the wall clock (a `realtime=2` fleet's session counts simulated seconds, twice the wall's).

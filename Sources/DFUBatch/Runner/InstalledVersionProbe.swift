@@ -16,6 +16,8 @@ struct InstalledVersionProbe {
     struct Finding {
         var skipped: AttemptRecord?
         var seconds: Double
+        /// The version the device was seen to run, whether or not it is the target.
+        var version: String? = nil
     }
 
     func probe(_ device: DeviceAddress, attempt: Int, on session: DeviceSession) async -> Finding {
@@ -28,11 +30,12 @@ struct InstalledVersionProbe {
         let result = await CommandExecution.installedFirmware(
             target, installed: rule.installed, version: rule.version, image: plan.images[0], on: session)
         guard case .success(let found) = result else { return Finding(skipped: nil, seconds: 0) }
-        guard found.installed else { return Finding(skipped: nil, seconds: found.seconds) }
+        guard found.installed else { return Finding(skipped: nil, seconds: found.seconds, version: found.version) }
         var record = AttemptRecord(device: device.description, attempt: attempt, startedAt: startedAt,
                                    endedAt: Date().timeIntervalSince1970, seconds: found.seconds, bytes: 0,
                                    result: .skipped, errorKind: nil, errorMessage: nil)
         record.deviceVersion = found.version
-        return Finding(skipped: record, seconds: found.seconds)
+        record.versionBefore = found.version
+        return Finding(skipped: record, seconds: found.seconds, version: found.version)
     }
 }

@@ -34,6 +34,21 @@ public enum PEM {
         throw .missingEndLine(label: label, beginLine: beginIndex + 1)
     }
 
+    /// `der` as a PEM block labelled `label`: base64 in lines of 64 characters (RFC 7468), with a
+    /// final newline.
+    package static func encode(label: String, der: [UInt8]) -> String {
+        let body = Data(der).base64EncodedString()
+        var lines = ["-----BEGIN \(label)-----"]
+        var start = body.startIndex
+        while start < body.endIndex {
+            let end = body.index(start, offsetBy: 64, limitedBy: body.endIndex) ?? body.endIndex
+            lines.append(String(body[start..<end]))
+            start = end
+        }
+        lines.append("-----END \(label)-----")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// "PUBLIC KEY" for "-----BEGIN PUBLIC KEY-----" when `kind` is "BEGIN".
     private static func label(of line: Substring, kind: String) -> String? {
         let prefix = "-----\(kind) "

@@ -8,7 +8,7 @@ struct BatchRunCommand: Command {
     static let name = "batch run"
     static let summary = "Flash many devices at once, with retries, post-flash checks and a durable ledger."
     static let usage = "dfukit batch run [LINE.yaml] [--profile P] [--package PKG] [--device TRANSPORT] [--count N] "
-        + "[--min-rssi DBM] [--name GLOB] [--timeout DURATION] [--concurrency K] [--retries N] [--lease DURATION] [--ledger URL] [--station NAME] [--set NAME=VALUE]... [--json]"
+        + "[--min-rssi DBM] [--name GLOB] [--timeout DURATION] [--concurrency K] [--retries N] [--lease DURATION] [--ledger URL] [--station NAME] [--audit-key FILE] [--operator NAME] [--set NAME=VALUE]... [--json]"
     static let options: [OptionSpec] = [
         SharedOptions.profile("the devices' protocol"),
         OptionSpec("--package", value: "PKG", help: "the firmware package"),
@@ -22,6 +22,9 @@ struct BatchRunCommand: Command {
         OptionSpec("--lease", value: "DURATION", help: "how long a claim lasts without a heartbeat, e.g. 2m (default 10m)"),
         OptionSpec("--ledger", value: "URL", help: "sqlite:PATH (default sqlite:dfukit-ledger.sqlite) or postgresql://..."),
         OptionSpec("--station", value: "NAME", help: "this station's name in the ledger (default: the host name)"),
+        OptionSpec("--audit-key", value: "FILE", help: "sign each attempt's audit record with this station key "
+                   + "(dfukit station keygen) and keep it in the ledger"),
+        OptionSpec("--operator", value: "NAME", help: "who runs the line, in each audit record (default: $USER)"),
         SharedOptions.set("override a profile parameter"),
         SharedOptions.key("verify the package's signatures with this public key before any device (as the profile's signing-key is)"),
         SharedOptions.record("record each attempt to DIR/ADDRESS-ATTEMPT.dfurec (e.g. C0FFEE000001-1.dfurec; "
@@ -43,13 +46,17 @@ struct BatchRunCommand: Command {
         writing to the device and abandons the attempt (recorded as cancelled, "claim-lost").
         A ledger that stays unreachable for 30 s of retries stops the batch: no new device is
         started, the running ones finish or are abandoned, and the exit status is 74.
+        With --audit-key (or 'audit-key:'), each attempt's audit record is signed with the station's
+        Ed25519 key and stored with the attempt (see 'dfukit station audit'); the key file is read
+        and checked before any device is touched.
         Ctrl-C or SIGTERM once: start no new device, let the running ones finish; twice: cancel
         them. The claims of devices not done are released either way.
         Exit codes:
           0   every device done (flashed, or skipped as done or already running the target)
           1   some device failed, or an attempt record was not confirmed by the ledger
           64  usage: a missing or malformed flag, a parameter the profile does not take (from a
-              flag or the line file's set:), an empty station name
+              flag or the line file's set:), an empty station name, an audit key that cannot be read
+              or is not an Ed25519 private key
           65  the line was refused before any device was touched: an error in the line file, the
               profile or the package, each printed as FILE:LINE:COL: error: MESSAGE
           69  the transport is unavailable
@@ -85,6 +92,8 @@ struct BatchRunCommand: Command {
         if let value = arguments.value("--device") { line.device = value }
         if let value = arguments.value("--ledger") { line.ledger = value }
         if let value = arguments.value("--station") { line.station = value }
+        if let value = arguments.value("--audit-key") { line.auditKey = value }
+        if let value = arguments.value("--operator") { line.operatorName = value }
         keyPath = arguments.value("--key")
         recordDirectory = arguments.value("--record")
         if let value = try arguments.integer("--count", in: 1...1_000_000) { line.count = value }
@@ -187,8 +196,10 @@ struct BatchRunCommand: Command {
                          ledgerError: "\(error)", clock: source.usesVirtualTime ? .simulated : .wall)
             return error.kind == .invalidURL ? ExitCode.usage : ExitCode.ioError
         }
+        let operatorName = line.operatorName ?? ProcessInfo.processInfo.environment["USER"]
         let adapter = LedgerBatchAdapter(ledger: ledger, packageSHA256: packageSHA256, station: station, profile: profile.name,
-                                         includingDone: !line.skipDone)
+                                         includingDone: !line.skipDone,
+                                         audit: AuditRecordBuilder(plan: plan, operatorName: operatorName))
         let view = BatchProgressView(console: console, slots: line.concurrency)
         let runner = plan.runner(source: source, ledger: adapter, ledgerRetry: Self.ledgerRetry()) { view.handle($0) }
         let (outcome, signal) = await BatchStopSignals.run(runner)

@@ -11,11 +11,15 @@ actor LedgerBatchAdapter: BatchLedger {
     private let profile: String
     /// `skip-done: false`: devices done with the package are claimed (and flashed) again.
     private let includingDone: Bool
+    /// Signs each attempt's audit record (`--audit-key`); nil: no records.
+    private let audit: AuditRecordBuilder?
     private var claims: [String: Claim] = [:]
     /// Claim ids asked for and not answered yet (the call failed and may be retried).
     private var pendingClaimIDs: [String: String] = [:]
 
-    init(ledger: any Ledger, packageSHA256: String, station: String, profile: String, includingDone: Bool = false) {
+    init(ledger: any Ledger, packageSHA256: String, station: String, profile: String, includingDone: Bool = false,
+         audit: AuditRecordBuilder? = nil) {
+        self.audit = audit
         self.ledger = ledger
         self.packageSHA256 = packageSHA256
         self.station = station
@@ -70,13 +74,14 @@ actor LedgerBatchAdapter: BatchLedger {
         case .cancelled: result = .cancelled
         case .skipped: result = .skipped
         }
-        do {
-            try await ledger.recordAttempt(Attempt(
+        let recorded = Attempt(
             claim: claim, profile: profile, startedAt: Date(timeIntervalSince1970: attempt.startedAt),
             endedAt: Date(timeIntervalSince1970: attempt.endedAt), bytes: attempt.bytes, result: result,
             errorKind: attempt.errorKind, errorMessage: attempt.errorMessage,
             attemptNumber: claim.nextAttemptNumber + attempt.attempt - 1, seconds: attempt.seconds,
-            clock: attempt.clock == .simulated ? .simulated : .wall, deviceVersion: attempt.deviceVersion))
+            clock: attempt.clock == .simulated ? .simulated : .wall, deviceVersion: attempt.deviceVersion)
+        do {
+            try await ledger.recordAttempt(recorded, audit: audit?.signed(recorded, claim: claim, from: attempt))
         } catch {
             throw Self.batchError(error)
         }

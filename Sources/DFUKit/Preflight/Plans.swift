@@ -40,6 +40,9 @@ public struct BatchPlan: Sendable {
     public var line: LineConfiguration
     /// What to show before starting.
     public var notes: [PreflightNote]
+    /// The station's key, read from `line.auditKey`, that signs each attempt's audit record;
+    /// nil when the line signs none.
+    public var auditKey: Ed25519PrivateKey?
 }
 
 extension BatchPlan {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Every check that needs no device, made in one place before the radio for every way into
 /// DFUKit: `DFUKit.flash`, `exec` and `batch`, and `dfukit flash`, `exec` and `batch run`
 /// (which build the same requests), so one input gets one refusal, one message and one exit
@@ -63,6 +65,7 @@ public enum Preflight {
         try link(profile, scheme: scheme, locator: locator, addresses: request.line.addresses)
         if let station = request.line.station { try checkStation(station) }
         if let directory = request.recordDirectory { try recordDirectory(directory) }
+        let auditKey = try request.line.auditKey.map { (path) throws(DFUKitError) in try Self.auditKey(path) }
         let notes = try package(request.package, profile: profile, publicKeyPEM: request.publicKeyPEM, force: false,
                                 parameters: request.line.parameters)
         let images = FlashImage.images(of: request.package)
@@ -74,7 +77,26 @@ public enum Preflight {
             throw DFUKitError(kind: badParameter ? .usage : .profile, message: error.description + "\nno device was touched.")
         }
         try openingChecks(images, profile: profile, parameters: line.parameters)
-        return BatchPlan(request: request, locator: locator, scheme: scheme, images: images, line: line, notes: notes)
+        return BatchPlan(request: request, locator: locator, scheme: scheme, images: images, line: line, notes: notes,
+                         auditKey: auditKey)
+    }
+
+    /// The station's audit key (`line.auditKey`): an Ed25519 private key in a PEM PKCS#8 file.
+    /// - Throws: `.usage`, naming the file, when it cannot be read or holds no such key.
+    public static func auditKey(_ path: String) throws(DFUKitError) -> Ed25519PrivateKey {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw DFUKitError(kind: .usage, message: "cannot read the audit key \(path): \(error.localizedDescription); "
+                              + "make a station key with 'dfukit station keygen --out \(path)'\nno device was touched.")
+        }
+        do {
+            return try Ed25519PrivateKey(pem: text)
+        } catch {
+            throw DFUKitError(kind: .usage, message: "the audit key \(path) is not usable: \(error.message); "
+                              + "give the station's private key (dfukit station keygen writes it)\nno device was touched.")
+        }
     }
 
     /// A station's name is what the ledger records every attempt under: never empty.

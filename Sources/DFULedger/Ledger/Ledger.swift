@@ -56,9 +56,10 @@ public protocol Ledger: AnyObject, Sendable {
     /// (the lease ran out) or the device was marked done meanwhile.
     func heartbeat(_ claim: Claim) async throws(LedgerError)
 
-    /// Records one attempt, committed before returning. A succeeded attempt marks the device done
-    /// with the package (in the same transaction): no later `claim` returns it again.
-    func recordAttempt(_ attempt: Attempt) async throws(LedgerError)
+    /// Records one attempt, and its signed audit record when given, committed together before
+    /// returning. A succeeded attempt marks the device done with the package (in the same
+    /// transaction): no later `claim` returns it again.
+    func recordAttempt(_ attempt: Attempt, audit: SignedAuditRecord?) async throws(LedgerError)
 
     /// Gives up a claim that has not succeeded, so the device can be claimed again (by a rerun or
     /// another station). Releasing a claim that succeeded, or that was lost, changes nothing.
@@ -69,6 +70,10 @@ public protocol Ledger: AnyObject, Sendable {
 
     /// The recorded attempts that match `filter`, in the order they were recorded.
     func attempts(_ filter: AttemptFilter) async throws(LedgerError) -> [Attempt]
+
+    /// The attempts that match `filter`, in the order recorded, each with its audit record (nil
+    /// when it has none; always nil in a ledger older than schema version 3).
+    func auditEntries(_ filter: AttemptFilter) async throws(LedgerError) -> [AuditEntry]
 
     /// Counts over the attempts that match `filter`.
     func summary(_ filter: AttemptFilter) async throws(LedgerError) -> LedgerSummary
@@ -100,6 +105,11 @@ extension Ledger {
     /// Counts over the attempts `filter` selects. Throws when the ledger cannot be read.
     public func summary(_ filter: AttemptFilter = .all) async throws(LedgerError) -> LedgerSummary {
         LedgerSummary(attempts: try await attempts(filter))
+    }
+
+    /// Records one attempt without an audit record (see `recordAttempt(_:audit:)`).
+    public func recordAttempt(_ attempt: Attempt) async throws(LedgerError) {
+        try await recordAttempt(attempt, audit: nil)
     }
 
     /// Every attempt, in the order recorded. Throws when the ledger cannot be read.

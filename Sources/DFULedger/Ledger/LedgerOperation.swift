@@ -27,6 +27,7 @@ enum LedgerOperation {
     }
 
     static let readAttempts = "read attempts"
+    static let readAuditRecords = "read the audit records"
     static let createSchema = "create the ledger's tables"
 
     /// The first 12 hex digits of a digest, as reports show it.

@@ -6,14 +6,18 @@
 ///   `session` (one ledger instance), `state` (`active`, `released` or `done`), `claimed_at`,
 ///   `heartbeat_at`. The primary key (device, package_sha256) is what makes a claim exclusive.
 /// - `dfukit_attempts`: one row per attempt, every field of `Attempt`, in insertion order (`id`).
+/// - `dfukit_audit_records`: at most one row per attempt (`attempt_id` is its `dfukit_attempts.id`),
+///   written in the attempt's transaction when the line signs: `record` (the canonical JSON, the
+///   signed bytes), `signature` (Ed25519, base64), `key_id` (hex SHA-256 of the public key).
 ///
 /// Versions: 1, the first; 2 adds the `skipped` result and the columns `clock` (`wall` or
-/// `simulated`, NULL for attempts written before) and `device_version` to `dfukit_attempts`.
+/// `simulated`, NULL for attempts written before) and `device_version` to `dfukit_attempts`;
+/// 3 adds `dfukit_audit_records` (attempts written before have no record).
 /// A station opening an older ledger migrates it in one transaction (`migrations`); a report
 /// reads either version as it is.
 enum LedgerSchema {
     /// The schema version this build creates and understands.
-    static let version = 2
+    static let version = 3
 
     static let sqlite = [
         "CREATE TABLE IF NOT EXISTS dfukit_schema (version INTEGER NOT NULL)",
@@ -53,6 +57,14 @@ enum LedgerSchema {
         )
         """,
         "CREATE INDEX IF NOT EXISTS dfukit_attempts_by_device ON dfukit_attempts (device, package_sha256)",
+        """
+        CREATE TABLE IF NOT EXISTS dfukit_audit_records (
+            attempt_id INTEGER PRIMARY KEY,
+            record TEXT NOT NULL,
+            signature TEXT NOT NULL,
+            key_id TEXT NOT NULL
+        )
+        """,
     ]
 
     static let postgres = [
@@ -93,6 +105,14 @@ enum LedgerSchema {
         )
         """,
         "CREATE INDEX IF NOT EXISTS dfukit_attempts_by_device ON dfukit_attempts (device, package_sha256)",
+        """
+        CREATE TABLE IF NOT EXISTS dfukit_audit_records (
+            attempt_id bigint PRIMARY KEY,
+            record text NOT NULL,
+            signature text NOT NULL,
+            key_id text NOT NULL
+        )
+        """,
     ]
 
     /// The statements that bring a ledger from version 1 to 2 (run in the schema transaction).
@@ -122,6 +142,18 @@ enum LedgerSchema {
         "ALTER TABLE dfukit_attempts ADD COLUMN IF NOT EXISTS device_version text",
         "UPDATE dfukit_schema SET version = 2",
     ]
+
+    /// The statements that bring a ledger from version 2 to 3: the audit table itself is made by
+    /// the schema's `CREATE TABLE IF NOT EXISTS`, run before.
+    static let migrationFrom2 = ["UPDATE dfukit_schema SET version = 3"]
+
+    /// The audit columns an attempts query reads after the attempt's: NULLs from a ledger older
+    /// than version 3 (opened `.existing`, it has no audit table).
+    static func auditColumns(version: Int) -> (columns: String, join: String) {
+        version >= 3
+            ? ("r.record, r.signature, r.key_id", " LEFT JOIN dfukit_audit_records r ON r.attempt_id = a.id")
+            : ("NULL, NULL, NULL", "")
+    }
 
     /// The attempt columns after `bytes_per_second` a SELECT reads: NULLs from a version 1 ledger.
     static func extraAttemptColumns(version: Int) -> String {

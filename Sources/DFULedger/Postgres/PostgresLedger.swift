@@ -73,8 +73,13 @@ package final class PostgresLedger: Ledger, @unchecked Sendable {
             if let found = versions.first?.first.flatMap({ $0 }).flatMap({ Int($0) }) {
                 guard found <= LedgerSchema.version else { throw LedgerSchema.tooNew(found, ledger: location) }
                 guard access == .createIfMissing, found < LedgerSchema.version else { return found }
-                for statement in LedgerSchema.postgresMigrationFrom1 {
-                    try connection.query(statement, operation: "migrate the ledger to schema version 2")
+                if found < 2 {
+                    for statement in LedgerSchema.postgresMigrationFrom1 {
+                        try connection.query(statement, operation: "migrate the ledger to schema version 2")
+                    }
+                }
+                for statement in LedgerSchema.migrationFrom2 {
+                    try connection.query(statement, operation: "migrate the ledger to schema version 3")
                 }
             } else if access == .createIfMissing {
                 try connection.query("INSERT INTO dfukit_schema (version) VALUES ($1)", [String(LedgerSchema.version)],
@@ -187,7 +192,7 @@ package final class PostgresLedger: Ledger, @unchecked Sendable {
 
     // MARK: Attempts
 
-    package func recordAttempt(_ attempt: Attempt) async throws(LedgerError) {
+    package func recordAttempt(_ attempt: Attempt, audit: SignedAuditRecord?) async throws(LedgerError) {
         let operation = LedgerOperation.record(attempt)
         try LedgerOperation.validate(device: attempt.device, packageSHA256: attempt.packageSHA256,
                                      station: attempt.station, ledger: location, operation: operation)
@@ -210,6 +215,17 @@ package final class PostgresLedger: Ledger, @unchecked Sendable {
                         attempt.errorKind, attempt.errorMessage, String(attempt.attemptNumber), String(attempt.seconds),
                         String(attempt.bytesPerSecond), attempt.clock?.rawValue, attempt.deviceVersion,
                     ], operation: operation)
+                if let audit {
+                    // The attempt's row, whether this call or an earlier try (whose answer was lost) wrote it.
+                    try connection.query("""
+                        INSERT INTO dfukit_audit_records (attempt_id, record, signature, key_id)
+                        SELECT id, $5, $6, $7 FROM dfukit_attempts
+                        WHERE device = $1 AND package_sha256 = $2 AND claim_id = $3 AND attempt_number = $4::integer
+                        ORDER BY id LIMIT 1
+                        ON CONFLICT (attempt_id) DO NOTHING
+                        """, [attempt.device, attempt.packageSHA256, attempt.claimID, String(attempt.attemptNumber),
+                              audit.canonicalJSON, audit.signature, audit.keyID], operation: operation)
+                }
                 let key = [attempt.device, attempt.packageSHA256, attempt.claimID]
                 if attempt.result.marksDone {
                     try connection.query("""
@@ -265,6 +281,36 @@ package final class PostgresLedger: Ledger, @unchecked Sendable {
                     clock: row[15].flatMap(Attempt.Clock.init(rawValue:)), deviceVersion: row[16]))
             }
             return attempts
+        }
+    }
+
+    package func auditEntries(_ filter: AttemptFilter) async throws(LedgerError) -> [AuditEntry] {
+        var conditions: [String] = []
+        var parameters: [String?] = []
+        func add(_ condition: String, _ value: String) {
+            parameters.append(value)
+            conditions.append(condition.replacingOccurrences(of: "$?", with: "$\(parameters.count)"))
+        }
+        if let device = filter.device { add("a.device = $?", device) }
+        if let package = filter.packageSHA256 { add("a.package_sha256 = $?", package) }
+        if let station = filter.station { add("a.station = $?", station) }
+        if let since = filter.since { add("a.started_at >= to_timestamp($?::double precision)", String(since.timeIntervalSince1970)) }
+        let audit = LedgerSchema.auditColumns(version: schemaVersion)
+        let sql = """
+            SELECT a.device, a.attempt_number, a.station, extract(epoch FROM a.started_at)::double precision, \(audit.columns)
+            FROM dfukit_attempts a\(audit.join)\(conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
+            ORDER BY a.id
+            """
+        let bound = parameters
+        return try await run { (connection) throws(LedgerError) -> [AuditEntry] in
+            try connection.query(sql, bound, operation: LedgerOperation.readAuditRecords).map { row in
+                var record: SignedAuditRecord?
+                if let canonical = row[4], let signature = row[5], let keyID = row[6] {
+                    record = SignedAuditRecord(canonicalJSON: canonical, signature: signature, keyID: keyID)
+                }
+                return AuditEntry(device: row[0] ?? "", attempt: row[1].flatMap { Int($0) } ?? 0, station: row[2] ?? "",
+                                  startedAt: Date(timeIntervalSince1970: row[3].flatMap { Double($0) } ?? 0), record: record)
+            }
         }
     }
 

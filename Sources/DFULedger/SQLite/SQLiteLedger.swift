@@ -76,6 +76,13 @@ package final class SQLiteLedger: Ledger, @unchecked Sendable {
                 for statement in LedgerSchema.sqliteMigrationFrom1 {
                     try connection.query(statement, operation: "migrate the ledger to schema version 2")
                 }
+                for statement in LedgerSchema.migrationFrom2 {
+                    try connection.query(statement, operation: "migrate the ledger to schema version 3")
+                }
+            case 2?:
+                for statement in LedgerSchema.migrationFrom2 {
+                    try connection.query(statement, operation: "migrate the ledger to schema version 3")
+                }
             default:
                 break
             }
@@ -195,7 +202,7 @@ package final class SQLiteLedger: Ledger, @unchecked Sendable {
 
     // MARK: Attempts
 
-    package func recordAttempt(_ attempt: Attempt) async throws(LedgerError) {
+    package func recordAttempt(_ attempt: Attempt, audit: SignedAuditRecord?) async throws(LedgerError) {
         let operation = LedgerOperation.record(attempt)
         try LedgerOperation.validate(device: attempt.device, packageSHA256: attempt.packageSHA256,
                                      station: attempt.station, ledger: location, operation: operation)
@@ -216,6 +223,12 @@ package final class SQLiteLedger: Ledger, @unchecked Sendable {
                         .real(attempt.seconds), .real(attempt.bytesPerSecond), SQLiteValue(attempt.clock?.rawValue),
                         SQLiteValue(attempt.deviceVersion),
                     ], operation: operation)
+                if let audit {
+                    try connection.query("""
+                        INSERT INTO dfukit_audit_records (attempt_id, record, signature, key_id)
+                        VALUES (last_insert_rowid(), ?1, ?2, ?3)
+                        """, [.text(audit.canonicalJSON), .text(audit.signature), .text(audit.keyID)], operation: operation)
+                }
                 let now = SQLiteValue.real(clock.now().timeIntervalSince1970)
                 let key: [SQLiteValue] = [.text(attempt.device), .text(attempt.packageSHA256), .text(attempt.claimID)]
                 if attempt.result.marksDone {
@@ -274,6 +287,36 @@ package final class SQLiteLedger: Ledger, @unchecked Sendable {
                     deviceVersion: row[16].text))
             }
             return attempts
+        }
+    }
+
+    package func auditEntries(_ filter: AttemptFilter) async throws(LedgerError) -> [AuditEntry] {
+        var conditions: [String] = []
+        var parameters: [SQLiteValue] = []
+        func add(_ condition: String, _ value: SQLiteValue) {
+            parameters.append(value)
+            conditions.append(condition.replacingOccurrences(of: "?", with: "?\(parameters.count)"))
+        }
+        if let device = filter.device { add("a.device = ?", .text(device)) }
+        if let package = filter.packageSHA256 { add("a.package_sha256 = ?", .text(package)) }
+        if let station = filter.station { add("a.station = ?", .text(station)) }
+        if let since = filter.since { add("a.started_at >= ?", .real(since.timeIntervalSince1970)) }
+        let audit = LedgerSchema.auditColumns(version: schemaVersion)
+        let sql = """
+            SELECT a.device, a.attempt_number, a.station, a.started_at, \(audit.columns)
+            FROM dfukit_attempts a\(audit.join)\(conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
+            ORDER BY a.id
+            """
+        let (connection, bound) = (connection, parameters)
+        return try await executor.run { () throws(LedgerError) -> [AuditEntry] in
+            try connection.query(sql, bound, operation: LedgerOperation.readAuditRecords).map { row in
+                var record: SignedAuditRecord?
+                if let canonical = row[4].text, let signature = row[5].text, let keyID = row[6].text {
+                    record = SignedAuditRecord(canonicalJSON: canonical, signature: signature, keyID: keyID)
+                }
+                return AuditEntry(device: row[0].text ?? "", attempt: Int(row[1].integer ?? 0), station: row[2].text ?? "",
+                                  startedAt: Date(timeIntervalSince1970: row[3].real ?? 0), record: record)
+            }
         }
     }
 
