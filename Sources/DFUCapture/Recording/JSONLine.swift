@@ -1,3 +1,4 @@
+import DFUBytes
 /// One JSON object written key by key in the order given, so that a recording's lines read the
 /// same every time (`format` first in the header, `t` and `event` first in an event).
 struct JSONLine {
@@ -20,21 +21,7 @@ struct JSONLine {
 
     /// `value` as a JSON string: quotes, backslashes and control characters escaped.
     static func quoted(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        JSONValue.quoted(value)
     }
 
     /// A JSON array of already-encoded items.

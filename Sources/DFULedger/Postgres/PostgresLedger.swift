@@ -244,16 +244,7 @@ package final class PostgresLedger: Ledger, @unchecked Sendable {
     }
 
     package func attempts(_ filter: AttemptFilter) async throws(LedgerError) -> [Attempt] {
-        var conditions: [String] = []
-        var parameters: [String?] = []
-        func add(_ condition: String, _ value: String) {
-            parameters.append(value)
-            conditions.append(condition.replacingOccurrences(of: "$?", with: "$\(parameters.count)"))
-        }
-        if let device = filter.device { add("device = $?", device) }
-        if let package = filter.packageSHA256 { add("package_sha256 = $?", package) }
-        if let station = filter.station { add("station = $?", station) }
-        if let since = filter.since { add("started_at >= to_timestamp($?::double precision)", String(since.timeIntervalSince1970)) }
+        let (conditions, parameters) = Self.conditions(filter)
         let sql = """
             SELECT claim_id, device, serial, package_sha256, profile, station,
                    extract(epoch FROM started_at)::double precision, extract(epoch FROM ended_at)::double precision,
@@ -284,17 +275,24 @@ package final class PostgresLedger: Ledger, @unchecked Sendable {
         }
     }
 
-    package func auditEntries(_ filter: AttemptFilter) async throws(LedgerError) -> [AuditEntry] {
+    /// The WHERE conditions of `filter` over dfukit_attempts (its columns prefixed with
+    /// `table`), with their parameters numbered $1, $2...
+    private static func conditions(_ filter: AttemptFilter, table: String = "") -> (conditions: [String], parameters: [String?]) {
         var conditions: [String] = []
         var parameters: [String?] = []
         func add(_ condition: String, _ value: String) {
             parameters.append(value)
-            conditions.append(condition.replacingOccurrences(of: "$?", with: "$\(parameters.count)"))
+            conditions.append(table + condition.replacingOccurrences(of: "$?", with: "$\(parameters.count)"))
         }
-        if let device = filter.device { add("a.device = $?", device) }
-        if let package = filter.packageSHA256 { add("a.package_sha256 = $?", package) }
-        if let station = filter.station { add("a.station = $?", station) }
-        if let since = filter.since { add("a.started_at >= to_timestamp($?::double precision)", String(since.timeIntervalSince1970)) }
+        if let device = filter.device { add("device = $?", device) }
+        if let package = filter.packageSHA256 { add("package_sha256 = $?", package) }
+        if let station = filter.station { add("station = $?", station) }
+        if let since = filter.since { add("started_at >= to_timestamp($?::double precision)", String(since.timeIntervalSince1970)) }
+        return (conditions, parameters)
+    }
+
+    package func auditEntries(_ filter: AttemptFilter) async throws(LedgerError) -> [AuditEntry] {
+        let (conditions, parameters) = Self.conditions(filter, table: "a.")
         let audit = LedgerSchema.auditColumns(version: schemaVersion)
         let sql = """
             SELECT a.device, a.attempt_number, a.station, extract(epoch FROM a.started_at)::double precision, \(audit.columns)
