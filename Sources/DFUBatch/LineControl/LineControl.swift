@@ -53,7 +53,7 @@ public struct LineHalt: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether `other` is the same halt read back (the station that saw it may be known to one only).
     package func isSame(as other: LineHalt) -> Bool {
-        line == other.line && rule == other.rule && attempts == other.attempts
+        rule == other.rule && attempts == other.attempts
     }
 
     /// "line L halted: failed >= 3 of last 10 held (seen by station S)".
