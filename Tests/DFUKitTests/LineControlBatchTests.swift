@@ -54,8 +54,12 @@ final class LineControlBatchTests: XCTestCase {
             case .event(.lineHalted(_, _, let waiting)):
                 halts += 1
                 XCTAssertTrue(waiting)
-                XCTAssertEqual(ledger.records.count, 2)
-                XCTAssertTrue(ledger.resume(), "the operator resumes the line")
+                // The operator comes after a while: meanwhile no device starts.
+                Task {
+                    try await Task.sleep(for: .milliseconds(1500))
+                    XCTAssertEqual(ledger.records.count, 2, "no device started on the halted line")
+                    XCTAssertTrue(ledger.resume(), "the operator resumes the line")
+                }
             case .event(.lineResumed): resumes += 1
             case .finished(let summary): finished = summary
             default: break
@@ -74,8 +78,9 @@ final class LineControlBatchTests: XCTestCase {
     func testTwoStationsOnOneLedgerBothStop() async throws {
         let ledger = MemoryBatchLedger(line: "east")
         // Every device fails its first attempt; two stations take devices of one fleet at once.
-        async let first = collect(DFUKit.batch(try request(ledger, fleet: "fleet=40&fault-rate=1", rule: "failed >= 3 of last 3")))
-        async let second = collect(DFUKit.batch(try request(ledger, fleet: "fleet=40&fault-rate=1", rule: "failed >= 3 of last 3")))
+        let both = try request(ledger, fleet: "fleet=40&fault-rate=1", rule: "failed >= 3 of last 3")
+        async let first = collect(DFUKit.batch(both))
+        async let second = collect(DFUKit.batch(both))
         let (a, b) = await (first, second)
         let summaries = try [a, b].map { try XCTUnwrap(summary($0.events)) }
         XCTAssertTrue(summaries.allSatisfy { $0.lineHalt != nil }, "both stations stop on the halt")

@@ -14,10 +14,12 @@ extension PostgresLedgerTests {
     /// Two stations tripping the rule at once: exactly one halt is recorded.
     func testTwoStationsHaltingAtOnceRecordOneHalt() async throws {
         let line = "pg-race-" + UUID().uuidString.prefix(8)
+        let text = try XCTUnwrap(ProcessInfo.processInfo.environment["DFUKIT_TEST_POSTGRES_URL"])
+        let url = try LedgerURL(parsing: text)
         let results = try await withThrowingTaskGroup(of: Bool.self) { group in
             for station in ["a", "b", "c", "d"] {
                 group.addTask {
-                    let ledger = try await self.open()
+                    let ledger = try await url.open()
                     let recorded = try await ledger.recordLineEvent(LineEvent(kind: .halted, line: line, station: station,
                                                                               rule: "failed >= 1 of last 1"))
                     await ledger.close()

@@ -100,7 +100,10 @@ private struct HaltRuleScanner {
         guard characters.count - index >= word.count,
               characters[index..<index + word.count].elementsEqual(word, by: { $0.lowercased() == $1.lowercased() })
         else { return false }
-        index += word.count
+        // A whole word: 'of' does not match the start of 'off'.
+        let end = index + word.count
+        if word.last?.isLetter == true, end < characters.count, characters[end].isLetter { return false }
+        index = end
         return true
     }
 

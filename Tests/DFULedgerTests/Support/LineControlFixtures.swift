@@ -19,12 +19,13 @@ enum LineControlFixtures {
             try await ledger.recordAttempt(attempt)
             try await ledger.release(claim)
             devices.append(device)
-            if index == 0 {
+            if index == 0, first == 0 {
                 let stray = try await XCTUnwrapAsync(await ledger.claim(device: LedgerFixtures.device(99, prefix: prefix),
                                                                          packageSHA256: package, station: "c"))
                 var elsewhere = LedgerFixtures.attempt(stray, result: .failed)
                 elsewhere.line = other
                 try await ledger.recordAttempt(elsewhere)
+                try await ledger.release(stray)
             }
         }
         return devices
@@ -54,7 +55,8 @@ enum LineControlFixtures {
         XCTAssertEqual(current.rule, "failed >= 3 of last 10")
         XCTAssertEqual(current.station, "b")
         XCTAssertEqual(current.attempts, all.map(\.summary))
-        XCTAssertNil(LineEvent.currentHalt(of: other, in: try await ledger.lineEvents(line: other)))
+        let otherEvents = try await ledger.lineEvents(line: other)
+        XCTAssertNil(LineEvent.currentHalt(of: other, in: otherEvents))
 
         let resume = LineEvent(kind: .resumed, line: line, operatorName: "ann", reason: "fixture reseated")
         let resumed = try await ledger.recordLineEvent(resume)
