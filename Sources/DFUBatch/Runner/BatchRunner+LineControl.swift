@@ -60,7 +60,7 @@ extension BatchRunner {
             }
             onEvent(.lineHalted(halt, recordedHere: true, waiting: plan.line.whenHalted == .wait))
         } catch {
-            onEvent(.stopping(reason: "the halt rule could not be checked: \(error)"))
+            // An unreachable ledger stops the batch itself (`ledgerCall`); a refused call leaves the line running.
         }
     }
 
