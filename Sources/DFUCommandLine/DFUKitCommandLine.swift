@@ -33,6 +33,8 @@ public enum DFUKitCommandLine {
             CommandEntry(StationKeygenCommand.self),
             CommandEntry(StationAuditExportCommand.self),
             CommandEntry(StationAuditVerifyCommand.self),
+            CommandEntry(StationResumeCommand.self),
+            CommandEntry(StationReleaseCommand.self),
             CommandEntry(SchemaOutputCommand.self),
             CommandEntry(CompletionCommand.self),
             CommandEntry(ManCommand.self),

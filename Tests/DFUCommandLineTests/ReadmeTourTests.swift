@@ -12,6 +12,10 @@ final class ReadmeTourTests: XCTestCase {
     private static let documentedEndings: [String: (status: Int32, says: String)] = [
         // The generic device answers zero where only a real device knows (next_offset).
         "dfukit profile trace vendor-ctrlpt app.zip": (1, "the generic device answers what a successful answer holds"),
+        // Devices 1 and 2 of this seeded fleet fail: the line halts itself.
+        "dfukit batch run --profile vendor-ctrlpt --package app.zip --device 'sim:vendor-ctrlpt?fleet=8&fault-rate=0.3&seed=6' "
+            + "--ledger sqlite:east.sqlite --line east --retries 0 --halt-when 'failed >= 2 of last 3' --exit-when-halted":
+            (75, "line east halted: failed >= 2 of last 3 held"),
     ]
 
     func testEveryTourCommandWithoutARadioRuns() throws {

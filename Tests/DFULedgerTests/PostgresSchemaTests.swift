@@ -75,7 +75,7 @@ final class PostgresSchemaTests: XCTestCase {
         XCTAssertEqual(try version(), "1", "a report changes nothing")
 
         let station = try await url.open()
-        XCTAssertEqual(try version(), "3")
+        XCTAssertEqual(try version(), "4")
         let claim = try await XCTUnwrapAsync(await station.claim(device: "D2", packageSHA256: "p", station: "new"))
         try await station.recordAttempt(Attempt(claim: claim, profile: "vendor-ctrlpt", startedAt: LedgerFixtures.start,
                                                 endedAt: LedgerFixtures.start, bytes: 0, result: .skipped,

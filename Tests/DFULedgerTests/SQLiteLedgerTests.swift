@@ -376,3 +376,56 @@ func XCTUnwrapAsync<T>(_ value: T?, _ message: String = "", file: StaticString =
                        line: UInt = #line) async throws -> T {
     try XCTUnwrap(value, message, file: file, line: line)
 }
+
+/// Halts, resumes, quarantines and releases in a SQLite ledger (schema 4).
+final class SQLiteLineControlTests: XCTestCase {
+    func testLineControlsAreRecordedOnceAndRestartTheirCounts() async throws {
+        let directory = try TemporaryDirectory()
+        let ledger = try await SQLiteLedger(path: directory.file("ledger.sqlite"))
+        try await LineControlFixtures.exercise(ledger, line: "L", package: LedgerFixtures.package, prefix: "C0:FF:EE")
+        await ledger.close()
+    }
+
+    /// A version 3 ledger (attempts without a line, no line events) opened by a station: migrated
+    /// to 4, its attempts kept with no line; a report reading a version 3 ledger sees no events.
+    func testAVersion3LedgerMigratesTo4() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("v3.sqlite")
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.executescript('''
+            CREATE TABLE dfukit_schema (version INTEGER NOT NULL);
+            INSERT INTO dfukit_schema VALUES (3);
+            CREATE TABLE dfukit_claims (device TEXT NOT NULL, package_sha256 TEXT NOT NULL, claim_id TEXT NOT NULL,
+                station TEXT NOT NULL, session TEXT NOT NULL, state TEXT NOT NULL, claimed_at REAL NOT NULL,
+                heartbeat_at REAL NOT NULL, PRIMARY KEY (device, package_sha256));
+            CREATE TABLE dfukit_attempts (id INTEGER PRIMARY KEY AUTOINCREMENT, claim_id TEXT NOT NULL, device TEXT NOT NULL,
+                serial TEXT, package_sha256 TEXT NOT NULL, profile TEXT NOT NULL, station TEXT NOT NULL,
+                started_at REAL NOT NULL, ended_at REAL NOT NULL, bytes INTEGER NOT NULL, result TEXT NOT NULL,
+                error_kind TEXT, error_message TEXT, attempt_number INTEGER NOT NULL, seconds REAL NOT NULL,
+                bytes_per_second REAL NOT NULL, clock TEXT, device_version TEXT);
+            CREATE TABLE dfukit_audit_records (attempt_id INTEGER PRIMARY KEY, record TEXT NOT NULL,
+                signature TEXT NOT NULL, key_id TEXT NOT NULL);
+            INSERT INTO dfukit_attempts (claim_id, device, package_sha256, profile, station, started_at, ended_at, bytes,
+                result, attempt_number, seconds, bytes_per_second) VALUES ('c1', 'D1', 'p', 'vendor-ctrlpt', 'old',
+                50, 62, 1200, 'failed', 1, 12, 100);
+            ''')
+            db.commit()
+            """
+        _ = try Subprocess.tool("python3", ["-c", script, path])
+        let reader = try await SQLiteLedger(path: path, options: LedgerOptions(access: .existing))
+        let none = try await reader.lineEvents(line: nil)
+        XCTAssertEqual(none, [])
+        await reader.close()
+
+        let station = try await SQLiteLedger(path: path)
+        let attempts = try await station.attempts()
+        XCTAssertEqual(attempts.map(\.line), [nil])
+        let version = try Subprocess.tool("python3", ["-c", "import sqlite3, sys; print(sqlite3.connect(sys.argv[1])"
+                                                      + ".execute('SELECT version FROM dfukit_schema').fetchone()[0])", path])
+        XCTAssertEqual(version.trimmingCharacters(in: .whitespacesAndNewlines), "4")
+        try await LineControlFixtures.exercise(station, line: "L", package: LedgerFixtures.package, prefix: "C0:FF:EE")
+        await station.close()
+    }
+}

@@ -45,6 +45,21 @@ public struct LineConfiguration: Sendable {
     public var ledger: String?
     /// This station's name in the ledger; nil: the host name.
     public var station: String?
+    /// The line's name in the ledger: every station of one line shares its halt state and its
+    /// halt rule counts their attempts together. Nil: the line file's name without `.yaml`
+    /// (`LineFileLoader` sets it), else the station's name.
+    public var line: String?
+    /// `halt-when`, `--halt-when`: halt the line when this rule holds over its last attempts; nil: never.
+    public var haltWhen: HaltRule?
+    /// `quarantine-after`, `--quarantine-after`: a device whose failed attempts with the package
+    /// reach this many (across runs and stations, since its last release) is quarantined: never
+    /// claimed again until `dfukit station release`. Nil: no quarantine; a device gets
+    /// `1 + retries` attempts per run, and again on a rerun, as before.
+    public var quarantineAfter: Int?
+    /// What a station does on a halted line: wait for a resume (the default) or end the run.
+    public var whenHalted: WhenHalted = .wait
+    /// How often a waiting station reads the line's state from the ledger (1...60 s).
+    public var haltPollInterval: Duration = .seconds(2)
     /// The station's Ed25519 private key (a PEM PKCS#8 file, `dfukit station keygen`): when set,
     /// each attempt's audit record is signed with it and stored in the ledger. Read and checked
     /// before any device is touched (`Preflight.batch`).
@@ -69,6 +84,16 @@ public struct LineConfiguration: Sendable {
         guard lease >= .seconds(1) else { return "must be at least 1s (it is renewed every third of it)" }
         guard lease <= .seconds(86_400) else { return "must be at most 24h" }
         return nil
+    }
+
+    /// Why `quarantineAfter` cannot be used, or nil.
+    public static func quarantineProblem(_ limit: Int) -> String? {
+        (1...1000).contains(limit) ? nil : "must be in 1...1000 failed attempts, not \(limit)"
+    }
+
+    /// Why `line` cannot name a line, or nil.
+    public static func lineNameProblem(_ name: String) -> String? {
+        name.allSatisfy(\.isWhitespace) ? "must not be empty" : nil
     }
 
     /// The delay before attempt `attempt` (2, 3, ...): `backoff` doubled each time, capped.

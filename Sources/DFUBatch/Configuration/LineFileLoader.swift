@@ -4,7 +4,8 @@ import DFUProfile
 /// unknown keys, wrong types and bad values are reported as `FILE:LINE:COL: error: MESSAGE`.
 public enum LineFileLoader {
     static let keys = ["profile", "package", "device", "devices", "count", "min-rssi", "name", "concurrency", "retries",
-                       "backoff", "max-backoff", "timeout", "lease", "checks", "skip-done", "skip-installed", "ledger", "station", "audit-key", "operator", "set"]
+                       "backoff", "max-backoff", "timeout", "lease", "checks", "skip-done", "skip-installed", "ledger", "station", "audit-key", "operator", "set",
+                       "line", "halt-when", "quarantine-after", "when-halted"]
 
     /// Reads the line file at `path`. Throws every mistake at once, each with its `FILE:LINE:COL`
     /// (an unreadable file, YAML errors, unknown keys, wrong types, bad values).
@@ -83,6 +84,27 @@ public enum LineFileLoader {
                 line.skipDone = scalar == "true"
             case "ledger": line.ledger = text()
             case "station": line.station = text()
+            case "line":
+                if let name = text() {
+                    if let problem = LineConfiguration.lineNameProblem(name) { fail("'line' \(problem)") } else { line.line = name }
+                }
+            case "halt-when":
+                guard let rule = text() else { continue }
+                do {
+                    line.haltWhen = try HaltRule(parsing: rule)
+                } catch {
+                    // The rule's column, from the scalar's first character when it is written plain.
+                    var location = value.location
+                    if let column = error.column, value.content.isPlainScalar { location.column += column - 1 }
+                    errors.append(ProfileError("'halt-when': \(error.message) (the rule is 'failed >= K of last N', "
+                                               + "e.g. 'failed >= 3 of last 10')", at: location))
+                }
+            case "quarantine-after": line.quarantineAfter = integer(1...1000)
+            case "when-halted":
+                guard let scalar = value.scalar, let choice = WhenHalted(rawValue: scalar) else {
+                    fail("'when-halted' must be wait or exit"); continue
+                }
+                line.whenHalted = choice
             case "set":
                 guard let bindings = value.mapping else { fail("'set' must be a mapping of parameter: value"); continue }
                 for binding in bindings {
@@ -126,7 +148,15 @@ public enum LineFileLoader {
             }
         }
         guard errors.isEmpty else { throw ProfileDiagnostics(errors) }
+        if line.line == nil { line.line = defaultLineName(path: path) }
         return line
+    }
+
+    /// A line file's default line name: its file name without the directory and `.yaml`/`.yml`.
+    static func defaultLineName(path: String) -> String {
+        var name = path.split(separator: "/").last.map(String.init) ?? path
+        for suffix in [".yaml", ".yml"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
+        return name.isEmpty ? path : name
     }
 
     /// `skip-installed: { exec: COMMAND | read: CHARACTERISTIC, installed: CONDITION, version: EXPRESSION }`.

@@ -18,8 +18,9 @@ public protocol BatchDeviceSource: Sendable {
 /// Calls may throw anything: a `BatchLedgerError` of kind `claimLost` or `rejected` is final;
 /// any other error is taken as the ledger being unreachable for now, and the call is retried
 /// with back-off (see `LedgerRetryPolicy`). So every call must be safe to repeat: a retried
-/// claim must not lock out its own station, a retried record must not add a second row.
-public protocol BatchLedger: Sendable {
+/// claim must not lock out its own station, a retried record must not add a second row. The
+/// line controls (`LineControlLedger`) have defaults: a ledger without them never halts.
+public protocol BatchLedger: LineControlLedger {
     /// Claims the device for this package; false when it is done already or claimed elsewhere.
     func claim(device: String) async throws -> Bool
     /// Extends the lease of the claim on the device; throws `BatchLedgerError.claimLost` when

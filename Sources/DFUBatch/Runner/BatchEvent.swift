@@ -16,6 +16,15 @@ public enum BatchEvent: Sendable {
     case stopping(reason: String)
     /// The station lost its claim on the device while working on it (the attempt was stopped).
     case claimLost(DeviceAddress, reason: String)
+    /// The line is halted (by this station's rule or another's, `recordedHere` when this station
+    /// recorded the halt): no new device starts until an operator resumes it; `waiting` when this
+    /// station polls the ledger for the resume, false when it ends the run (`--exit-when-halted`).
+    case lineHalted(LineHalt, recordedHere: Bool, waiting: Bool)
+    /// The line was resumed: this station starts new devices again.
+    case lineResumed(line: String)
+    /// The device reached the line's quarantine limit after `failures` failed attempts: it is not
+    /// retried, and no station claims it until an operator releases it.
+    case deviceQuarantined(DeviceAddress, failures: Int)
     /// A ledger write was never confirmed (the ledger stayed unreachable): what may be missing.
     case ledgerWriteFailed(DeviceAddress, operation: String, error: String)
 }
@@ -46,4 +55,12 @@ public struct BatchSummary: Sendable {
     public var unconfirmedRecords: Int
     /// Devices whose claim this station lost while working on them (their attempt was stopped).
     public var claimsLost: Int
+    /// The halt that ended the run (`WhenHalted.exit`), or nil.
+    public var lineHalt: LineHalt?
+    /// Halts this station recorded (its rule held).
+    public var halts = 0
+    /// Devices this station quarantined.
+    public var quarantined = 0
+    /// Devices not started because they were quarantined already.
+    public var quarantinedSkipped = 0
 }

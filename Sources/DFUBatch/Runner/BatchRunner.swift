@@ -48,6 +48,11 @@ public final class BatchRunner: Sendable {
         var slotSeconds: [Double] = []
         var busySlots: Set<Int> = []
         var clock = BatchClock(startedAt: Date(), simulated: false)
+        /// The halt this station last told of (once per halt, not once per worker).
+        var announcedHalt: LineHalt?
+        /// The halt that ended the run (`WhenHalted.exit`).
+        var lineHalt: LineHalt?
+        var halts = 0, quarantined = 0, quarantinedSkipped = 0
     }
 
     /// A runner for `plan` that takes devices from `source`, records in `ledger` (retrying a failed
@@ -99,7 +104,9 @@ public final class BatchRunner: Sendable {
                          cancelled: counters.cancelled, skipped: counters.skipped, attempts: counters.attempts,
                          seconds: source.usesVirtualTime ? (counters.slotSeconds.max() ?? 0) : wall,
                          stoppedEarly: stopped, ledgerFailure: counters.ledgerFailure,
-                         unconfirmedRecords: counters.unconfirmed, claimsLost: counters.claimsLost)
+                         unconfirmedRecords: counters.unconfirmed, claimsLost: counters.claimsLost,
+                         lineHalt: counters.lineHalt, halts: counters.halts, quarantined: counters.quarantined,
+                         quarantinedSkipped: counters.quarantinedSkipped)
         }
     }
 
@@ -127,7 +134,8 @@ public final class BatchRunner: Sendable {
     // MARK: - Workers
 
     private func work(slot worker: Int, queue: DeviceQueue, concurrency: Int) async {
-        while let device = await queue.next() {
+        // No new device on a halted line: wait for a resume, or end (`WhenHalted`).
+        while await lineIsOpen(queue), let device = await queue.next() {
             // On a simulated clock a device starts on the slot that is free earliest, whatever
             // task happens to run it; on a real one each worker is its own slot.
             let slot = counters.withLock { counters -> Int in
@@ -138,7 +146,7 @@ public final class BatchRunner: Sendable {
                 counters.busySlots.insert(slot)
                 return slot
             }
-            let counted = await process(device, slot: slot, concurrency: concurrency)
+            let counted = await process(device, slot: slot, concurrency: concurrency, queue: queue)
             counters.withLock { _ = $0.busySlots.remove(slot) }
             await queue.finished(counted: counted)
         }
@@ -147,8 +155,13 @@ public final class BatchRunner: Sendable {
     /// Claims the device, makes up to `1 + retries` attempts while keeping the claim alive, records
     /// each attempt, and releases the claim unless the device is done. Returns whether the device
     /// counts as done.
-    private func process(_ device: DeviceAddress, slot: Int, concurrency: Int) async -> Bool {
+    private func process(_ device: DeviceAddress, slot: Int, concurrency: Int, queue: DeviceQueue) async -> Bool {
         let key = device.description
+        if await isQuarantined(device) {
+            onEvent(.deviceSkipped(device, reason: "it is quarantined (release it with 'dfukit station release')"))
+            counters.withLock { $0.quarantinedSkipped += 1 }
+            return false
+        }
         let claimSentAt: ContinuousClock.Instant
         do {
             let (claimed, sentAt) = try await ledgerCall("claim \(device)") { try await self.ledger.claim(device: key) }
@@ -166,7 +179,7 @@ public final class BatchRunner: Sendable {
         let keeper = ClaimKeeper(gate: LeaseGate(device: device, lease: plan.line.lease, claimSentAt: claimSentAt))
         let renewal = Task { await self.keepClaimAlive(device, keeper) }
         let expiry = Task { await Self.loseWhenLeaseRunsOut(keeper) }
-        let outcome = await attempts(device, slot: slot, concurrency: concurrency, keeper: keeper)
+        let outcome = await attempts(device, slot: slot, concurrency: concurrency, keeper: keeper, queue: queue)
         renewal.cancel()
         expiry.cancel()
         switch outcome {
@@ -231,9 +244,12 @@ public final class BatchRunner: Sendable {
 
     /// The attempts at one claimed device: skipped when the first one's probe finds the target
     /// installed; succeeded once one succeeded and was recorded.
-    private func attempts(_ device: DeviceAddress, slot: Int, concurrency: Int, keeper: ClaimKeeper) async -> DeviceOutcome {
+    private func attempts(_ device: DeviceAddress, slot: Int, concurrency: Int, keeper: ClaimKeeper,
+                          queue: DeviceQueue) async -> DeviceOutcome {
         let attempts = 1 + max(0, plan.line.retries)
         for attempt in 1...attempts {
+            // A retry is a new start: none on a halted line (the claim is kept alive meanwhile).
+            if attempt > 1, !(await lineIsOpen(queue)) { break }
             if attempt > 1 {
                 let delay = plan.line.delay(beforeAttempt: attempt)
                 if source.usesVirtualTime {
@@ -277,6 +293,8 @@ public final class BatchRunner: Sendable {
             }
             onEvent(.deviceFinished(device, succeeded: record.result == .succeeded, attempt: attempt,
                                     seconds: record.seconds, error: record.errorMessage))
+            if recorded, record.result == .succeeded || record.result == .failed { await checkHaltRule() }
+            if recorded, record.result == .failed, await quarantineIfDue(device) { return .failed }
             // A success the ledger does not know of is not done: another run flashes it again.
             if record.result == .succeeded { return recorded ? .succeeded : .failed }
             if record.result == .cancelled { return .cancelled }

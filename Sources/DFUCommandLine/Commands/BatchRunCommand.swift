@@ -8,7 +8,7 @@ struct BatchRunCommand: Command {
     static let name = "batch run"
     static let summary = "Flash many devices at once, with retries, post-flash checks and a durable ledger."
     static let usage = "dfukit batch run [LINE.yaml] [--profile P] [--package PKG] [--device TRANSPORT] [--count N] "
-        + "[--min-rssi DBM] [--name GLOB] [--timeout DURATION] [--concurrency K] [--retries N] [--lease DURATION] [--ledger URL] [--station NAME] [--audit-key FILE] [--operator NAME] [--set NAME=VALUE]... [--json]"
+        + "[--min-rssi DBM] [--name GLOB] [--timeout DURATION] [--concurrency K] [--retries N] [--lease DURATION] [--ledger URL] [--station NAME] [--line NAME] [--halt-when RULE] [--quarantine-after N] [--exit-when-halted] [--audit-key FILE] [--operator NAME] [--set NAME=VALUE]... [--json]"
     static let options: [OptionSpec] = [
         SharedOptions.profile("the devices' protocol"),
         OptionSpec("--package", value: "PKG", help: "the firmware package"),
@@ -22,6 +22,13 @@ struct BatchRunCommand: Command {
         OptionSpec("--lease", value: "DURATION", help: "how long a claim lasts without a heartbeat, e.g. 2m (default 10m)"),
         OptionSpec("--ledger", value: "URL", help: "sqlite:PATH (default sqlite:dfukit-ledger.sqlite) or postgresql://..."),
         OptionSpec("--station", value: "NAME", help: "this station's name in the ledger (default: the host name)"),
+        OptionSpec("--line", value: "NAME", help: "the line's name in the ledger: its stations share its halts "
+                   + "(default: the line file's name, else the station's)"),
+        OptionSpec("--halt-when", value: "RULE", help: "halt the line when 'failed >= K of last N' of its finished attempts "
+                   + "(every station's) failed"),
+        OptionSpec("--quarantine-after", value: "N", help: "quarantine a device after N failed attempts with the package "
+                   + "(default: none)"),
+        OptionSpec("--exit-when-halted", help: "on a halted line, end the run with exit 75 instead of waiting for a resume"),
         OptionSpec("--audit-key", value: "FILE", help: "sign each attempt's audit record with this station key "
                    + "(dfukit station keygen) and keep it in the ledger"),
         OptionSpec("--operator", value: "NAME", help: "who runs the line, in each audit record (default: $USER)"),
@@ -46,6 +53,15 @@ struct BatchRunCommand: Command {
         writing to the device and abandons the attempt (recorded as cancelled, "claim-lost").
         A ledger that stays unreachable for 30 s of retries stops the batch: no new device is
         started, the running ones finish or are abandoned, and the exit status is 74.
+        Line controls: with --halt-when 'failed >= K of last N' (or 'halt-when:'), after each finished
+        attempt the station reads the line's last N finished attempts in the ledger (every station
+        of the line, since its last resume); when K of them failed, the line is halted in the
+        ledger. Every station of the line reads its state before each new device and each retry
+        and starts none while it is halted; devices in flight finish. By default a station then
+        waits, polling the ledger every 2 s, until an operator runs 'dfukit station resume'; with
+        --exit-when-halted ('when-halted: exit') it ends with exit 75. With --quarantine-after N
+        ('quarantine-after:'), a device whose failed attempts with the package reach N is
+        quarantined: not retried, and claimed by no station until 'dfukit station release'.
         With --audit-key (or 'audit-key:'), each attempt's audit record is signed with the station's
         Ed25519 key and stored with the attempt (see 'dfukit station audit'); the key file is read
         and checked before any device is touched.
@@ -61,6 +77,7 @@ struct BatchRunCommand: Command {
               profile or the package, each printed as FILE:LINE:COL: error: MESSAGE
           69  the transport is unavailable
           74  the ledger cannot be opened, or stayed unreachable while the batch ran
+          75  --exit-when-halted: the line is halted (resume it, then run again)
           130 stopped by SIGINT (Ctrl-C)
           143 stopped by SIGTERM
         """
@@ -94,6 +111,16 @@ struct BatchRunCommand: Command {
         if let value = arguments.value("--station") { line.station = value }
         if let value = arguments.value("--audit-key") { line.auditKey = value }
         if let value = arguments.value("--operator") { line.operatorName = value }
+        if let value = arguments.value("--line") { line.line = value }
+        if let text = arguments.value("--halt-when") {
+            do {
+                line.haltWhen = try Preflight.haltRule(text, option: "--halt-when")
+            } catch {
+                throw UsageError(error.message, command: command)
+            }
+        }
+        if let value = try arguments.integer("--quarantine-after", in: 1...1000) { line.quarantineAfter = value }
+        if arguments.flag("--exit-when-halted") { line.whenHalted = .exit }
         keyPath = arguments.value("--key")
         recordDirectory = arguments.value("--record")
         if let value = try arguments.integer("--count", in: 1...1_000_000) { line.count = value }
@@ -198,7 +225,7 @@ struct BatchRunCommand: Command {
         }
         let operatorName = line.operatorName ?? ProcessInfo.processInfo.environment["USER"]
         let adapter = LedgerBatchAdapter(ledger: ledger, packageSHA256: packageSHA256, station: station, profile: profile.name,
-                                         includingDone: !line.skipDone,
+                                         line: line.line ?? station, includingDone: !line.skipDone,
                                          audit: AuditRecordBuilder(plan: plan, operatorName: operatorName))
         let view = BatchProgressView(console: console, slots: line.concurrency)
         let runner = plan.runner(source: source, ledger: adapter, ledgerRetry: Self.ledgerRetry()) { view.handle($0) }
@@ -221,6 +248,11 @@ struct BatchRunCommand: Command {
             + (source.usesVirtualTime ? " (simulated)" : "") + "; ledger \(ledger.location)"
         if let signal { text += "\nstopped by \(signal.name) before every device was done; claims of devices not done were released" }
         if summary.claimsLost > 0 { text += "\n\(summary.claimsLost) device(s) abandoned: this station lost its claim on them" }
+        if summary.halts > 0 { text += "\nthis station halted line \(line.line ?? station) (\(summary.halts) time(s))" }
+        if summary.quarantined > 0 { text += "\n\(summary.quarantined) device(s) quarantined" }
+        if let halt = summary.lineHalt {
+            text += "\nstopped: \(halt); resume it with: dfukit station resume --ledger \(ledger.location) --line \(halt.line)"
+        }
         if let failure = summary.ledgerFailure {
             text += "\nstopped: the ledger is unreachable: \(failure)"
         }
@@ -239,6 +271,8 @@ struct BatchRunCommand: Command {
                 "stopped": signal != nil || summary.ledgerFailure != nil,
                 "claims_lost": summary.claimsLost, "unconfirmed_records": summary.unconfirmedRecords,
                 "signal": signal?.name ?? NSNull(), "ledger_error": summary.ledgerFailure ?? NSNull(),
+                "line_halted": summary.lineHalt?.description ?? NSNull(), "halts": summary.halts,
+                "quarantined": summary.quarantined,
             ]) { $1 }
             console.out(JSONOutput.line(object))
         }
@@ -254,6 +288,8 @@ struct BatchRunCommand: Command {
             "clock": NSNull(), "stopped_early": false, "stopped": false, "claims_lost": 0, "unconfirmed_records": 0,
             "station": station ?? NSNull(), "package_sha256": packageSHA256 ?? NSNull(), "lease_seconds": lease ?? NSNull(),
             "signal": NSNull(), "ledger_error": NSNull(), "error": NSNull(),
+            "line": (lineRead ? line.line ?? station : nil).map { $0 as Any } ?? NSNull(), "line_halted": NSNull(), "halts": 0,
+            "quarantined": 0,
         ]
     }
 
@@ -279,10 +315,12 @@ struct BatchRunCommand: Command {
         return policy
     }
 
-    /// A signal first (the operator stopped the batch), then an unreachable ledger, then the devices.
+    /// A signal first (the operator stopped the batch), then an unreachable ledger, then a halted
+    /// line (`--exit-when-halted`), then the devices.
     static func exitCode(_ summary: BatchSummary, signal: BatchStopSignals.Signal?) -> Int32 {
         if let signal { return signal.exitCode }
         if summary.ledgerFailure != nil { return ExitCode.ioError }
+        if summary.lineHalt != nil { return ExitCode.lineHalted }
         return summary.failed == 0 && summary.cancelled == 0 && summary.unconfirmedRecords == 0 ? ExitCode.success : ExitCode.failure
     }
 }

@@ -9,6 +9,8 @@ actor LedgerBatchAdapter: BatchLedger {
     private let packageSHA256: String
     private let station: String
     private let profile: String
+    /// The line's name: its halts, and the attempts its halt rule counts.
+    private let line: String
     /// `skip-done: false`: devices done with the package are claimed (and flashed) again.
     private let includingDone: Bool
     /// Signs each attempt's audit record (`--audit-key`); nil: no records.
@@ -17,8 +19,9 @@ actor LedgerBatchAdapter: BatchLedger {
     /// Claim ids asked for and not answered yet (the call failed and may be retried).
     private var pendingClaimIDs: [String: String] = [:]
 
-    init(ledger: any Ledger, packageSHA256: String, station: String, profile: String, includingDone: Bool = false,
-         audit: AuditRecordBuilder? = nil) {
+    init(ledger: any Ledger, packageSHA256: String, station: String, profile: String, line: String,
+         includingDone: Bool = false, audit: AuditRecordBuilder? = nil) {
+        self.line = line
         self.audit = audit
         self.ledger = ledger
         self.packageSHA256 = packageSHA256
@@ -79,7 +82,7 @@ actor LedgerBatchAdapter: BatchLedger {
             endedAt: Date(timeIntervalSince1970: attempt.endedAt), bytes: attempt.bytes, result: result,
             errorKind: attempt.errorKind, errorMessage: attempt.errorMessage,
             attemptNumber: claim.nextAttemptNumber + attempt.attempt - 1, seconds: attempt.seconds,
-            clock: attempt.clock == .simulated ? .simulated : .wall, deviceVersion: attempt.deviceVersion)
+            clock: attempt.clock == .simulated ? .simulated : .wall, deviceVersion: attempt.deviceVersion, line: line)
         do {
             try await ledger.recordAttempt(recorded, audit: audit?.signed(recorded, claim: claim, from: attempt))
         } catch {
@@ -95,5 +98,51 @@ actor LedgerBatchAdapter: BatchLedger {
             throw Self.batchError(error)
         }
         claims[device] = nil
+    }
+
+    // MARK: Line controls
+
+    func lineHalt() async throws -> LineHalt? {
+        let events: [LineEvent]
+        do { events = try await ledger.lineEvents(line: line) } catch { throw Self.batchError(error) }
+        guard let halt = LineEvent.currentHalt(of: line, in: events) else { return nil }
+        return LineHalt(line: line, rule: halt.rule ?? "?", station: halt.station, attempts: halt.attempts)
+    }
+
+    func lineOutcomes(last: Int) async throws -> [LineAttemptOutcome] {
+        do {
+            return try await ledger.lineOutcomes(line: line, last: last).map {
+                LineAttemptOutcome(device: $0.device, attempt: $0.attemptNumber, station: $0.station, failed: $0.failed)
+            }
+        } catch {
+            throw Self.batchError(error)
+        }
+    }
+
+    func halt(rule: HaltRule, attempts: [LineAttemptOutcome]) async throws -> Bool {
+        let failed = attempts.filter(\.failed).count
+        let event = LineEvent(kind: .halted, line: line, station: station,
+                              reason: "\(failed) of the line's last \(attempts.count) finished attempt(s) failed",
+                              rule: rule.description, attempts: attempts.map(\.summary))
+        do { return try await ledger.recordLineEvent(event) } catch { throw Self.batchError(error) }
+    }
+
+    func failedAttempts(device: String) async throws -> Int {
+        do { return try await ledger.failedAttempts(device: device, packageSHA256: packageSHA256) } catch { throw Self.batchError(error) }
+    }
+
+    func quarantine(device: String, failures: Int) async throws -> Bool {
+        let event = LineEvent(kind: .quarantined, line: line, station: station,
+                              reason: "\(failures) failed attempt(s) with this package", device: device,
+                              packageSHA256: packageSHA256)
+        do { return try await ledger.recordLineEvent(event) } catch { throw Self.batchError(error) }
+    }
+
+    func isQuarantined(device: String) async throws -> Bool {
+        do {
+            return LineEvent.currentQuarantine(of: device, in: try await ledger.lineEvents(line: nil)) != nil
+        } catch {
+            throw Self.batchError(error)
+        }
     }
 }

@@ -51,6 +51,19 @@ final class BatchProgressView: Sendable {
                 log("stopping: \(reason)", state: &state)
             case let .claimLost(address, reason):
                 log("\(address): claim lost, attempt stopped: \(reason)", state: &state)
+            case let .lineHalted(halt, recordedHere, waiting):
+                var text = "HALTED: \(halt)" + (recordedHere ? ", after this station's attempt" : "")
+                for attempt in halt.attempts { text += "\n  \(attempt)" }
+                text += waiting
+                    ? "\nno new device starts until an operator resumes the line: dfukit station resume --ledger URL "
+                        + "--line \(halt.line) --operator NAME --reason TEXT (waiting, polling the ledger)"
+                    : "\nno new device starts; resume it with: dfukit station resume --ledger URL --line \(halt.line)"
+                log(text, state: &state)
+            case let .lineResumed(line):
+                log("line \(line) resumed: starting new devices again", state: &state)
+            case let .deviceQuarantined(address, failures):
+                log("\(address): QUARANTINED after \(failures) failed attempt(s): no station claims it until "
+                    + "'dfukit station release --ledger URL \(address)'", state: &state)
             case let .ledgerWriteFailed(address, operation, error):
                 log("\(address): NOT CONFIRMED by the ledger: \(operation): \(error)", state: &state)
             }

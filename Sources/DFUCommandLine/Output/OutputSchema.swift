@@ -161,6 +161,12 @@ enum OutputSchema {
             ("unconfirmed_records", count("Attempt records the ledger did not confirm (their devices are not counted as "
                                           + "done).")),
             ("station", nullable(text("This station's name in the ledger; null when the line file could not be read."))),
+            ("line", nullable(text("The line's name in the ledger (--line, 'line:', else the line file's name, else the "
+                                   + "station's); null when the line file could not be read."))),
+            ("line_halted", nullable(text("With --exit-when-halted: the halt that ended the run, e.g. 'line L halted: "
+                                          + "failed >= 3 of last 10 held'; null when the line was not halted."))),
+            ("halts", count("Halts this station recorded: its line's halt rule held after one of its attempts.")),
+            ("quarantined", count("Devices this station quarantined: their failed attempts reached --quarantine-after.")),
             ("package_sha256", nullable(.object([
                 ("type", .string("string")),
                 ("description", .string("The package file's SHA-256 (lowercase hex), which the ledger keys devices by; "

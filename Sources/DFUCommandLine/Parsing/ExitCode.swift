@@ -13,6 +13,9 @@ public enum ExitCode {
     public static let unavailable: Int32 = 69
     /// Reading or writing a local file failed.
     public static let ioError: Int32 = 74
+    /// `batch run --exit-when-halted` ended because its line is halted (EX_TEMPFAIL: resume the
+    /// line with `dfukit station resume`, then run again).
+    public static let lineHalted: Int32 = 75
 
     /// The status for an engine error: the library's one table (`DFUKitError.exitCode`), so the
     /// engine itself never deals in exit codes.

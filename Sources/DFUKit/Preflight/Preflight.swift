@@ -64,14 +64,17 @@ public enum Preflight {
         let (locator, scheme) = try request.registry.locate(request.device)
         try link(profile, scheme: scheme, locator: locator, addresses: request.line.addresses)
         if let station = request.line.station { try checkStation(station) }
+        try checkLineControls(request.line)
         if let directory = request.recordDirectory { try recordDirectory(directory) }
         let auditKey = try request.line.auditKey.map { (path) throws(DFUKitError) in try Self.auditKey(path) }
         let notes = try package(request.package, profile: profile, publicKeyPEM: request.publicKeyPEM, force: false,
                                 parameters: request.line.parameters)
         let images = FlashImage.images(of: request.package)
-        let line: LineConfiguration
+        var line: LineConfiguration
         do throws(ProfileDiagnostics) {
             line = try LinePlanValidator.validate(request.line, profile: profile, images: images)
+            // Nothing names the line: it is the station's own (the line file's name is set by its loader).
+            if line.line == nil { line.line = line.station ?? ProcessInfo.processInfo.hostName }
         } catch {
             let badParameter = request.line.parameters.contains { profile.checkedParameter($0.key, $0.value).isFailure }
             throw DFUKitError(kind: badParameter ? .usage : .profile, message: error.description + "\nno device was touched.")
@@ -96,6 +99,34 @@ public enum Preflight {
         } catch {
             throw DFUKitError(kind: .usage, message: "the audit key \(path) is not usable: \(error.message); "
                               + "give the station's private key (dfukit station keygen writes it)\nno device was touched.")
+        }
+    }
+
+    /// The line controls: a line name that is not empty, a quarantine limit in 1...1000, a poll
+    /// interval of 1...60 s. (A halt rule is a `HaltRule`, which cannot be malformed: its text is
+    /// read by `haltRule(_:option:)`.)
+    /// - Throws: `.usage`, naming the line file's key and the flag.
+    public static func checkLineControls(_ line: LineConfiguration) throws(DFUKitError) {
+        if let name = line.line, let problem = LineConfiguration.lineNameProblem(name) {
+            throw DFUKitError(kind: .usage, message: "the line name ('line:', --line) \(problem): the ledger keeps the line's "
+                              + "halts under it; name the line, or leave the name out to use the line file's")
+        }
+        if let limit = line.quarantineAfter, let problem = LineConfiguration.quarantineProblem(limit) {
+            throw DFUKitError(kind: .usage, message: "'quarantine-after' (--quarantine-after) \(problem)")
+        }
+        guard line.haltPollInterval >= .seconds(1), line.haltPollInterval <= .seconds(60) else {
+            throw DFUKitError(kind: .usage, message: "the halt poll interval must be in 1...60 s, not \(line.haltPollInterval)")
+        }
+    }
+
+    /// Reads a halt rule, `failed >= K of last N`, given by `option` (`--halt-when`, or
+    /// `halt-when` for a library caller): the same message as a line file's `halt-when:` error.
+    /// - Throws: `.usage`, e.g. "--halt-when: expected 'of', found 'off' at column 14 (the rule is ...)".
+    public static func haltRule(_ text: String, option: String) throws(DFUKitError) -> HaltRule {
+        do {
+            return try HaltRule(parsing: text)
+        } catch {
+            throw DFUKitError(kind: .usage, message: "\(option): \(error)")
         }
     }
 

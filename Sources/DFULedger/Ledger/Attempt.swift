@@ -64,14 +64,19 @@ public struct Attempt: Sendable, Hashable {
     public var clock: Clock?
     /// The firmware version the device was found to run, when read (`skip-installed`).
     public var deviceVersion: String?
+    /// The provisioning line the attempt belongs to (`--line`, `line:`): its halt rule counts
+    /// the line's attempts on every station. Nil in ledgers older than schema version 4.
+    public var line: String?
 
     /// An attempt; `seconds` and `bytesPerSecond` are computed from the dates and bytes unless given
     /// (a runner may time only the transfer phase).
     public init(claimID: String, device: String, serial: String? = nil, packageSHA256: String, profile: String,
                 station: String, startedAt: Date, endedAt: Date, bytes: Int, result: Result,
                 errorKind: String? = nil, errorMessage: String? = nil, attemptNumber: Int,
-                seconds: Double? = nil, bytesPerSecond: Double? = nil, clock: Clock? = nil, deviceVersion: String? = nil) {
+                seconds: Double? = nil, bytesPerSecond: Double? = nil, clock: Clock? = nil, deviceVersion: String? = nil,
+                line: String? = nil) {
         self.claimID = claimID
+        self.line = line
         self.clock = clock
         self.deviceVersion = deviceVersion
         self.device = device
@@ -94,11 +99,12 @@ public struct Attempt: Sendable, Hashable {
     /// An attempt under `claim`, taking device, package, station and attempt number from it.
     public init(claim: Claim, serial: String? = nil, profile: String, startedAt: Date, endedAt: Date, bytes: Int,
                 result: Result, errorKind: String? = nil, errorMessage: String? = nil, attemptNumber: Int? = nil,
-                seconds: Double? = nil, bytesPerSecond: Double? = nil, clock: Clock? = nil, deviceVersion: String? = nil) {
+                seconds: Double? = nil, bytesPerSecond: Double? = nil, clock: Clock? = nil, deviceVersion: String? = nil,
+                line: String? = nil) {
         self.init(claimID: claim.id, device: claim.device, serial: serial, packageSHA256: claim.packageSHA256,
                   profile: profile, station: claim.station, startedAt: startedAt, endedAt: endedAt, bytes: bytes,
                   result: result, errorKind: errorKind, errorMessage: errorMessage,
                   attemptNumber: attemptNumber ?? claim.nextAttemptNumber, seconds: seconds,
-                  bytesPerSecond: bytesPerSecond, clock: clock, deviceVersion: deviceVersion)
+                  bytesPerSecond: bytesPerSecond, clock: clock, deviceVersion: deviceVersion, line: line)
     }
 }

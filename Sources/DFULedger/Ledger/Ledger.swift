@@ -75,6 +75,26 @@ public protocol Ledger: AnyObject, Sendable {
     /// when it has none; always nil in a ledger older than schema version 3).
     func auditEntries(_ filter: AttemptFilter) async throws(LedgerError) -> [AuditEntry]
 
+    /// Records a line control (`LineEvent`) when it changes something, and says whether it did: a
+    /// halt only on a running line, a resume only on a halted one, a quarantine only of a device
+    /// not quarantined, a release only of a quarantined one (decided inside the write transaction,
+    /// so two stations tripping the rule at once record one halt). The ledger stamps `at` and
+    /// remembers its newest attempt: the halt rule and the failure count of a device look only at
+    /// attempts after the line's last resume and the device's last release.
+    func recordLineEvent(_ event: LineEvent) async throws(LedgerError) -> Bool
+
+    /// The line controls recorded, in order; only `line`'s (and releases) when `line` is given.
+    /// Empty in a ledger older than schema version 4.
+    func lineEvents(line: String?) async throws(LedgerError) -> [LineEvent]
+
+    /// The last `last` finished attempts (succeeded or failed) recorded for `line` by any
+    /// station since the line was last resumed, oldest first.
+    func lineOutcomes(line: String, last: Int) async throws(LedgerError) -> [LineOutcome]
+
+    /// How many failed attempts `device` has with the package since it was last released from
+    /// quarantine (all of them when it never was), on any station.
+    func failedAttempts(device: String, packageSHA256: String) async throws(LedgerError) -> Int
+
     /// Counts over the attempts that match `filter`.
     func summary(_ filter: AttemptFilter) async throws(LedgerError) -> LedgerSummary
 

@@ -26,6 +26,14 @@ enum LedgerOperation {
         "release the claims station \(station) held before it restarted"
     }
 
+    static func recordLineEvent(_ event: LineEvent) -> String {
+        switch event.kind {
+        case .halted, .resumed: "record that line \(event.line ?? "?") \(event.kind.rawValue)"
+        case .quarantined, .released: "record that device \(event.device ?? "?") was \(event.kind.rawValue)"
+        }
+    }
+
+    static let readLineEvents = "read the line's halts, resumes and quarantines"
     static let readAttempts = "read attempts"
     static let readAuditRecords = "read the audit records"
     static let createSchema = "create the ledger's tables"

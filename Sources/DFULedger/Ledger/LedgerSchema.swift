@@ -10,14 +10,21 @@
 ///   written in the attempt's transaction when the line signs: `record` (the canonical JSON, the
 ///   signed bytes), `signature` (Ed25519, base64), `key_id` (hex SHA-256 of the public key).
 ///
+/// - `dfukit_line_events` (schema 4): one row per line control (`LineEvent`): `line`, `kind`
+///   (`halted`, `resumed`, `quarantined`, `released`), `at`, `station`, `operator`, `reason`,
+///   `rule`, `attempts` (the attempts that tripped a halt, one per text line), `device`,
+///   `package_sha256`, and `last_attempt_id`: the newest `dfukit_attempts.id` when it was recorded
+///   (a resume's and a release's start the halt rule's window and the device's failure count afresh).
+///
 /// Versions: 1, the first; 2 adds the `skipped` result and the columns `clock` (`wall` or
 /// `simulated`, NULL for attempts written before) and `device_version` to `dfukit_attempts`;
-/// 3 adds `dfukit_audit_records` (attempts written before have no record).
+/// 3 adds `dfukit_audit_records` (attempts written before have no record); 4 adds the column
+/// `line` to `dfukit_attempts` (NULL for attempts written before) and `dfukit_line_events`.
 /// A station opening an older ledger migrates it in one transaction (`migrations`); a report
 /// reads either version as it is.
 enum LedgerSchema {
     /// The schema version this build creates and understands.
-    static let version = 3
+    static let version = 4
 
     static let sqlite = [
         "CREATE TABLE IF NOT EXISTS dfukit_schema (version INTEGER NOT NULL)",
@@ -53,7 +60,8 @@ enum LedgerSchema {
             seconds REAL NOT NULL,
             bytes_per_second REAL NOT NULL,
             clock TEXT CHECK (clock IN ('wall', 'simulated')),
-            device_version TEXT
+            device_version TEXT,
+            line TEXT
         )
         """,
         "CREATE INDEX IF NOT EXISTS dfukit_attempts_by_device ON dfukit_attempts (device, package_sha256)",
@@ -63,6 +71,22 @@ enum LedgerSchema {
             record TEXT NOT NULL,
             signature TEXT NOT NULL,
             key_id TEXT NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS dfukit_line_events (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            line TEXT,
+            kind TEXT NOT NULL CHECK (kind IN ('halted', 'resumed', 'quarantined', 'released')),
+            at REAL NOT NULL,
+            station TEXT,
+            operator TEXT,
+            reason TEXT,
+            rule TEXT,
+            attempts TEXT,
+            device TEXT,
+            package_sha256 TEXT,
+            last_attempt_id INTEGER NOT NULL
         )
         """,
     ]
@@ -101,7 +125,8 @@ enum LedgerSchema {
             seconds double precision NOT NULL,
             bytes_per_second double precision NOT NULL,
             clock text CHECK (clock IN ('wall', 'simulated')),
-            device_version text
+            device_version text,
+            line text
         )
         """,
         "CREATE INDEX IF NOT EXISTS dfukit_attempts_by_device ON dfukit_attempts (device, package_sha256)",
@@ -111,6 +136,22 @@ enum LedgerSchema {
             record text NOT NULL,
             signature text NOT NULL,
             key_id text NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS dfukit_line_events (
+            id bigserial PRIMARY KEY,
+            line text,
+            kind text NOT NULL CHECK (kind IN ('halted', 'resumed', 'quarantined', 'released')),
+            at timestamptz NOT NULL,
+            station text,
+            operator text,
+            reason text,
+            rule text,
+            attempts text,
+            device text,
+            package_sha256 text,
+            last_attempt_id bigint NOT NULL
         )
         """,
     ]
@@ -147,6 +188,21 @@ enum LedgerSchema {
     /// the schema's `CREATE TABLE IF NOT EXISTS`, run before.
     static let migrationFrom2 = ["UPDATE dfukit_schema SET version = 3"]
 
+    /// The column version 4 adds to `dfukit_attempts` (SQLite has no `ADD COLUMN IF NOT EXISTS`:
+    /// a ledger migrated from version 1 got it with the copied table already).
+    static let sqliteLineColumn = "ALTER TABLE dfukit_attempts ADD COLUMN line TEXT"
+
+    /// Brings a version 3 ledger to 4 on PostgreSQL (`dfukit_line_events` is made by the schema's
+    /// `CREATE TABLE IF NOT EXISTS`, run before).
+    static let postgresMigrationFrom3 = [
+        "ALTER TABLE dfukit_attempts ADD COLUMN IF NOT EXISTS line text",
+        "UPDATE dfukit_schema SET version = 4",
+    ]
+
+    /// Run after any migration and on a new ledger: the index the halt rule reads the line's
+    /// latest attempts by (the column exists by then).
+    static let lineIndex = "CREATE INDEX IF NOT EXISTS dfukit_attempts_by_line ON dfukit_attempts (line, id)"
+
     /// The audit columns an attempts query reads after the attempt's: NULLs from a ledger older
     /// than version 3 (opened `.existing`, it has no audit table).
     static func auditColumns(version: Int) -> (columns: String, join: String) {
@@ -155,9 +211,9 @@ enum LedgerSchema {
             : ("NULL, NULL, NULL", "")
     }
 
-    /// The attempt columns after `bytes_per_second` a SELECT reads: NULLs from a version 1 ledger.
+    /// The attempt columns after `bytes_per_second` a SELECT reads: NULLs where the ledger's version lacks them.
     static func extraAttemptColumns(version: Int) -> String {
-        version >= 2 ? "clock, device_version" : "NULL, NULL"
+        (version >= 2 ? "clock, device_version" : "NULL, NULL") + (version >= 4 ? ", line" : ", NULL")
     }
 
     /// The error for a ledger whose schema is newer than this build.

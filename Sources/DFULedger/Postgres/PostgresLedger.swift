@@ -78,12 +78,19 @@ package final class PostgresLedger: Ledger, @unchecked Sendable {
                         try connection.query(statement, operation: "migrate the ledger to schema version 2")
                     }
                 }
-                for statement in LedgerSchema.migrationFrom2 {
-                    try connection.query(statement, operation: "migrate the ledger to schema version 3")
+                if found < 3 {
+                    for statement in LedgerSchema.migrationFrom2 {
+                        try connection.query(statement, operation: "migrate the ledger to schema version 3")
+                    }
                 }
+                for statement in LedgerSchema.postgresMigrationFrom3 {
+                    try connection.query(statement, operation: "migrate the ledger to schema version 4")
+                }
+                try connection.query(LedgerSchema.lineIndex, operation: "migrate the ledger to schema version 4")
             } else if access == .createIfMissing {
                 try connection.query("INSERT INTO dfukit_schema (version) VALUES ($1)", [String(LedgerSchema.version)],
                                      operation: operation)
+                try connection.query(LedgerSchema.lineIndex, operation: operation)
             }
             return LedgerSchema.version
         }
@@ -203,9 +210,9 @@ package final class PostgresLedger: Ledger, @unchecked Sendable {
                 try connection.query("""
                     INSERT INTO dfukit_attempts (claim_id, device, serial, package_sha256, profile, station, started_at,
                         ended_at, bytes, result, error_kind, error_message, attempt_number, seconds, bytes_per_second,
-                        clock, device_version)
+                        clock, device_version, line)
                     SELECT $1, $2, $3, $4, $5, $6, to_timestamp($7::double precision), to_timestamp($8::double precision),
-                        $9::bigint, $10, $11, $12, $13::integer, $14::double precision, $15::double precision, $16, $17
+                        $9::bigint, $10, $11, $12, $13::integer, $14::double precision, $15::double precision, $16, $17, $18
                     WHERE NOT EXISTS (SELECT 1 FROM dfukit_attempts
                                       WHERE device = $2 AND package_sha256 = $4 AND claim_id = $1 AND attempt_number = $13::integer)
                     """, [
@@ -213,7 +220,7 @@ package final class PostgresLedger: Ledger, @unchecked Sendable {
                         attempt.station, String(attempt.startedAt.timeIntervalSince1970),
                         String(attempt.endedAt.timeIntervalSince1970), String(attempt.bytes), attempt.result.rawValue,
                         attempt.errorKind, attempt.errorMessage, String(attempt.attemptNumber), String(attempt.seconds),
-                        String(attempt.bytesPerSecond), attempt.clock?.rawValue, attempt.deviceVersion,
+                        String(attempt.bytesPerSecond), attempt.clock?.rawValue, attempt.deviceVersion, attempt.line,
                     ], operation: operation)
                 if let audit {
                     // The attempt's row, whether this call or an earlier try (whose answer was lost) wrote it.
@@ -269,7 +276,7 @@ package final class PostgresLedger: Ledger, @unchecked Sendable {
                     startedAt: Date(timeIntervalSince1970: number(6)), endedAt: Date(timeIntervalSince1970: number(7)),
                     bytes: Int(number(8)), result: result, errorKind: row[10], errorMessage: row[11],
                     attemptNumber: Int(number(12)), seconds: number(13), bytesPerSecond: number(14),
-                    clock: row[15].flatMap(Attempt.Clock.init(rawValue:)), deviceVersion: row[16]))
+                    clock: row[15].flatMap(Attempt.Clock.init(rawValue:)), deviceVersion: row[16], line: row[17]))
             }
             return attempts
         }
@@ -309,6 +316,85 @@ package final class PostgresLedger: Ledger, @unchecked Sendable {
                 return AuditEntry(device: row[0] ?? "", attempt: row[1].flatMap { Int($0) } ?? 0, station: row[2] ?? "",
                                   startedAt: Date(timeIntervalSince1970: row[3].flatMap { Double($0) } ?? 0), record: record)
             }
+        }
+    }
+
+    // MARK: Line controls
+
+    package func recordLineEvent(_ event: LineEvent) async throws(LedgerError) -> Bool {
+        let operation = LedgerOperation.recordLineEvent(event)
+        let now = injectedNow
+        return try await run { (connection) throws(LedgerError) -> Bool in
+            try connection.transaction(operation: operation) { () throws(LedgerError) -> Bool in
+                let scope = event.stateColumn
+                // One writer per line or device at a time: two stations tripping the rule at once record one halt.
+                try connection.query("SELECT pg_advisory_xact_lock(hashtext($1)::bigint)",
+                                     ["dfukit-line-control:\(scope.column):\(scope.value ?? "")"], operation: operation)
+                let earlier = try Self.lineEvents(connection, condition: "\(scope.column) = $1", [scope.value],
+                                                  operation: operation)
+                guard event.changesState(after: earlier) else { return false }
+                try connection.query("""
+                    INSERT INTO dfukit_line_events (line, kind, at, station, operator, reason, rule, attempts, device,
+                        package_sha256, last_attempt_id)
+                    VALUES ($1, $2, \(Self.now(3)), $4, $5, $6, $7, $8, $9, $10,
+                        (SELECT coalesce(max(id), 0) FROM dfukit_attempts))
+                    """, [event.line, event.kind.rawValue, now, event.station, event.operatorName, event.reason,
+                          event.rule, event.attemptsText, event.device, event.packageSHA256], operation: operation)
+                return true
+            }
+        }
+    }
+
+    package func lineEvents(line: String?) async throws(LedgerError) -> [LineEvent] {
+        guard schemaVersion >= 4 else { return [] }
+        return try await run { (connection) throws(LedgerError) -> [LineEvent] in
+            guard let line else {
+                return try Self.lineEvents(connection, condition: "true", [], operation: LedgerOperation.readLineEvents)
+            }
+            return try Self.lineEvents(connection, condition: "line = $1 OR line IS NULL", [line],
+                                       operation: LedgerOperation.readLineEvents)
+        }
+    }
+
+    private static func lineEvents(_ connection: PostgresConnection, condition: String, _ parameters: [String?],
+                                   operation: String) throws(LedgerError) -> [LineEvent] {
+        try connection.query("""
+            SELECT line, kind, extract(epoch FROM at)::double precision, station, operator, reason, rule, attempts, device,
+                package_sha256
+            FROM dfukit_line_events WHERE \(condition) ORDER BY id
+            """, parameters, operation: operation).compactMap { row in
+            guard let kind = row[1].flatMap(LineEvent.Kind.init(rawValue:)) else { return nil }
+            return LineEvent(kind: kind, line: row[0], at: Date(timeIntervalSince1970: row[2].flatMap(Double.init) ?? 0),
+                             station: row[3], operatorName: row[4], reason: row[5], rule: row[6],
+                             attempts: LineEvent.attempts(fromText: row[7]), device: row[8], packageSHA256: row[9])
+        }
+    }
+
+    package func lineOutcomes(line: String, last: Int) async throws(LedgerError) -> [LineOutcome] {
+        guard schemaVersion >= 4 else { return [] }
+        return try await run { (connection) throws(LedgerError) -> [LineOutcome] in
+            try connection.query("""
+                SELECT device, attempt_number, station, result FROM dfukit_attempts
+                WHERE line = $1 AND result IN ('succeeded', 'failed')
+                  AND id > (SELECT coalesce(max(last_attempt_id), 0) FROM dfukit_line_events
+                            WHERE line = $1 AND kind = 'resumed')
+                ORDER BY id DESC LIMIT $2::integer
+                """, [line, String(last)], operation: LedgerOperation.readLineEvents).reversed().map { row in
+                LineOutcome(device: row[0] ?? "", attemptNumber: row[1].flatMap { Int($0) } ?? 0, station: row[2] ?? "",
+                            failed: row[3] == "failed")
+            }
+        }
+    }
+
+    package func failedAttempts(device: String, packageSHA256: String) async throws(LedgerError) -> Int {
+        let released = schemaVersion >= 4
+            ? "(SELECT coalesce(max(last_attempt_id), 0) FROM dfukit_line_events WHERE device = $1 AND kind = 'released')" : "0"
+        return try await run { (connection) throws(LedgerError) -> Int in
+            try connection.query("""
+                SELECT count(*) FROM dfukit_attempts
+                WHERE device = $1 AND package_sha256 = $2 AND result = 'failed' AND id > \(released)
+                """, [device, packageSHA256], operation: LedgerOperation.readLineEvents)
+                .first?.first.flatMap { $0 }.flatMap { Int($0) } ?? 0
         }
     }
 

@@ -60,6 +60,7 @@ extension BatchReport {
                                                              spans: spans, clockNote: clockNote).render() + "\n"
         html += "<h2>Failed attempts by cause</h2>\n" + causesChart.render() + "\n"
         html += deviceTable
+        html += lineControlTable
         html += "</body>\n</html>\n"
         return html
     }
@@ -119,6 +120,19 @@ extension BatchReport {
                               style: "cause", tooltip: rest.map { "\($0.kind): \($0.attempts)" }.joined(separator: ", ")))
         }
         return SVGBarChart(id: "chart-causes", title: "Failed attempts by cause", unit: "attempts", bars: bars)
+    }
+
+    /// The halts, resumes, quarantines and releases, when the ledger holds any.
+    private var lineControlTable: String {
+        guard !lineEvents.isEmpty else { return "" }
+        let escape = MarkupEscaping.text
+        var html = "<h2>Line controls</h2>\n<table id=\"line-controls\">\n<thead><tr><th>Time</th><th>Event</th>"
+            + "<th>Tripping attempts</th></tr></thead>\n<tbody>\n"
+        for event in lineEvents {
+            html += "<tr class=\"\(event.kind.rawValue)\"><td>\(ReportFormatting.timestamp(event.at))</td>"
+                + "<td>\(escape(Self.describe(event)))</td><td>\(event.attempts.map(escape).joined(separator: "<br>"))</td></tr>\n"
+        }
+        return html + "</tbody>\n</table>\n"
     }
 
     private var deviceTable: String {

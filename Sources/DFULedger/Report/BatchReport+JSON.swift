@@ -10,7 +10,10 @@ extension BatchReport {
     /// (object: error kind -> failed attempts, most frequent first), `rows` (one object per device:
     /// `device`, `serial`, `package_sha256`, `profile`, `station`, `result`, `attempts`, `seconds`
     /// (the deciding attempt's), `total_seconds` (all its attempts'), `bytes`, `bytes_per_second`,
-    /// `started_at`, `ended_at`, `last_error_kind`, `last_error_message`, `device_version`). Times
+    /// `started_at`, `ended_at`, `last_error_kind`, `last_error_message`, `device_version`),
+    /// `line_events` (one object per halt, resume, quarantine or release, in order: `kind`, `line`,
+    /// `at`, `station`, `operator`, `reason`, `rule`, `attempts` (the halt's), `device`,
+    /// `package_sha256`; null where it does not apply). Times
     /// are UTC ISO 8601 with milliseconds; seconds and rates have at most three decimals. Ends
     /// with a newline.
     public func renderJSON() -> String {
@@ -53,6 +56,20 @@ extension BatchReport {
                     ("last_error_kind", .optional(row.lastErrorKind)),
                     ("last_error_message", .optional(row.lastErrorMessage)),
                     ("device_version", .optional(row.deviceVersion)),
+                ])
+            })),
+            ("line_events", .array(lineEvents.map { event in
+                .object([
+                    ("kind", .string(event.kind.rawValue)),
+                    ("line", .optional(event.line)),
+                    ("at", .string(ReportFormatting.timestamp(event.at))),
+                    ("station", .optional(event.station)),
+                    ("operator", .optional(event.operatorName)),
+                    ("reason", .optional(event.reason)),
+                    ("rule", .optional(event.rule)),
+                    ("attempts", .array(event.attempts.map(JSONValue.string))),
+                    ("device", .optional(event.device)),
+                    ("package_sha256", .optional(event.packageSHA256)),
                 ])
             })),
         ]).prettyText

@@ -2,7 +2,9 @@ extension BatchReport {
     /// JUnit XML for CI systems: one `<testsuite>` (inside `<testsuites>`), one `<testcase>` per
     /// device (`classname` the profile, `name` the address, `time` the seconds of all its attempts),
     /// a `<failure message="KIND: MESSAGE" type="KIND">` for devices that failed and `<skipped>` for
-    /// cancelled ones and for those skipped as already running the target; `<system-out>` lists each device's attempts. Ends with a newline.
+    /// cancelled ones and for those skipped as already running the target; `<system-out>` lists each device's attempts,
+    /// and the suite's own `<system-out>` the line controls (halts, resumes, quarantines, releases)
+    /// when there are any. Ends with a newline.
     public func renderJUnit(suiteName: String = "dfukit batch") -> String {
         let escape = MarkupEscaping.text
         let attribute = MarkupEscaping.attribute
@@ -40,6 +42,10 @@ extension BatchReport {
             if let serial = row.serial { out += ", serial \(serial)" }
             xml += "      <system-out>\(escape(out))</system-out>\n"
             xml += "    </testcase>\n"
+        }
+        if !lineEvents.isEmpty {
+            let text = lineEvents.map { "\(ReportFormatting.timestamp($0.at)) \(Self.describe($0))" }.joined(separator: "\n")
+            xml += "    <system-out>\(escape(text))</system-out>\n"
         }
         xml += "  </testsuite>\n</testsuites>\n"
         return xml

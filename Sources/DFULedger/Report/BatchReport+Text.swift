@@ -1,7 +1,8 @@
 extension BatchReport {
     /// A short summary for a terminal: counts, stations, packages, time span and rate (on the
     /// clock the attempts ran on, said when simulated), time per device over all its attempts,
-    /// failures by cause, the devices that did not succeed, and the verdict. Ends with a newline.
+    /// failures by cause, the devices that did not succeed, the line controls (when there are
+    /// any), and the verdict. Ends with a newline.
     public func renderText() -> String {
         var lines = ["ledger:     \(ledger)"]
         var counts = "devices:    \(devices): \(succeeded) succeeded, \(failed) failed"
@@ -58,6 +59,13 @@ extension BatchReport {
                     if let message = row.lastErrorMessage { line += ": \(message)" }
                 }
                 lines.append(line)
+            }
+        }
+        if !lineEvents.isEmpty {
+            lines.append("line controls (halts, resumes, quarantines, releases):")
+            for event in lineEvents {
+                lines.append("  \(ReportFormatting.timestamp(event.at))  \(Self.describe(event))")
+                for attempt in event.attempts { lines.append("      \(attempt)") }
             }
         }
         lines.append("result:     \(verdict)")

@@ -98,6 +98,9 @@ public struct BatchReport: Sendable, Equatable {
     public var packages: [String]
     /// The profiles used, sorted.
     public var profiles: [String]
+    /// The line controls the ledger holds (halts, resumes, quarantines, releases), in order; empty
+    /// in ledgers older than schema 4.
+    public var lineEvents: [LineEvent] = []
 
     /// Devices (address and package) in the report.
     public var devices: Int { rows.count }
@@ -181,7 +184,13 @@ public struct BatchReport: Sendable, Equatable {
     /// Reads the attempts that match `filter` from `ledger` and builds the report.
     public static func load(from ledger: any Ledger, filter: AttemptFilter = .all,
                             generatedAt: Date = Date()) async throws(LedgerError) -> BatchReport {
-        BatchReport(attempts: try await ledger.attempts(filter), ledger: ledger.location, generatedAt: generatedAt)
+        var report = BatchReport(attempts: try await ledger.attempts(filter), ledger: ledger.location, generatedAt: generatedAt)
+        report.lineEvents = try await ledger.lineEvents(line: nil).filter { event in
+            // A quarantine of another package or a station's halt outside the filter is not this report's.
+            (filter.packageSHA256.map { package in event.packageSHA256.map { $0 == package } ?? true } ?? true)
+                && (filter.since.map { event.at >= $0 } ?? true)
+        }
+        return report
     }
 
     private static func row(_ attempts: [Attempt]) -> Row {
@@ -195,6 +204,27 @@ public struct BatchReport: Sendable, Equatable {
                    endedAt: attempts.map(\.endedAt).max() ?? deciding.endedAt,
                    lastErrorKind: lastFailure.map { $0.errorKind ?? "unknown" }, lastErrorMessage: lastFailure?.errorMessage,
                    deviceVersion: attempts.last { $0.deviceVersion != nil }?.deviceVersion)
+    }
+
+    /// One line control in words, as the text, HTML and JUnit reports list it, e.g. "line east
+    /// halted: failed >= 3 of last 10 held (seen by station s1): 3 of the line's last 3 finished
+    /// attempts failed" or "C0:FF:EE:00:00:01 released by ann: reseated".
+    package static func describe(_ event: LineEvent) -> String {
+        var text: String
+        switch event.kind {
+        case .halted:
+            text = "line \(event.line ?? "?") halted: \(event.rule ?? "its rule") held"
+        case .resumed:
+            text = "line \(event.line ?? "?") resumed"
+        case .quarantined:
+            text = "\(event.device ?? "?") quarantined" + (event.line.map { " on line \($0)" } ?? "")
+        case .released:
+            text = "\(event.device ?? "?") released from quarantine"
+        }
+        if let station = event.station { text += " (station \(station))" }
+        if let who = event.operatorName { text += " by \(who)" }
+        if let reason = event.reason { text += ": \(reason)" }
+        return text
     }
 
     /// The closing sentence every rendering shares: whether every device succeeded.

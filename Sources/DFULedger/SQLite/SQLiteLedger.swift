@@ -86,8 +86,21 @@ package final class SQLiteLedger: Ledger, @unchecked Sendable {
             default:
                 break
             }
+            try migrateTo4(connection)
         }
         return LedgerSchema.version
+    }
+
+    /// Version 3 to 4: the attempts' `line` column (unless the table was copied from version 1
+    /// with it already), then the line index, on every ledger opened for writing.
+    private static func migrateTo4(_ connection: SQLiteConnection) throws(LedgerError) {
+        let operation = "migrate the ledger to schema version 4"
+        if let found = try checkVersion(connection, operation: operation), found < 4 {
+            let columns = try connection.query("PRAGMA table_info(dfukit_attempts)", operation: operation).compactMap { $0[1].text }
+            if !columns.contains("line") { try connection.query(LedgerSchema.sqliteLineColumn, operation: operation) }
+            try connection.query("UPDATE dfukit_schema SET version = 4", operation: operation)
+        }
+        try connection.query(LedgerSchema.lineIndex, operation: operation)
     }
 
     /// The ledger's schema version (nil when none is recorded yet); throws when it is newer than
@@ -212,8 +225,8 @@ package final class SQLiteLedger: Ledger, @unchecked Sendable {
                 try connection.query("""
                     INSERT INTO dfukit_attempts (claim_id, device, serial, package_sha256, profile, station, started_at,
                         ended_at, bytes, result, error_kind, error_message, attempt_number, seconds, bytes_per_second,
-                        clock, device_version)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
+                        clock, device_version, line)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
                     """, [
                         .text(attempt.claimID), .text(attempt.device), SQLiteValue(attempt.serial),
                         .text(attempt.packageSHA256), .text(attempt.profile), .text(attempt.station),
@@ -221,7 +234,7 @@ package final class SQLiteLedger: Ledger, @unchecked Sendable {
                         .integer(Int64(attempt.bytes)), .text(attempt.result.rawValue), SQLiteValue(attempt.errorKind),
                         SQLiteValue(attempt.errorMessage), .integer(Int64(attempt.attemptNumber)),
                         .real(attempt.seconds), .real(attempt.bytesPerSecond), SQLiteValue(attempt.clock?.rawValue),
-                        SQLiteValue(attempt.deviceVersion),
+                        SQLiteValue(attempt.deviceVersion), SQLiteValue(attempt.line),
                     ], operation: operation)
                 if let audit {
                     try connection.query("""
@@ -284,7 +297,7 @@ package final class SQLiteLedger: Ledger, @unchecked Sendable {
                     result: result, errorKind: row[10].text, errorMessage: row[11].text,
                     attemptNumber: Int(row[12].integer ?? 0), seconds: row[13].real ?? 0,
                     bytesPerSecond: row[14].real ?? 0, clock: row[15].text.flatMap(Attempt.Clock.init(rawValue:)),
-                    deviceVersion: row[16].text))
+                    deviceVersion: row[16].text, line: row[17].text))
             }
             return attempts
         }
@@ -317,6 +330,84 @@ package final class SQLiteLedger: Ledger, @unchecked Sendable {
                 return AuditEntry(device: row[0].text ?? "", attempt: Int(row[1].integer ?? 0), station: row[2].text ?? "",
                                   startedAt: Date(timeIntervalSince1970: row[3].real ?? 0), record: record)
             }
+        }
+    }
+
+    // MARK: Line controls
+
+    package func recordLineEvent(_ event: LineEvent) async throws(LedgerError) -> Bool {
+        let operation = LedgerOperation.recordLineEvent(event)
+        let (connection, clock) = (connection, options.clock)
+        return try await executor.run { () throws(LedgerError) -> Bool in
+            try connection.immediateTransaction(operation: operation) { () throws(LedgerError) -> Bool in
+                let scope = event.stateColumn
+                let earlier = try Self.lineEvents(connection, condition: "\(scope.column) = ?1",
+                                                  [SQLiteValue(scope.value)], operation: operation)
+                guard event.changesState(after: earlier) else { return false }
+                try connection.query("""
+                    INSERT INTO dfukit_line_events (line, kind, at, station, operator, reason, rule, attempts, device,
+                        package_sha256, last_attempt_id)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, (SELECT coalesce(max(id), 0) FROM dfukit_attempts))
+                    """, [SQLiteValue(event.line), .text(event.kind.rawValue), .real(clock.now().timeIntervalSince1970),
+                          SQLiteValue(event.station), SQLiteValue(event.operatorName), SQLiteValue(event.reason),
+                          SQLiteValue(event.rule), SQLiteValue(event.attemptsText), SQLiteValue(event.device),
+                          SQLiteValue(event.packageSHA256)], operation: operation)
+                return true
+            }
+        }
+    }
+
+    package func lineEvents(line: String?) async throws(LedgerError) -> [LineEvent] {
+        guard schemaVersion >= 4 else { return [] }
+        let connection = connection
+        return try await executor.run { () throws(LedgerError) -> [LineEvent] in
+            guard let line else { return try Self.lineEvents(connection, condition: "1 = 1", [], operation: LedgerOperation.readLineEvents) }
+            return try Self.lineEvents(connection, condition: "line = ?1 OR line IS NULL", [.text(line)],
+                                       operation: LedgerOperation.readLineEvents)
+        }
+    }
+
+    private static func lineEvents(_ connection: SQLiteConnection, condition: String, _ parameters: [SQLiteValue],
+                                   operation: String) throws(LedgerError) -> [LineEvent] {
+        try connection.query("""
+            SELECT line, kind, at, station, operator, reason, rule, attempts, device, package_sha256
+            FROM dfukit_line_events WHERE \(condition) ORDER BY id
+            """, parameters, operation: operation).compactMap { row in
+            guard let kind = row[1].text.flatMap(LineEvent.Kind.init(rawValue:)) else { return nil }
+            return LineEvent(kind: kind, line: row[0].text, at: Date(timeIntervalSince1970: row[2].real ?? 0),
+                             station: row[3].text, operatorName: row[4].text, reason: row[5].text, rule: row[6].text,
+                             attempts: LineEvent.attempts(fromText: row[7].text), device: row[8].text,
+                             packageSHA256: row[9].text)
+        }
+    }
+
+    package func lineOutcomes(line: String, last: Int) async throws(LedgerError) -> [LineOutcome] {
+        guard schemaVersion >= 4 else { return [] }
+        let connection = connection
+        return try await executor.run { () throws(LedgerError) -> [LineOutcome] in
+            try connection.query("""
+                SELECT device, attempt_number, station, result FROM dfukit_attempts
+                WHERE line = ?1 AND result IN ('succeeded', 'failed')
+                  AND id > (SELECT coalesce(max(last_attempt_id), 0) FROM dfukit_line_events
+                            WHERE line = ?1 AND kind = 'resumed')
+                ORDER BY id DESC LIMIT ?2
+                """, [.text(line), .integer(Int64(last))], operation: LedgerOperation.readLineEvents).reversed().map { row in
+                LineOutcome(device: row[0].text ?? "", attemptNumber: Int(row[1].integer ?? 0), station: row[2].text ?? "",
+                            failed: row[3].text == "failed")
+            }
+        }
+    }
+
+    package func failedAttempts(device: String, packageSHA256: String) async throws(LedgerError) -> Int {
+        let connection = connection
+        let released = schemaVersion >= 4
+            ? "(SELECT coalesce(max(last_attempt_id), 0) FROM dfukit_line_events WHERE device = ?1 AND kind = 'released')" : "0"
+        return try await executor.run { () throws(LedgerError) -> Int in
+            Int(try connection.query("""
+                SELECT count(*) FROM dfukit_attempts
+                WHERE device = ?1 AND package_sha256 = ?2 AND result = 'failed' AND id > \(released)
+                """, [.text(device), .text(packageSHA256)], operation: LedgerOperation.readLineEvents)
+                .first?.first?.integer ?? 0)
         }
     }
 
