@@ -69,7 +69,8 @@ final class CountingLink: GATTLink {
 struct SlowFleetSource: BatchDeviceSource {
     let fleet: SimulatedFleet
     let writeDelay: Duration
-    var usesVirtualTime: Bool { true }
+    /// False: the runner bounds each attempt by the wall clock (its watchdog), as on real radios.
+    var usesVirtualTime = true
     func scan() async throws(FlashError) -> [Advertisement] { fleet.advertisements }
     func transport(for address: DeviceAddress, attempt: Int, concurrency: Int) throws(FlashError) -> any GATTTransport {
         guard let world = fleet.world(for: address, attempt: attempt, concurrency: concurrency) else {
@@ -244,6 +245,27 @@ final class LeaseTests: XCTestCase {
         XCTAssertTrue(record.errorMessage?.contains("line-2 took") == true, record.errorMessage ?? "")
         XCTAssertEqual(state.releases, 1, "given back (a no-op in a ledger where another station holds it)")
         XCTAssertTrue(state.done.isEmpty)
+    }
+
+    /// On a real-time source the line's timeout is the runner's watchdog: an attempt it stops is
+    /// a failed `timeout` attempt (retried, and counted by a halt rule), never "cancelled", which
+    /// would read as an operator's Ctrl-C and end the device's retries.
+    func testWatchdogTimeoutIsAFailedAttemptAndRetried() async throws {
+        var line = LineConfiguration()
+        line.deviceTimeout = .seconds(1)
+        line.retries = 1
+        line.backoff = .zero
+        let ledger = ScriptedLedger()
+        let source = SlowFleetSource(fleet: try fleet(1), writeDelay: .milliseconds(100), usesVirtualTime: false)
+        let summary = try await BatchRunner(plan: try plan(line), source: source, ledger: ledger).run()
+        let records = ledger.snapshot.records
+        XCTAssertEqual(records.map(\.result), [.failed, .failed], "\(records)")
+        XCTAssertEqual(records.map(\.errorKind), ["timeout", "timeout"])
+        XCTAssertTrue(records[0].errorMessage?.contains("time bound of 1.0 s (--timeout)") == true,
+                      records[0].errorMessage ?? "")
+        XCTAssertLessThan(records[0].bytes, 12_000)
+        XCTAssertEqual(summary.failed, 1)
+        XCTAssertEqual(summary.cancelled, 0)
     }
 
     /// Heartbeats that succeed keep the claim (and the gate) alive through an attempt longer than the lease.

@@ -366,8 +366,8 @@ public final class BatchRunner: Sendable {
         let startedAt = Date().timeIntervalSince1970
         var record = AttemptRecord(device: device.description, attempt: attempt, startedAt: startedAt, endedAt: startedAt,
                                    seconds: 0, bytes: 0, result: .failed, errorKind: nil, errorMessage: nil)
-        let report = await runWithTimeout(FlashSession(on: session, profile: plan.profile, images: plan.images),
-                                          keeper: keeper)
+        let (report, timedOut) = await runWithTimeout(FlashSession(on: session, profile: plan.profile, images: plan.images),
+                                                      keeper: keeper)
         record.bytes = report.bytes
         record.deviceHolds = report.deviceHolds.map(\.rawValue)
         record.evidence = report.evidence
@@ -379,6 +379,15 @@ public final class BatchRunner: Sendable {
         // the wall clock (a `realtime=2` fleet's session counts simulated seconds, twice the wall's).
         record.seconds = source.usesVirtualTime ? report.seconds : max(0, record.endedAt - startedAt)
         if let error = report.error {
+            if timedOut && error.kind == .cancelled {
+                // The line's watchdog stopped it, not an operator: a failed attempt, retried and
+                // counted by the halt rule like the engine's own timeout.
+                record.errorKind = FlashError.Kind.timeout.rawValue
+                record.errorMessage = "device \(device), the attempt reached the line's time bound of "
+                    + "\(plan.line.deviceTimeout / .seconds(1)) s (--timeout) and was stopped "
+                    + "after \(report.bytes) image bytes had reached the device"
+                return record
+            }
             record.result = error.kind == .cancelled ? .cancelled : .failed
             record.errorKind = error.kind.rawValue
             record.errorMessage = error.description
@@ -402,17 +411,21 @@ public final class BatchRunner: Sendable {
     }
 
     /// On a real transport the line's timeout is wall-clock time: the attempt is cancelled when
-    /// it runs out during the update. On a simulated one it is checked against simulated time
-    /// afterwards.
-    private func runWithTimeout(_ update: FlashSession, keeper: ClaimKeeper) async -> FlashReport {
-        guard !source.usesVirtualTime else { return await update.run() }
+    /// it runs out during the update, and `timedOut` says so (the caller records a failed
+    /// `timeout` attempt, not a cancelled one). On a simulated one it is checked against
+    /// simulated time afterwards.
+    private func runWithTimeout(_ update: FlashSession, keeper: ClaimKeeper) async -> (report: FlashReport, timedOut: Bool) {
+        guard !source.usesVirtualTime else { return (await update.run(), false) }
         let timeout = plan.line.deviceTimeout
+        let fired = Mutex(false)
         let watchdog = Task {
             try? await Task.sleep(for: timeout)
-            if !Task.isCancelled { keeper.cancelAttempt() }
+            guard !Task.isCancelled else { return }
+            fired.withLock { $0 = true }
+            keeper.cancelAttempt()
         }
         let report = await update.run()
         watchdog.cancel()
-        return report
+        return (report, fired.withLock { $0 })
     }
 }
