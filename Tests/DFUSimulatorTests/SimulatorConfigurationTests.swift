@@ -141,6 +141,13 @@ final class SimulatorConfigurationTests: XCTestCase {
         XCTAssertEqual(configuration.faults.dropNotifications, [2, 7])
     }
 
+    /// `faulty=2,4` picks exactly those fleet devices (numbered from 1) to fail their first attempt.
+    func testFaultyNamesTheFleetDevicesThatFailTheirFirstAttempt() throws {
+        let fleet = try SimulatedFleet(try SimulatorConfiguration(parsing: "vendor-ctrlpt?fleet=5&faulty=2,4,9"))
+        let faulty = fleet.advertisements.map(\.address).filter { fleet.isFaulty($0) }.map(\.description)
+        XCTAssertEqual(faulty, ["C0:FF:EE:00:00:02", "C0:FF:EE:00:00:04"], "9 is past the fleet's end")
+    }
+
     func testLaterValueOfAKeyWins() throws {
         let configuration = try SimulatorConfiguration(parsing: "vendor-ctrlpt?mtu=50&mtu=60&fault=unresponsive-after:5&fault=unresponsive-after:9")
         XCTAssertEqual(configuration.link.mtu, 60)
@@ -157,7 +164,9 @@ final class SimulatorConfigurationTests: XCTestCase {
                 + "buf-size, buf-count, erase, smp-version, image-id, sw-version, inactivity-ms, corrupt-block, "
                 + "firmware-revision, firmware-check, min-size, ota-timeout-s, packet-timeout-s, result-feedback, "
                 + "bim-crc, enable-answer, corrupt-stored, on-reboot, dis, app-version, end-answer, compression, "
-                + "app-start, version-dependency, state, fleet, fault-rate, seed, adapter-packets, realtime, journal)"),
+                + "app-start, version-dependency, state, fleet, fault-rate, faulty, seed, adapter-packets, realtime, journal)"),
+            ("vendor-ctrlpt?fleet=4&faulty=0", "faulty must list device numbers from 1 (the fleet's first device), e.g. faulty=2,3,5, not '0'"),
+            ("vendor-ctrlpt?fleet=4&faulty=2,,3", "faulty must list device numbers from 1 (the fleet's first device), e.g. faulty=2,3,5, not '2,,3'"),
             ("nordic-secure-dfu?buttonless=yes", "buttonless must be 0, 1 (or unbonded) or bonded, not 'yes'"),
             ("nordic-secure-dfu?resume=flash", "resume must be ram, object or init, not 'flash'"),
             ("nordic-secure-dfu?key=/nonexistent/key.pem",

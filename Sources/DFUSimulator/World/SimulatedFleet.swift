@@ -16,7 +16,8 @@ import Foundation
 /// life; link faults apply to every attempt's world.
 ///
 /// With `fault-rate=R`, a seeded share R of the devices stop answering part-way through
-/// their first attempt (it fails after its resumes); later attempts have no fault.
+/// their first attempt (it fails after its resumes); later attempts have no fault. `faulty=2,3`
+/// names such devices by number (from 1) as well.
 ///
 /// With `realtime=SPEED` every attempt's world follows the wall clock (`WallClockPacing`), and
 /// a batch then runs on the wall clock too; with `journal=DIR` every device notes what it lives
@@ -64,6 +65,7 @@ public final class SimulatedFleet: @unchecked Sendable {
         }
         var generator = SeededGenerator(seed: configuration.seed)
         faulty = Set((0..<configuration.fleet).filter { _ in Double.random(in: 0..<1, using: &generator) < configuration.faultRate })
+            .union(configuration.faultyDevices.map { $0 - 1 }.filter { $0 < configuration.fleet })
     }
 
     /// What a scan sees: every device, the further down the list the weaker its signal

@@ -53,7 +53,9 @@ import DFUGATT
 /// - `state` (`SimulatorStateFile.supportedDevices`): the path of a file keeping the device's memory
 ///   between commands (`SimulatorStateFile`)
 /// - fleets (`dfukit batch run`): `fleet` (devices, 1...10000), `fault-rate` (0...1: the share
-///   of devices whose first attempt fails), `seed`, `adapter-packets` (the adapter's packets per
+///   of devices whose first attempt fails), `faulty` (device numbers, 1-based, that fail their first
+///   attempt too: `faulty=2,3,5`, for a test that needs a failure burst where it wants one), `seed`,
+///   `adapter-packets` (the adapter's packets per
 ///   connection interval, shared by the links open at once; default 12)
 /// - any device: `realtime` (a speed factor, 0.01...1000: `realtime=1` makes the virtual clock
 ///   follow the wall clock, `realtime=10` runs ten times faster than real time; see
@@ -142,6 +144,9 @@ public struct SimulatorConfiguration: Sendable {
     /// shared by every open link.
     public var fleet = 1
     package var faultRate = 0.0
+    /// `faulty=2,3,5`: fleet devices (numbered from 1) that fail their first attempt, besides
+    /// those `fault-rate` picks.
+    package var faultyDevices: Set<Int> = []
     /// The seed choosing which fleet devices fail (`seed`).
     public var seed: UInt64 = 1
     /// LL packets per connection interval the simulated adapter shares among every open link.
@@ -319,6 +324,16 @@ public struct SimulatorConfiguration: Sendable {
                 throw SimulatorConfigurationError("fault-rate must be a number between 0 and 1, not '\(value)'")
             }
             faultRate = rate
+        case "faulty":
+            var numbers: Set<Int> = []
+            for item in value.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let number = Int(item), number >= 1, number <= 10_000 else {
+                    throw SimulatorConfigurationError("faulty must list device numbers from 1 (the fleet's first device), "
+                                                          + "e.g. faulty=2,3,5, not '\(value)'")
+                }
+                numbers.insert(number)
+            }
+            faultyDevices = numbers
         case "seed": seed = UInt64(try integer(value, key: key, in: 0...Int(Int32.max)))
         case "adapter-packets": adapterPackets = try integer(value, key: key, in: 1...64)
         case "realtime":
@@ -338,7 +353,7 @@ public struct SimulatorConfiguration: Sendable {
                     + "firmware-revision, firmware-check, min-size, ota-timeout-s, packet-timeout-s, result-feedback, "
                     + "bim-crc, enable-answer, corrupt-stored, on-reboot, dis, app-version, end-answer, compression, "
                     + "app-start, version-dependency, "
-                    + "state, fleet, fault-rate, seed, adapter-packets, realtime, journal)")
+                    + "state, fleet, fault-rate, faulty, seed, adapter-packets, realtime, journal)")
         }
     }
 
