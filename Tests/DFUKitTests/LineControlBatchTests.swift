@@ -49,7 +49,9 @@ final class LineControlBatchTests: XCTestCase {
         let ledger = MemoryBatchLedger(line: "east")
         var halts = 0, resumes = 0
         var finished: BatchSummary?
-        for try await update in DFUKit.batch(try request(ledger, whenHalted: .wait)) {
+        var waiting = try request(ledger, whenHalted: .wait)
+        waiting.line.concurrency = 2 // two slots wait on the halt; the resume is announced once
+        for try await update in DFUKit.batch(waiting) {
             switch update {
             case .event(.lineHalted(_, _, let waiting)):
                 halts += 1
@@ -57,7 +59,7 @@ final class LineControlBatchTests: XCTestCase {
                 // The operator comes after a while: meanwhile no device starts.
                 Task {
                     try await Task.sleep(for: .milliseconds(1500))
-                    XCTAssertEqual(ledger.records.count, 2, "no device started on the halted line")
+                    XCTAssertLessThanOrEqual(ledger.records.count, 3, "no device started on the halted line (the one in flight at the halt finished)")
                     XCTAssertTrue(ledger.resume(), "the operator resumes the line")
                 }
             case .event(.lineResumed): resumes += 1
@@ -66,7 +68,7 @@ final class LineControlBatchTests: XCTestCase {
             }
         }
         XCTAssertEqual(halts, 1)
-        XCTAssertGreaterThanOrEqual(resumes, 1)
+        XCTAssertEqual(resumes, 1, "announced once, not once per waiting slot")
         XCTAssertFalse(ledger.resume(), "not halted any more")
         let summary = try XCTUnwrap(finished)
         XCTAssertNil(summary.lineHalt)

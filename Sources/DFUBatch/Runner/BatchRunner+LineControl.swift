@@ -18,8 +18,12 @@ extension BatchRunner {
                 return ledgerFailure == nil
             }
             guard let halt else {
-                if waited { onEvent(.lineResumed(line: plan.line.line ?? "")) }
-                counters.withLock { $0.announcedHalt = nil }
+                // Every waiting slot sees the resume; the first one announces it, once per halt.
+                let announced = counters.withLock { counters -> Bool in
+                    defer { counters.announcedHalt = nil }
+                    return counters.announcedHalt != nil
+                }
+                if waited && announced { onEvent(.lineResumed(line: plan.line.line ?? "")) }
                 return true
             }
             let first = counters.withLock { counters -> Bool in
