@@ -37,8 +37,8 @@ struct LiveBoard {
         var done: Int
     }
 
-    /// What is known of a device's connection (kept across attempts: a probe connects before
-    /// the attempt starts).
+    /// What is known of a device's connection (kept from before its attempt starts: a probe
+    /// connects first; forgotten when the device finishes).
     struct Link: Equatable {
         var mtu: Int?
         var phy: String?
@@ -107,6 +107,7 @@ struct LiveBoard {
             return false
         case let .deviceFinished(address, _, _, _, _), let .deviceSkipped(address, _), let .claimLost(address, _):
             let key = address.description
+            links[key] = nil
             guard devices.removeValue(forKey: key) != nil else { return false }
             toClear.append(key)
             return true
