@@ -53,7 +53,7 @@ final class BatchPostgresTests: XCTestCase {
     }
 
     /// The server's psql (as scripts/start-postgres.sh finds it), else the one on the PATH.
-    private static var psql: String {
+    static var psql: String {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
         let newest = versions.sorted { $0.compare($1, options: .numeric) == .orderedAscending }.last
         if let newest, FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\(newest)/bin/psql") {

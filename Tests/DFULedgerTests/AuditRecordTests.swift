@@ -137,7 +137,7 @@ final class AuditRecordTests: XCTestCase {
         XCTAssertEqual(migrated.map { $0.record != nil }, [false, true, true])
         let version = try Subprocess.tool("python3", ["-c", "import sqlite3, sys; print(sqlite3.connect(sys.argv[1])"
                                                       + ".execute('SELECT version FROM dfukit_schema').fetchone()[0])", path])
-        XCTAssertEqual(version.trimmingCharacters(in: .whitespacesAndNewlines), "4")
+        XCTAssertEqual(version.trimmingCharacters(in: .whitespacesAndNewlines), "5")
         await station.close()
     }
 }

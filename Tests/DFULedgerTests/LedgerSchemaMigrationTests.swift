@@ -69,7 +69,7 @@ final class LedgerSchemaMigrationTests: XCTestCase {
         let path = directory.file("v1.sqlite")
         try writeVersion1Ledger(path)
         let ledger = try await SQLiteLedger(path: path)
-        XCTAssertEqual(try schemaVersion(path), "4")
+        XCTAssertEqual(try schemaVersion(path), "5")
         var attempts = try await ledger.attempts()
         XCTAssertEqual(attempts.map(\.result), [.failed, .succeeded])
         XCTAssertEqual(attempts.map(\.serial), [nil, "SN-1"])

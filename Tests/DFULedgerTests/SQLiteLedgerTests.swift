@@ -424,7 +424,7 @@ final class SQLiteLineControlTests: XCTestCase {
         XCTAssertEqual(attempts.map(\.line), [nil])
         let version = try Subprocess.tool("python3", ["-c", "import sqlite3, sys; print(sqlite3.connect(sys.argv[1])"
                                                       + ".execute('SELECT version FROM dfukit_schema').fetchone()[0])", path])
-        XCTAssertEqual(version.trimmingCharacters(in: .whitespacesAndNewlines), "4")
+        XCTAssertEqual(version.trimmingCharacters(in: .whitespacesAndNewlines), "5")
         try await LineControlFixtures.exercise(station, line: "L", package: LedgerFixtures.package, prefix: "C0:FF:EE")
         await station.close()
     }

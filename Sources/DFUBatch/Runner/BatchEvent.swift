@@ -6,6 +6,13 @@ public enum BatchEvent: Sendable {
     case deviceStarted(DeviceAddress, attempt: Int, slot: Int)
     /// `done` of `total` image bytes are on the device.
     case progress(DeviceAddress, done: Int, total: Int)
+    /// The attempt at the device entered `phase` of the profile's procedure (`transfer`, ...).
+    /// With `skip-installed`, the first attempt's probe may tell its phases before `deviceStarted`.
+    case devicePhase(DeviceAddress, phase: String)
+    /// The attempt connected to the device, or learned more of the connection: the ATT_MTU, the
+    /// PHY this side transmits on (`1M`, `2M`, `Coded`) and the signal strength the scan heard
+    /// (dBm); nil for what is not told (what was told before still holds).
+    case deviceLink(DeviceAddress, mtu: Int?, phy: String?, rssi: Int?)
     /// An attempt ended, in `seconds` (simulated on `sim:`), with the error's text if it failed.
     case deviceFinished(DeviceAddress, succeeded: Bool, attempt: Int, seconds: Double, error: String?)
     /// A device was not flashed: already done, claimed by another station, or running the target.

@@ -33,6 +33,8 @@ public final class BatchRunner: Sendable {
     let ledgerRetry: LedgerRetryPolicy
     let onEvent: @Sendable (BatchEvent) -> Void
     private let queue = Mutex<DeviceQueue?>(nil)
+    /// The signal strength the scan heard from each device it picked (dBm), for `deviceLink`.
+    private let scannedRSSI = Mutex<[DeviceAddress: Int]>([:])
     let counters = Mutex(Counters())
 
     struct Counters {
@@ -128,7 +130,11 @@ public final class BatchRunner: Sendable {
             throw FlashError(kind: .usage, message: refusal)
         }
         let seen = try await source.scan()
-        return plan.line.selection.candidates(in: seen, profile: plan.profile).map(\.address)
+        let candidates = plan.line.selection.candidates(in: seen, profile: plan.profile)
+        scannedRSSI.withLock { rssi in
+            for advertisement in candidates { rssi[advertisement.address] = advertisement.rssi }
+        }
+        return candidates.map(\.address)
     }
 
     // MARK: - Workers
@@ -336,9 +342,16 @@ public final class BatchRunner: Sendable {
             return .attempted(record)
         }
         let onEvent = self.onEvent
+        let rssi = scannedRSSI.withLock { $0[device] }
         let options = FlashOptions(parameters: plan.line.parameters, attemptTimeout: plan.line.deviceTimeout)
         let session = DeviceSession(profile: plan.profile, transport: transport, address: device, options: options) { event in
-            if case let .progress(_, done, total, _) = event { onEvent(.progress(device, done: done, total: total)) }
+            switch event {
+            case let .progress(_, done, total, _): onEvent(.progress(device, done: done, total: total))
+            case let .phase(name, .entered): onEvent(.devicePhase(device, phase: name))
+            case let .connected(_, mtu): onEvent(.deviceLink(device, mtu: mtu, phy: nil, rssi: rssi))
+            case let .linkGranted(grant): onEvent(.deviceLink(device, mtu: grant.mtu, phy: grant.txPHY?.rawValue, rssi: rssi))
+            default: break
+            }
         }
         var versionBefore: String?
         if attempt == 1, let rule = plan.line.skipInstalled {

@@ -228,9 +228,16 @@ struct BatchRunCommand: Command {
                                          line: line.line ?? station, includingDone: !line.skipDone,
                                          audit: AuditRecordBuilder(plan: plan, operatorName: operatorName))
         let view = BatchProgressView(console: console, slots: line.concurrency)
-        let runner = plan.runner(source: source, ledger: adapter, ledgerRetry: Self.ledgerRetry()) { view.handle($0) }
+        let feed = LiveFeed(ledger: ledger, station: station, line: line.line ?? station, packageSHA256: packageSHA256,
+                            console: console) { device, attempt in await adapter.attemptNumber(device: device, attempt: attempt) }
+        await feed.start()
+        let runner = plan.runner(source: source, ledger: adapter, ledgerRetry: Self.ledgerRetry()) { event in
+            view.handle(event)
+            feed.handle(event)
+        }
         let (outcome, signal) = await BatchStopSignals.run(runner)
         view.finish()
+        await feed.finish()
         await ledger.close()
         let summary: BatchSummary
         switch outcome {

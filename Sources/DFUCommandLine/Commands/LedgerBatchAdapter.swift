@@ -90,6 +90,12 @@ actor LedgerBatchAdapter: BatchLedger {
         }
     }
 
+    /// The ledger's number of attempt `attempt` of this run at `device` (it counts the attempts of
+    /// earlier runs, as the records do); `attempt` itself when the device is not claimed here.
+    func attemptNumber(device: String, attempt: Int) -> Int {
+        claims[device].map { $0.nextAttemptNumber + attempt - 1 } ?? attempt
+    }
+
     func release(device: String) async throws {
         guard let claim = claims[device] else { return }
         do {

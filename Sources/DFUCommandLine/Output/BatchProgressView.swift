@@ -38,6 +38,9 @@ final class BatchProgressView: Sendable {
                     state.lines[slot] = "slot \(slot + 1): \(address) [" + String(repeating: "#", count: filled)
                         + String(repeating: "-", count: 20 - filled) + "] \(percent)%"
                 }
+            case .devicePhase, .deviceLink:
+                // Shown by the station dashboard (the ledger's live rows), not here.
+                return
             case let .deviceFinished(address, succeeded, attempt, seconds, error):
                 let text = succeeded
                     ? "\(address): done (attempt \(attempt), \(String(format1: seconds)) s)"

@@ -67,6 +67,9 @@ public struct Attempt: Sendable, Hashable {
     /// The provisioning line the attempt belongs to (`--line`, `line:`): its halt rule counts
     /// the line's attempts on every station. Nil in ledgers older than schema version 4.
     public var line: String?
+    /// The radio (HCI controller, BlueZ adapter) of the station the attempt ran on, when the
+    /// station names one. Nil in ledgers older than schema version 5.
+    public var radio: String?
 
     /// An attempt; `seconds` and `bytesPerSecond` are computed from the dates and bytes unless given
     /// (a runner may time only the transfer phase).
@@ -74,9 +77,10 @@ public struct Attempt: Sendable, Hashable {
                 station: String, startedAt: Date, endedAt: Date, bytes: Int, result: Result,
                 errorKind: String? = nil, errorMessage: String? = nil, attemptNumber: Int,
                 seconds: Double? = nil, bytesPerSecond: Double? = nil, clock: Clock? = nil, deviceVersion: String? = nil,
-                line: String? = nil) {
+                line: String? = nil, radio: String? = nil) {
         self.claimID = claimID
         self.line = line
+        self.radio = radio
         self.clock = clock
         self.deviceVersion = deviceVersion
         self.device = device
@@ -100,11 +104,12 @@ public struct Attempt: Sendable, Hashable {
     public init(claim: Claim, serial: String? = nil, profile: String, startedAt: Date, endedAt: Date, bytes: Int,
                 result: Result, errorKind: String? = nil, errorMessage: String? = nil, attemptNumber: Int? = nil,
                 seconds: Double? = nil, bytesPerSecond: Double? = nil, clock: Clock? = nil, deviceVersion: String? = nil,
-                line: String? = nil) {
+                line: String? = nil, radio: String? = nil) {
         self.init(claimID: claim.id, device: claim.device, serial: serial, packageSHA256: claim.packageSHA256,
                   profile: profile, station: claim.station, startedAt: startedAt, endedAt: endedAt, bytes: bytes,
                   result: result, errorKind: errorKind, errorMessage: errorMessage,
                   attemptNumber: attemptNumber ?? claim.nextAttemptNumber, seconds: seconds,
-                  bytesPerSecond: bytesPerSecond, clock: clock, deviceVersion: deviceVersion, line: line)
+                  bytesPerSecond: bytesPerSecond, clock: clock, deviceVersion: deviceVersion, line: line,
+                  radio: radio)
     }
 }

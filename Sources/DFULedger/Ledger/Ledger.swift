@@ -26,6 +26,10 @@ public protocol Ledger: AnyObject, Sendable {
     /// The ledger's URL without a password, for messages.
     var location: String { get }
 
+    /// The session this instance writes its claims under (`LedgerOptions.session`): a station's
+    /// `StationStatus` and `LiveDevice` rows carry its `text`.
+    var session: LedgerSession { get }
+
     /// Claims `device` for flashing with the package `packageSHA256`, atomically across tasks,
     /// processes and (PostgreSQL) stations.
     ///
@@ -97,6 +101,31 @@ public protocol Ledger: AnyObject, Sendable {
 
     /// Counts over the attempts that match `filter`.
     func summary(_ filter: AttemptFilter) async throws(LedgerError) -> LedgerSummary
+
+    // MARK: The station dashboard's feed (schema 5)
+
+    /// Writes the station's row (`dfukit_stations`), one per process, replacing the row of the
+    /// same `status.session`; `seenAt` becomes the ledger's now, and `startedAt` stays the
+    /// first announcement's. A `batch run` announces itself `running` at start, again every few
+    /// seconds (so the dashboard sees it alive), `halted` while it waits on a halted line, and
+    /// `ended` when it exits.
+    func announceStation(_ status: StationStatus) async throws(LedgerError)
+
+    /// Every station row, oldest start first; empty in a ledger older than schema version 5.
+    func stations() async throws(LedgerError) -> [StationStatus]
+
+    /// Writes the live row of a device in flight (`dfukit_live`), replacing the row of the same
+    /// device, package and session; `updatedAt` becomes the ledger's now. Recording the device's
+    /// attempt (`recordAttempt`) or releasing its claim (`release`) through this instance
+    /// deletes the row of this instance's session in the same transaction.
+    func publishLive(_ device: LiveDevice) async throws(LedgerError)
+
+    /// Deletes the live row of `device` with the package under `session` (`LedgerSession.text`),
+    /// if there is one.
+    func clearLive(device: String, packageSHA256: String, session: String) async throws(LedgerError)
+
+    /// Every live row, oldest start first; empty in a ledger older than schema version 5.
+    func liveDevices() async throws(LedgerError) -> [LiveDevice]
 
     /// Closes the connection; later calls fail with `cannotOpen`. Also done when the ledger is freed.
     func close() async

@@ -46,8 +46,13 @@ enum LedgerOperation {
     /// The checks every claim and attempt gets before anything is written.
     static func validate(device: String, packageSHA256: String, station: String, ledger: String,
                          operation: String) throws(LedgerError) {
-        for (name, value) in [("device address", device), ("package sha256", packageSHA256), ("station name", station)]
-        where value.trimmingCharacters(in: .whitespaces).isEmpty {
+        try requireText([("device address", device), ("package sha256", packageSHA256), ("station name", station)],
+                        ledger: ledger, operation: operation)
+    }
+
+    /// Refuses an empty (or blank) value of any of `fields` (name, value).
+    static func requireText(_ fields: [(String, String)], ledger: String, operation: String) throws(LedgerError) {
+        for (name, value) in fields where value.trimmingCharacters(in: .whitespaces).isEmpty {
             throw LedgerError(.invalidArgument, ledger: ledger, operation: operation, message: "the \(name) is empty")
         }
     }
@@ -61,4 +66,21 @@ enum LedgerOperation {
         default: return "no claim is recorded for the device"
         }
     }
+}
+
+extension LedgerOperation {
+    static func announce(_ status: StationStatus) -> String {
+        "announce station \(status.station) (\(status.state.rawValue))"
+    }
+
+    static func publishLive(_ device: LiveDevice) -> String {
+        "publish device \(device.device)'s progress (\(device.phase))"
+    }
+
+    static func clearLive(_ device: String) -> String {
+        "clear device \(device)'s progress"
+    }
+
+    static let readStations = "read the stations"
+    static let readLive = "read the devices in flight"
 }

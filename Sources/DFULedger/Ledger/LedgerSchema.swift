@@ -15,16 +15,28 @@
 ///   `rule`, `attempts` (the attempts that tripped a halt, one per text line), `device`,
 ///   `package_sha256`, and `last_attempt_id`: the newest `dfukit_attempts.id` when it was recorded
 ///   (a resume's and a release's start the halt rule's window and the device's failure count afresh).
+/// - `dfukit_stations` (schema 5): one row per station process (`StationStatus`), keyed by its
+///   `session` (as in `dfukit_claims`): `station`, `host`, `pid`, `line`, `radios` (one name per
+///   text line), `state` (`running`, `halted`, `ended`), `started_at`, `seen_at`.
+/// - `dfukit_live` (schema 5): one row per device in flight (`LiveDevice`), keyed by device,
+///   package and session: `station`, `radio`, `line`, `attempt`, `phase`, `done`, `total`,
+///   `bytes_per_second`, `rssi`, `phy`, `mtu`, `started_at`, `updated_at`. Deleted in the
+///   transaction that records the device's attempt or releases its claim.
 ///
 /// Versions: 1, the first; 2 adds the `skipped` result and the columns `clock` (`wall` or
 /// `simulated`, NULL for attempts written before) and `device_version` to `dfukit_attempts`;
 /// 3 adds `dfukit_audit_records` (attempts written before have no record); 4 adds the column
-/// `line` to `dfukit_attempts` (NULL for attempts written before) and `dfukit_line_events`.
+/// `line` to `dfukit_attempts` (NULL for attempts written before) and `dfukit_line_events`;
+/// 5 adds the column `radio` to `dfukit_attempts` (NULL for attempts written before),
+/// `dfukit_stations` and `dfukit_live` (the station dashboard's feed).
 /// A station opening an older ledger migrates it in one transaction (`migrations`); a report
 /// reads either version as it is.
+///
+/// On PostgreSQL every write transaction but a heartbeat also runs `NOTIFY dfukit_ledger`
+/// (delivered to listeners when it commits: `LedgerChangeWatcher`).
 enum LedgerSchema {
     /// The schema version this build creates and understands.
-    static let version = 4
+    static let version = 5
 
     static let sqlite = [
         "CREATE TABLE IF NOT EXISTS dfukit_schema (version INTEGER NOT NULL)",
@@ -61,7 +73,8 @@ enum LedgerSchema {
             bytes_per_second REAL NOT NULL,
             clock TEXT CHECK (clock IN ('wall', 'simulated')),
             device_version TEXT,
-            line TEXT
+            line TEXT,
+            radio TEXT
         )
         """,
         "CREATE INDEX IF NOT EXISTS dfukit_attempts_by_device ON dfukit_attempts (device, package_sha256)",
@@ -87,6 +100,40 @@ enum LedgerSchema {
             device TEXT,
             package_sha256 TEXT,
             last_attempt_id INTEGER NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS dfukit_stations (
+            session TEXT PRIMARY KEY,
+            station TEXT NOT NULL,
+            host TEXT NOT NULL,
+            pid INTEGER NOT NULL,
+            line TEXT,
+            radios TEXT,
+            state TEXT NOT NULL CHECK (state IN ('running', 'halted', 'ended')),
+            started_at REAL NOT NULL,
+            seen_at REAL NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS dfukit_live (
+            device TEXT NOT NULL,
+            package_sha256 TEXT NOT NULL,
+            station TEXT NOT NULL,
+            session TEXT NOT NULL,
+            radio TEXT,
+            line TEXT,
+            attempt INTEGER NOT NULL,
+            phase TEXT NOT NULL,
+            done INTEGER NOT NULL,
+            total INTEGER NOT NULL,
+            bytes_per_second REAL NOT NULL,
+            rssi INTEGER,
+            phy TEXT,
+            mtu INTEGER,
+            started_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (device, package_sha256, session)
         )
         """,
     ]
@@ -126,7 +173,8 @@ enum LedgerSchema {
             bytes_per_second double precision NOT NULL,
             clock text CHECK (clock IN ('wall', 'simulated')),
             device_version text,
-            line text
+            line text,
+            radio text
         )
         """,
         "CREATE INDEX IF NOT EXISTS dfukit_attempts_by_device ON dfukit_attempts (device, package_sha256)",
@@ -152,6 +200,40 @@ enum LedgerSchema {
             device text,
             package_sha256 text,
             last_attempt_id bigint NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS dfukit_stations (
+            session text PRIMARY KEY,
+            station text NOT NULL,
+            host text NOT NULL,
+            pid integer NOT NULL,
+            line text,
+            radios text,
+            state text NOT NULL CHECK (state IN ('running', 'halted', 'ended')),
+            started_at timestamptz NOT NULL,
+            seen_at timestamptz NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS dfukit_live (
+            device text NOT NULL,
+            package_sha256 text NOT NULL,
+            station text NOT NULL,
+            session text NOT NULL,
+            radio text,
+            line text,
+            attempt integer NOT NULL,
+            phase text NOT NULL,
+            done bigint NOT NULL,
+            total bigint NOT NULL,
+            bytes_per_second double precision NOT NULL,
+            rssi integer,
+            phy text,
+            mtu integer,
+            started_at timestamptz NOT NULL,
+            updated_at timestamptz NOT NULL,
+            PRIMARY KEY (device, package_sha256, session)
         )
         """,
     ]
@@ -199,6 +281,27 @@ enum LedgerSchema {
         "UPDATE dfukit_schema SET version = 4",
     ]
 
+    /// The column version 5 adds to `dfukit_attempts` on SQLite (unless the table was copied from
+    /// version 1 with it already); `dfukit_stations` and `dfukit_live` are made by the schema's
+    /// `CREATE TABLE IF NOT EXISTS`, run before.
+    static let sqliteRadioColumn = "ALTER TABLE dfukit_attempts ADD COLUMN radio TEXT"
+
+    /// Brings a version 4 ledger to 5 on PostgreSQL (the new tables are made by the schema's
+    /// `CREATE TABLE IF NOT EXISTS`, run before).
+    static let postgresMigrationFrom4 = [
+        "ALTER TABLE dfukit_attempts ADD COLUMN IF NOT EXISTS radio text",
+        "UPDATE dfukit_schema SET version = 5",
+    ]
+
+    /// The channel every committed write but a heartbeat is announced on (PostgreSQL `NOTIFY`).
+    static let notifyChannel = "dfukit_ledger"
+
+    /// SQL that announces a change of `table` (`claims`, `attempts`, ...: the payload) on
+    /// `notifyChannel` when the transaction commits, as an expression for a SELECT list.
+    static func notifyCall(_ table: String) -> String {
+        "pg_notify('\(notifyChannel)', '\(table)')"
+    }
+
     /// Run after any migration and on a new ledger: the index the halt rule reads the line's
     /// latest attempts by (the column exists by then).
     static let lineIndex = "CREATE INDEX IF NOT EXISTS dfukit_attempts_by_line ON dfukit_attempts (line, id)"
@@ -214,6 +317,7 @@ enum LedgerSchema {
     /// The attempt columns after `bytes_per_second` a SELECT reads: NULLs where the ledger's version lacks them.
     static func extraAttemptColumns(version: Int) -> String {
         (version >= 2 ? "clock, device_version" : "NULL, NULL") + (version >= 4 ? ", line" : ", NULL")
+            + (version >= 5 ? ", radio" : ", NULL")
     }
 
     /// The error for a ledger whose schema is newer than this build.

@@ -7,7 +7,7 @@ import Foundation
 final class PostgresConnection: @unchecked Sendable {
     /// The URL without the password.
     let location: String
-    private var handle: OpaquePointer?
+    private(set) var handle: OpaquePointer?
     /// Between BEGIN and COMMIT/ROLLBACK: a lost connection then fails the call instead of
     /// reconnecting, so the rest of a transaction never runs outside it.
     private var inTransaction = false

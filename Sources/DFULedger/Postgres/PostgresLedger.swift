@@ -18,11 +18,12 @@ import Foundation
 package final class PostgresLedger: Ledger, @unchecked Sendable {
     package let location: String
     /// This instance (`LedgerSession.text`).
-    var session: String { options.session.text }
-    private let options: LedgerOptions
-    private let executor: BlockingExecutor
+    var sessionText: String { options.session.text }
+    package var session: LedgerSession { options.session }
+    let options: LedgerOptions
+    let executor: BlockingExecutor
     /// Touched only inside `executor.run`.
-    private let connection: PostgresConnection
+    let connection: PostgresConnection
     /// The ledger's schema version once opened (older only for a ledger opened `.existing`).
     let schemaVersion: Int
 
@@ -42,7 +43,7 @@ package final class PostgresLedger: Ledger, @unchecked Sendable {
 
     /// Runs `body` on the executor's thread; when the connection broke during it, runs it once
     /// more (`PostgresConnection.query` reconnects first). `body` must be safe to run twice.
-    private func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws(LedgerError) -> T)
+    func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws(LedgerError) -> T)
         async throws(LedgerError) -> T {
         let connection = connection
         return try await executor.run { () throws(LedgerError) -> T in
@@ -83,10 +84,15 @@ package final class PostgresLedger: Ledger, @unchecked Sendable {
                         try connection.query(statement, operation: "migrate the ledger to schema version 3")
                     }
                 }
-                for statement in LedgerSchema.postgresMigrationFrom3 {
-                    try connection.query(statement, operation: "migrate the ledger to schema version 4")
+                if found < 4 {
+                    for statement in LedgerSchema.postgresMigrationFrom3 {
+                        try connection.query(statement, operation: "migrate the ledger to schema version 4")
+                    }
                 }
                 try connection.query(LedgerSchema.lineIndex, operation: "migrate the ledger to schema version 4")
+                for statement in LedgerSchema.postgresMigrationFrom4 {
+                    try connection.query(statement, operation: "migrate the ledger to schema version 5")
+                }
             } else if access == .createIfMissing {
                 try connection.query("INSERT INTO dfukit_schema (version) VALUES ($1)", [String(LedgerSchema.version)],
                                      operation: operation)
@@ -97,12 +103,12 @@ package final class PostgresLedger: Ledger, @unchecked Sendable {
     }
 
     /// The injected clock's time as seconds since 1970, or nil for the server's clock.
-    private var injectedNow: String? {
+    var injectedNow: String? {
         options.clock.isInjected ? String(options.clock.now().timeIntervalSince1970) : nil
     }
 
     /// SQL for "now": the injected time `$n` when given, else the server's clock.
-    private static func now(_ parameter: Int) -> String {
+    static func now(_ parameter: Int) -> String {
         "coalesce(to_timestamp($\(parameter)::double precision), clock_timestamp())"
     }
 
@@ -113,12 +119,14 @@ package final class PostgresLedger: Ledger, @unchecked Sendable {
         let operation = LedgerOperation.claim(device, packageSHA256)
         try LedgerOperation.validate(device: device, packageSHA256: packageSHA256, station: station,
                                      ledger: location, operation: operation)
-        let parameters = [device, packageSHA256, id, station, session, injectedNow, String(options.leaseSeconds),
+        let parameters = [device, packageSHA256, id, station, sessionText, injectedNow, String(options.leaseSeconds),
                           includingDone ? "t" : "f"]
         // Taken over: a released claim, or an active one whose lease ran out; found again: this
         // very claim (the same id), when a retry follows a commit whose answer was lost.
         let rows = try await run { (connection) throws(LedgerError) -> [[String?]] in
+            // A granted claim is announced to listeners (`NOTIFY`, delivered when the statement commits).
             try connection.query("""
+                WITH granted AS (
                 INSERT INTO dfukit_claims AS current
                     (device, package_sha256, claim_id, station, session, state, claimed_at, heartbeat_at)
                 VALUES ($1, $2, $3, $4, $5, 'active', \(Self.now(6)), \(Self.now(6)))
@@ -129,8 +137,9 @@ package final class PostgresLedger: Ledger, @unchecked Sendable {
                    OR (current.state = 'active' AND current.claim_id = excluded.claim_id)
                    OR (current.state = 'active'
                        AND current.heartbeat_at + make_interval(secs => $7::double precision) < excluded.claimed_at)
-                RETURNING extract(epoch FROM claimed_at)::double precision,
-                    (SELECT count(*) FROM dfukit_attempts a WHERE a.device = $1 AND a.package_sha256 = $2)
+                RETURNING extract(epoch FROM claimed_at)::double precision AS claimed,
+                    (SELECT count(*) FROM dfukit_attempts a WHERE a.device = $1 AND a.package_sha256 = $2) AS previous)
+                SELECT claimed, previous, \(LedgerSchema.notifyCall("claims")) FROM granted
                 """, parameters, operation: operation)
         }
         guard let row = rows.first else { return nil }
@@ -141,7 +150,7 @@ package final class PostgresLedger: Ledger, @unchecked Sendable {
 
     package func releaseEarlierClaims(station: String) async throws(LedgerError) -> Int {
         let operation = LedgerOperation.releaseEarlier(station)
-        let session = session
+        let session = sessionText
         return try await run { (connection) throws(LedgerError) -> Int in
             let sessions = try connection.query("""
                 SELECT DISTINCT session FROM dfukit_claims WHERE station = $1 AND session <> $2 AND state = 'active'
@@ -180,11 +189,17 @@ package final class PostgresLedger: Ledger, @unchecked Sendable {
 
     package func release(_ claim: Claim) async throws(LedgerError) {
         let operation = LedgerOperation.release(claim)
+        let session = sessionText
         try await run { (connection) throws(LedgerError) -> Void in
-            try connection.query("""
-                UPDATE dfukit_claims SET state = 'released'
-                WHERE device = $1 AND package_sha256 = $2 AND claim_id = $3 AND state = 'active'
-                """, [claim.device, claim.packageSHA256, claim.id], operation: operation)
+            try connection.transaction(operation: operation) { () throws(LedgerError) in
+                try connection.query("""
+                    UPDATE dfukit_claims SET state = 'released'
+                    WHERE device = $1 AND package_sha256 = $2 AND claim_id = $3 AND state = 'active'
+                    """, [claim.device, claim.packageSHA256, claim.id], operation: operation)
+                try Self.clearLive(connection, device: claim.device, packageSHA256: claim.packageSHA256, session: session,
+                                   operation: operation)
+                try connection.notify("claims", operation: operation)
+            }
         }
     }
 
@@ -203,16 +218,17 @@ package final class PostgresLedger: Ledger, @unchecked Sendable {
         let operation = LedgerOperation.record(attempt)
         try LedgerOperation.validate(device: attempt.device, packageSHA256: attempt.packageSHA256,
                                      station: attempt.station, ledger: location, operation: operation)
-        let (session, now) = (session, injectedNow)
+        let (session, now) = (sessionText, injectedNow)
         try await run { (connection) throws(LedgerError) -> Void in
             try connection.transaction(operation: operation) { () throws(LedgerError) in
                 // Once per (claim, attempt number): a retry after a lost commit answer adds no row.
                 try connection.query("""
                     INSERT INTO dfukit_attempts (claim_id, device, serial, package_sha256, profile, station, started_at,
                         ended_at, bytes, result, error_kind, error_message, attempt_number, seconds, bytes_per_second,
-                        clock, device_version, line)
+                        clock, device_version, line, radio)
                     SELECT $1, $2, $3, $4, $5, $6, to_timestamp($7::double precision), to_timestamp($8::double precision),
-                        $9::bigint, $10, $11, $12, $13::integer, $14::double precision, $15::double precision, $16, $17, $18
+                        $9::bigint, $10, $11, $12, $13::integer, $14::double precision, $15::double precision, $16, $17, $18,
+                        $19
                     WHERE NOT EXISTS (SELECT 1 FROM dfukit_attempts
                                       WHERE device = $2 AND package_sha256 = $4 AND claim_id = $1 AND attempt_number = $13::integer)
                     """, [
@@ -221,6 +237,7 @@ package final class PostgresLedger: Ledger, @unchecked Sendable {
                         String(attempt.endedAt.timeIntervalSince1970), String(attempt.bytes), attempt.result.rawValue,
                         attempt.errorKind, attempt.errorMessage, String(attempt.attemptNumber), String(attempt.seconds),
                         String(attempt.bytesPerSecond), attempt.clock?.rawValue, attempt.deviceVersion, attempt.line,
+                        attempt.radio,
                     ], operation: operation)
                 if let audit {
                     // The attempt's row, whether this call or an earlier try (whose answer was lost) wrote it.
@@ -246,6 +263,10 @@ package final class PostgresLedger: Ledger, @unchecked Sendable {
                         WHERE device = $1 AND package_sha256 = $2 AND claim_id = $3 AND state = 'active'
                         """, key + [now], operation: operation)
                 }
+                // The device is no longer in flight on this station (until its next attempt starts).
+                try Self.clearLive(connection, device: attempt.device, packageSHA256: attempt.packageSHA256,
+                                   session: session, operation: operation)
+                try connection.notify("attempts", operation: operation)
             }
         }
     }
@@ -276,7 +297,8 @@ package final class PostgresLedger: Ledger, @unchecked Sendable {
                     startedAt: Date(timeIntervalSince1970: number(6)), endedAt: Date(timeIntervalSince1970: number(7)),
                     bytes: Int(number(8)), result: result, errorKind: row[10], errorMessage: row[11],
                     attemptNumber: Int(number(12)), seconds: number(13), bytesPerSecond: number(14),
-                    clock: row[15].flatMap(Attempt.Clock.init(rawValue:)), deviceVersion: row[16], line: row[17]))
+                    clock: row[15].flatMap(Attempt.Clock.init(rawValue:)), deviceVersion: row[16], line: row[17],
+                    radio: row[18]))
             }
             return attempts
         }
@@ -340,6 +362,7 @@ package final class PostgresLedger: Ledger, @unchecked Sendable {
                         (SELECT coalesce(max(id), 0) FROM dfukit_attempts))
                     """, [event.line, event.kind.rawValue, now, event.station, event.operatorName, event.reason,
                           event.rule, event.attemptsText, event.device, event.packageSHA256], operation: operation)
+                try connection.notify("line_events", operation: operation)
                 return true
             }
         }

@@ -10,11 +10,12 @@ package final class SQLiteLedger: Ledger, @unchecked Sendable {
     package let location: String
     /// This instance (`LedgerSession.text`): claims it holds are not handed out again, even to
     /// its own station name.
-    var session: String { options.session.text }
-    private let options: LedgerOptions
-    private let executor: BlockingExecutor
+    var sessionText: String { options.session.text }
+    package var session: LedgerSession { options.session }
+    let options: LedgerOptions
+    let executor: BlockingExecutor
     /// Touched only inside `executor.run`.
-    private let connection: SQLiteConnection
+    let connection: SQLiteConnection
     /// The ledger's schema version once opened: `LedgerSchema.version`, or older for a ledger
     /// opened `.existing` (read as it is, never migrated by a report).
     let schemaVersion: Int
@@ -87,6 +88,7 @@ package final class SQLiteLedger: Ledger, @unchecked Sendable {
                 break
             }
             try migrateTo4(connection)
+            try migrateTo5(connection)
         }
         return LedgerSchema.version
     }
@@ -101,6 +103,16 @@ package final class SQLiteLedger: Ledger, @unchecked Sendable {
             try connection.query("UPDATE dfukit_schema SET version = 4", operation: operation)
         }
         try connection.query(LedgerSchema.lineIndex, operation: operation)
+    }
+
+    /// Version 4 to 5: the attempts' `radio` column (unless the table was copied from version 1
+    /// with it already); the stations' and live tables were made by the schema's statements.
+    private static func migrateTo5(_ connection: SQLiteConnection) throws(LedgerError) {
+        let operation = "migrate the ledger to schema version 5"
+        guard let found = try checkVersion(connection, operation: operation), found < 5 else { return }
+        let columns = try connection.query("PRAGMA table_info(dfukit_attempts)", operation: operation).compactMap { $0[1].text }
+        if !columns.contains("radio") { try connection.query(LedgerSchema.sqliteRadioColumn, operation: operation) }
+        try connection.query("UPDATE dfukit_schema SET version = 5", operation: operation)
     }
 
     /// The ledger's schema version (nil when none is recorded yet); throws when it is newer than
@@ -120,7 +132,7 @@ package final class SQLiteLedger: Ledger, @unchecked Sendable {
         let operation = LedgerOperation.claim(device, packageSHA256)
         try LedgerOperation.validate(device: device, packageSHA256: packageSHA256, station: station,
                                      ledger: location, operation: operation)
-        let (connection, session, lease, clock) = (connection, session, options.leaseSeconds, options.clock)
+        let (connection, session, lease, clock) = (connection, sessionText, options.leaseSeconds, options.clock)
         return try await executor.run { () throws(LedgerError) -> Claim? in
             try connection.immediateTransaction(operation: operation) { () throws(LedgerError) -> Claim? in
                 let now = clock.now()
@@ -156,7 +168,7 @@ package final class SQLiteLedger: Ledger, @unchecked Sendable {
 
     package func releaseEarlierClaims(station: String) async throws(LedgerError) -> Int {
         let operation = LedgerOperation.releaseEarlier(station)
-        let (connection, session) = (connection, session)
+        let (connection, session) = (connection, sessionText)
         return try await executor.run { () throws(LedgerError) -> Int in
             let sessions = try connection.query("""
                 SELECT DISTINCT session FROM dfukit_claims WHERE station = ?1 AND session <> ?2 AND state = 'active'
@@ -194,12 +206,16 @@ package final class SQLiteLedger: Ledger, @unchecked Sendable {
 
     package func release(_ claim: Claim) async throws(LedgerError) {
         let operation = LedgerOperation.release(claim)
-        let connection = connection
+        let (connection, session) = (connection, sessionText)
         try await executor.run { () throws(LedgerError) -> Void in
-            try connection.query("""
-                UPDATE dfukit_claims SET state = 'released'
-                WHERE device = ?1 AND package_sha256 = ?2 AND claim_id = ?3 AND state = 'active'
-                """, [.text(claim.device), .text(claim.packageSHA256), .text(claim.id)], operation: operation)
+            try connection.immediateTransaction(operation: operation) { () throws(LedgerError) in
+                try connection.query("""
+                    UPDATE dfukit_claims SET state = 'released'
+                    WHERE device = ?1 AND package_sha256 = ?2 AND claim_id = ?3 AND state = 'active'
+                    """, [.text(claim.device), .text(claim.packageSHA256), .text(claim.id)], operation: operation)
+                try Self.clearLive(connection, device: claim.device, packageSHA256: claim.packageSHA256, session: session,
+                                   operation: operation)
+            }
         }
     }
 
@@ -219,14 +235,14 @@ package final class SQLiteLedger: Ledger, @unchecked Sendable {
         let operation = LedgerOperation.record(attempt)
         try LedgerOperation.validate(device: attempt.device, packageSHA256: attempt.packageSHA256,
                                      station: attempt.station, ledger: location, operation: operation)
-        let (connection, session, clock) = (connection, session, options.clock)
+        let (connection, session, clock) = (connection, sessionText, options.clock)
         try await executor.run { () throws(LedgerError) -> Void in
             try connection.immediateTransaction(operation: operation) { () throws(LedgerError) in
                 try connection.query("""
                     INSERT INTO dfukit_attempts (claim_id, device, serial, package_sha256, profile, station, started_at,
                         ended_at, bytes, result, error_kind, error_message, attempt_number, seconds, bytes_per_second,
-                        clock, device_version, line)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
+                        clock, device_version, line, radio)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
                     """, [
                         .text(attempt.claimID), .text(attempt.device), SQLiteValue(attempt.serial),
                         .text(attempt.packageSHA256), .text(attempt.profile), .text(attempt.station),
@@ -234,7 +250,7 @@ package final class SQLiteLedger: Ledger, @unchecked Sendable {
                         .integer(Int64(attempt.bytes)), .text(attempt.result.rawValue), SQLiteValue(attempt.errorKind),
                         SQLiteValue(attempt.errorMessage), .integer(Int64(attempt.attemptNumber)),
                         .real(attempt.seconds), .real(attempt.bytesPerSecond), SQLiteValue(attempt.clock?.rawValue),
-                        SQLiteValue(attempt.deviceVersion), SQLiteValue(attempt.line),
+                        SQLiteValue(attempt.deviceVersion), SQLiteValue(attempt.line), SQLiteValue(attempt.radio),
                     ], operation: operation)
                 if let audit {
                     try connection.query("""
@@ -258,6 +274,9 @@ package final class SQLiteLedger: Ledger, @unchecked Sendable {
                         WHERE device = ?1 AND package_sha256 = ?2 AND claim_id = ?3 AND state = 'active'
                         """, key + [now], operation: operation)
                 }
+                // The device is no longer in flight on this station (until its next attempt starts).
+                try Self.clearLive(connection, device: attempt.device, packageSHA256: attempt.packageSHA256,
+                                   session: session, operation: operation)
             }
         }
     }
@@ -297,7 +316,7 @@ package final class SQLiteLedger: Ledger, @unchecked Sendable {
                     result: result, errorKind: row[10].text, errorMessage: row[11].text,
                     attemptNumber: Int(row[12].integer ?? 0), seconds: row[13].real ?? 0,
                     bytesPerSecond: row[14].real ?? 0, clock: row[15].text.flatMap(Attempt.Clock.init(rawValue:)),
-                    deviceVersion: row[16].text, line: row[17].text))
+                    deviceVersion: row[16].text, line: row[17].text, radio: row[18].text))
             }
             return attempts
         }
