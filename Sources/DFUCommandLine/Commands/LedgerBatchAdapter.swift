@@ -83,6 +83,7 @@ actor LedgerBatchAdapter: BatchLedger {
             errorKind: attempt.errorKind, errorMessage: attempt.errorMessage,
             attemptNumber: claim.nextAttemptNumber + attempt.attempt - 1, seconds: attempt.seconds,
             clock: attempt.clock == .simulated ? .simulated : .wall, deviceVersion: attempt.deviceVersion, line: line)
+        // radio: mapped at merge
         do {
             try await ledger.recordAttempt(recorded, audit: audit?.signed(recorded, claim: claim, from: attempt))
         } catch {
