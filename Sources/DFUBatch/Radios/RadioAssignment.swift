@@ -11,8 +11,8 @@ import DFUGATT
 /// - A device no radio heard (an address from the line's list) goes to the least loaded radio.
 /// - A device is given to one radio once for the whole run: its retries stay there, and a later
 ///   scan by another radio does not take it again. So no device is ever on two radios.
-/// - A later scan (with a count still to meet) takes no address next to (±1) one this run took:
-///   that may be the same device, moved (a Nordic bootloader on address + 1, a legacy
+/// - A later scan (with a count still to meet) takes no address next to (±1) one this run took
+///   before that scan: that may be the same device, moved (a Nordic bootloader on address + 1, a legacy
 ///   application on address − 1). It is left for the next run.
 /// - A failed radio starts nothing more; the devices waiting on it are handed back, never tried.
 package struct RadioAssignment: Sendable {
@@ -88,9 +88,11 @@ package struct RadioAssignment: Sendable {
     @discardableResult
     package mutating func assign(_ sightings: [Sighting], sparingNeighbours: Bool = false) -> [(DeviceAddress, Int)] {
         var given: [(DeviceAddress, Int)] = []
+        // Devices taken before this scan: two neighbours heard at once are two devices.
+        let taken = owners
         for sighting in sightings where owners[sighting.address] == nil {
             let address = sighting.address
-            if sparingNeighbours, owners[address.adding(1)] != nil || owners[address.adding(-1)] != nil { continue }
+            if sparingNeighbours, taken[address.adding(1)] != nil || taken[address.adding(-1)] != nil { continue }
             guard let radio = Self.choose(strength: sighting.strength, loads: radios.map(\.load),
                                           alive: radios.map { $0.failure == nil }) else { break }
             owners[address] = radio
