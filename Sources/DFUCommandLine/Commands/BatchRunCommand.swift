@@ -66,6 +66,10 @@ struct BatchRunCommand: Command {
         With --audit-key (or 'audit-key:'), each attempt's audit record is signed with the station's
         Ed25519 key and stored with the attempt (see 'dfukit station audit'); the key file is read
         and checked before any device is touched.
+        A station with several radios: --device bluez:hci0,hci1, or --device once per radio
+        ('device:' a list). Each device goes to one radio (the one that heard it strongest,
+        within 6 dB the least loaded) and stays there; --concurrency is each radio's. A radio
+        that fails (its adapter gone) fails only the devices waiting on it; the others go on.
         Ctrl-C or SIGTERM once: start no new device, let the running ones finish; twice: cancel
         them. The claims of devices not done are released either way.
         Exit codes:
