@@ -444,5 +444,47 @@ timeout 300 "$bin" batch run --profile vendor-ctrlpt --package "$work/app.zip" -
 check "a batch over hci:tcp flashes two devices at once" bash -c \
     "grep -q '\"succeeded\":2' '$work/out.txt' && grep -q '$app_sha' '$work/line-1.json' && grep -q '$app_sha' '$work/line-2.json'"
 
+# A station with two radios: two controllers for dfukit's HCI host on one virtual link with four
+# peripherals, every peripheral heard by both; -j 2 on each radio flashes all four at once. Each
+# peripheral's state file must name the image, dfukit's --json must show both radios flashing,
+# and the peripherals' own logs must agree: each connected to from one central address only, the
+# same for the peripherals dfukit started on one radio, another for the other radio's.
+controllers 5
+for index in 1 2 3 4; do
+    "$PY" Tests/Bumble/vendor_ctrlpt_device.py --transport "tcp-client:127.0.0.1:$((port + index - 1))" \
+        --address "F0:DF:00:00:01:1$index" --state-file "$work/radios-$index.json" > "$work/radios-peripheral-$index.log" 2>&1 &
+    pids+=($!)
+done
+advertising "$work"/radios-peripheral-{1,2,3,4}.log
+timeout 300 "$bin" batch run --profile vendor-ctrlpt --package "$work/app.zip" --device "hci:tcp:127.0.0.1:$((port + 4))" \
+    --device "hci:tcp:127.0.0.1:$((port + 5))" -j 2 --ledger "sqlite:$work/radios.sqlite" --station bumble --json \
+    > "$work/out.txt" 2>&1
+python3 - "$work" >> "$work/out.txt" 2>&1 <<'PY'
+import json, re, sys
+work = sys.argv[1]
+out = open(work + "/out.txt").read().splitlines()
+summary = json.loads([l for l in out if l.startswith("{")][-1])
+radios = summary["radios"]
+assert summary["succeeded"] == 4 and summary["devices"] == 4, summary
+assert [r["name"] for r in radios] == ["radio-1", "radio-2"] and all(r["succeeded"] >= 1 for r in radios), radios
+started = {}
+for line in out:
+    m = re.match(r"([0-9A-F:]{17}): attempt 1 started on (radio-\d)$", line)
+    if m: started[m.group(1)] = m.group(2)
+centrals = {}
+for index in range(1, 5):
+    address = "F0:DF:00:00:01:1%d" % index
+    seen = set(re.findall(r"connected to ([0-9A-F:]{17})", open("%s/radios-peripheral-%d.log" % (work, index)).read()))
+    assert len(seen) == 1, (address, seen)
+    centrals.setdefault(started[address], set()).update(seen)
+assert sorted(centrals) == ["radio-1", "radio-2"] and all(len(c) == 1 for c in centrals.values()), centrals
+assert centrals["radio-1"] != centrals["radio-2"], centrals
+print("radios agree:", {radio: sorted(c)[0] for radio, c in centrals.items()})
+PY
+check "a station with two radios over hci:tcp flashes four devices, each from one radio, both radios used" bash -c \
+    "grep -q '$app_sha' '$work/radios-1.json' && grep -q '$app_sha' '$work/radios-2.json' \
+     && grep -q '$app_sha' '$work/radios-3.json' && grep -q '$app_sha' '$work/radios-4.json' \
+     && grep -q '^radios agree:' '$work/out.txt'"
+
 echo "${passed} passed, ${failed} failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -184,6 +184,9 @@ final class OutputSchemaTests: XCTestCase {
                                                  "--device", "sim:vendor-ctrlpt", "--json"], status: 65),
             Run(label: "line-file", arguments: ["batch", "run", lineFile, "--package", package, "--device", "sim:vendor-ctrlpt",
                                                 "--json"], status: 65),
+            batch("two-radios", "sqlite:" + directory.file("radios.sqlite"), "fleet=4",
+                  ["--device", "sim:vendor-ctrlpt?fleet=4"], 0),
+            batch("radio-twice", ledger, "fleet=4", ["--device", "bluez:hci0,hci0"], 64),
         ], in: directory)
         OutputSchemaCheck.assertValid(outputs, against: "batch-run")
 
@@ -195,6 +198,11 @@ final class OutputSchemaTests: XCTestCase {
         XCTAssertEqual((noLedger["error"] as? [String: Any])?["kind"] as? String, "ledger")
         XCTAssertNotNil(noLedger["ledger_error"] as? String)
         XCTAssertEqual(try object(outputs, "line-file")["station"] as? NSNull, NSNull(), "the line file was not read")
+        let radios = try XCTUnwrap(try object(outputs, "two-radios")["radios"] as? [[String: Any]])
+        XCTAssertEqual(radios.map { $0["name"] as? String }, ["radio-1", "radio-2"])
+        XCTAssertEqual(radios.map { $0["succeeded"] as? Int }, [2, 2])
+        XCTAssertEqual(try object(outputs, "radio-twice")["radios"] as? NSNull, NSNull(), "refused before the radios")
+        XCTAssertEqual(try object(outputs, "done")["radios"].map { ($0 as? [Any])?.count }, 1, "one radio")
     }
 
     func testScanOutputsFollowTheSchemaInEveryOutcome() throws {

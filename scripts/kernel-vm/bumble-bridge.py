@@ -2,8 +2,11 @@
 """Bumble virtual controllers on one LocalLink for `make test-kernel`: the first is the guest
 kernel's controller (H4 on a unix socket that qemu attaches as the guest's second UART; btattach
 makes it hci0), the others carry the Bumble peripherals (Tests/Bumble/*_device.py, tcp-client).
+With --kernel-controllers 2 the first two are the kernel's (the guest's second and third UART:
+hci0 and hci1, a station with two radios), both hearing every peripheral.
 
-Usage: bumble-bridge.py [--acl-length N] [--acl-count N] KERNEL_TRANSPORT TRANSPORT [TRANSPORT ...]
+Usage: bumble-bridge.py [--acl-length N] [--acl-count N] [--kernel-controllers N] KERNEL_TRANSPORT...
+       TRANSPORT [TRANSPORT ...]
 Public addresses F0:F1:F2:F3:F4:00 (the kernel's), :01, ... Prints "ready" once all listen.
 
 Bumble 0.0.236 LocalLink sends LE ACL data with the sending controller's *random* address as
@@ -13,7 +16,7 @@ address. Re-check when the pinned Bumble version changes.
 
 Bumble's controller also answers a legacy scan (LE Set Scan Enable) with LE *Extended* Advertising
 Reports whenever it has the LE Extended Advertising feature, which a real controller does not do;
-the kernel's controller (C0) drops that feature unless --extended-advertising, so its host sees
+the kernel's controllers (C0, C1...) drop that feature unless --extended-advertising, so its host sees
 legacy LE Advertising Reports (and the kernel uses the legacy scan and connect commands).
 """
 import argparse
@@ -54,7 +57,7 @@ async def run(arguments):
                                 link=link, public_address=f'F0:F1:F2:F3:F4:{index:02X}')
         controller.le_acl_data_packet_length = arguments.acl_length
         controller.total_num_le_acl_data_packets = arguments.acl_count
-        if index == 0 and not arguments.extended_advertising:
+        if index < arguments.kernel_controllers and not arguments.extended_advertising:
             controller.le_features &= ~hci.LeFeatureMask.LE_EXTENDED_ADVERTISING
     print('ready', flush=True)
     try:
@@ -69,8 +72,10 @@ def main():
     parser.add_argument('--acl-length', type=int, default=251, help='LE ACL buffer length (27...251)')
     parser.add_argument('--acl-count', type=int, default=16, help='number of LE ACL buffers')
     parser.add_argument('--extended-advertising', action='store_true',
-                        help="keep the LE Extended Advertising feature on the kernel's controller "
-                             '(then it answers even legacy scans with LE Extended Advertising Reports)')
+                        help="keep the LE Extended Advertising feature on the kernel's controllers "
+                             '(then they answer even legacy scans with LE Extended Advertising Reports)')
+    parser.add_argument('--kernel-controllers', type=int, default=1,
+                        help="how many of the first transports are the guest kernel's controllers (default 1)")
     parser.add_argument('transports', nargs='+', help='unix-server:PATH, tcp-server:127.0.0.1:PORT, ...')
     try:
         asyncio.run(run(parser.parse_args()))

@@ -1,10 +1,12 @@
 #!/bin/bash
-# Guest side of `make test-kernel` (run by guest-init.sh as PID 1's child). The Bumble controller
-# for the kernel lives on the HOST (bumble-bridge.py), reached through ttyS1 (a qemu chardev on
-# the host's unix socket); btattach makes it hci0. Then, per line of /mnt/work/results/cases.txt
+# Guest side of `make test-kernel` (run by guest-init.sh as PID 1's child). The Bumble controllers
+# for the kernel live on the HOST (bumble-bridge.py), reached through ttyS1 and ttyS2 (qemu chardevs
+# on the host's unix sockets); btattach makes them hci0 and hci1. Then, per line of
+# /mnt/work/results/cases.txt
 #   NAME KIND PEER [ARGS...]      KIND: att-mtu (the libbluetooth stand-in), flash, refused (a flash
 #                                 that must fail), record (a flash that also records the session
-#                                 with --record), scan, batch or adapter-errors (dfukit)
+#                                 with --record), scan, batch, radios (a batch over hci0 and hci1)
+#                                 or adapter-errors (dfukit)
 # it runs the case with btmon capturing to results/NAME/btmon.snoop, its output in
 # results/NAME/out.txt and exit status in results/NAME/rc (a record case's recording in
 # results/NAME/session.dfurec). The host judges the results (and replays the recordings).
@@ -14,15 +16,20 @@ cd "$REPO"                 # the repository, read-only from the host (writes sta
 up() { cut -d' ' -f1 /proc/uptime; }
 t0=$(up)
 modprobe hci_uart || { echo "[guest] modprobe hci_uart failed"; exit 10; }
-btattach -B /dev/ttyS1 -P h4 -S 115200 > $R/btattach.log 2>&1 &
-for i in $(seq 1 60); do [ -e /sys/class/bluetooth/hci0 ] && break; sleep 0.5; done
-[ -e /sys/class/bluetooth/hci0 ] || { echo "[guest] no hci0"; exit 11; }
+# One after the other, so that ttyS1 is hci0 and ttyS2 hci1.
+for n in 0 1; do
+    btattach -B /dev/ttyS$((n + 1)) -P h4 -S 115200 > $R/btattach-hci$n.log 2>&1 &
+    for i in $(seq 1 60); do [ -e /sys/class/bluetooth/hci$n ] && break; sleep 0.5; done
+    [ -e /sys/class/bluetooth/hci$n ] || { echo "[guest] no hci$n"; exit 11; }
+done
 btmon -w $R/btmon-setup.snoop > /dev/null 2>&1 & bm=$!
-timeout 20 btmgmt -i hci0 le on > $R/btmgmt.log 2>&1
-timeout 20 btmgmt -i hci0 power on >> $R/btmgmt.log 2>&1
-hciconfig hci0 >> $R/btmgmt.log 2>&1
+for n in 0 1; do
+    timeout 20 btmgmt -i hci$n le on >> $R/btmgmt.log 2>&1
+    timeout 20 btmgmt -i hci$n power on >> $R/btmgmt.log 2>&1
+    hciconfig hci$n >> $R/btmgmt.log 2>&1
+done
 kill $bm; wait $bm 2>/dev/null
-echo "[guest] hci0 up after $(echo "$(up) - $t0" | bc)s"
+echo "[guest] hci0 and hci1 up after $(echo "$(up) - $t0" | bc)s"
 while read -r name kind peer args; do
     [ -z "$name" ] || [ "${name#\#}" != "$name" ] && continue
     d=$R/$name; mkdir -p $d
@@ -47,6 +54,10 @@ while read -r name kind peer args; do
                    timeout 20 btmgmt -i hci0 power on > /dev/null; } > $d/out.txt 2>&1; rc=0 ;;
         batch)   echo "devices: [$peer]" > /tmp/$name-line.yaml   # PEER: the line's addresses, comma-separated
                  timeout $CASE_TIMEOUT $DFUKIT batch run /tmp/$name-line.yaml --device bluez:hci0 $args \
+                     --ledger sqlite:/tmp/$name.sqlite --json > $d/out.txt 2>&1; rc=$? ;;
+        radios)  # a station with two radios: every PEER heard by both adapters, each flashed by one
+                 echo "devices: [$peer]" > /tmp/$name-line.yaml
+                 timeout $((CASE_TIMEOUT * 2)) $DFUKIT batch run /tmp/$name-line.yaml --device bluez:hci0,hci1 $args \
                      --ledger sqlite:/tmp/$name.sqlite --json > $d/out.txt 2>&1; rc=$? ;;
         *)       echo "unknown kind $kind" > $d/out.txt; rc=2 ;;
     esac

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `make test-kernel`: dfukit over the Linux kernel's Bluetooth stack (bluez:hci0) in ONE qemu VM
 # (Debian's kernel, TCG) against Bumble bootloader peripherals running on the host.
-#   host: bumble-bridge.py = controller C0 for the kernel (unix socket -> the guest's ttyS1)
-#         + one controller per peripheral (Tests/Bumble/*_device.py, fresh state file each)
+#   host: bumble-bridge.py = controllers C0 and C1 for the kernel (unix sockets -> the guest's
+#         ttyS1 and ttyS2: hci0 and hci1, a station with two radios; the cases but `radios` use
+#         hci0 alone) + one controller per peripheral (Tests/Bumble/*_device.py, fresh state file each)
 #   guest: guest-cases.sh = btattach, btmgmt le on/power on, then per case btmon + the client
 # Installs what it needs (apt-get, the kernel into .build/kernel-vm/kroot, Bumble into
 # .build/bumble-venv), builds dfukit on the host (the guest runs host binaries over 9p).
@@ -60,7 +61,8 @@ legacy_sha=$(package_sha "$legacy_pkg")
 # NAME KIND PEER PERIPHERAL-SCRIPT[:OPTION...] EXPECTED-SHA [KEY=VALUE] | client arguments (flash: after --device)
 # (the *-resume cases also check dfukit reported a resume; a scan case expects its own peer and
 # the other Nordic peers in the list, and no vendor peer: the profile filters them out; a batch
-# case flashes exactly its PEERs, comma-separated, two links at once; a refused case is a flash
+# case flashes exactly its PEERs, comma-separated, two links at once; a radios case is a batch over
+# both adapters (bluez:hci0,hci1) that must flash every PEER, with both radios used; a refused case is a flash
 # that must fail, with the reason in its error, and leave the device without the image; a record
 # case is a flash that also records the session with --record, whose recording comes back in the
 # results directory, is replayed on the host as the device (sim:replay) to a verified flash and
@@ -91,6 +93,7 @@ cases=(
   "vendor-encrypted flash F0:DF:00:00:01:06 vendor_ctrlpt_device.py:--require-encryption $vendor_sha | --profile $work/vendor-encrypted.yaml $work/app.zip"
   "vendor-unencrypted refused F0:DF:00:00:01:07 vendor_ctrlpt_device.py:--require-encryption - | --profile vendor-ctrlpt $work/app.zip"
   "batch-vendor batch F0:DF:00:00:01:04,F0:DF:00:00:01:05 vendor_ctrlpt_device.py $vendor_sha | --profile vendor-ctrlpt --package $work/app.zip --concurrency 2"
+  "radios-smp radios F0:DF:00:00:03:11,F0:DF:00:00:03:12,F0:DF:00:00:03:13,F0:DF:00:00:03:14 mcumgr_smp_device.py $smp_sha confirmed=true | --profile mcumgr-smp --package $smp_image -j 2"
   "adapter-errors adapter-errors - - - |"
 )
 if [ -n "${KERNEL_CASES:-}" ]; then   # e.g. KERNEL_CASES="att-mtu-vendor nordic-flash"
@@ -109,9 +112,9 @@ ENV
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done; wait 2>/dev/null; }
 trap cleanup EXIT
-sock=$vm/hci.sock; rm -f "$sock"
+sock=$vm/hci.sock; sock1=$vm/hci1.sock; rm -f "$sock" "$sock1"
 port=$((7600 + RANDOM % 300))
-transports=("unix-server:$sock")
+transports=("unix-server:$sock" "unix-server:$sock1")   # the guest's hci0 and hci1
 # One controller (and tcp port) per peripheral, two for a buttonless application (its
 # bootloader advertises from a second one); a case's PEER may list several peripherals.
 controllers() { [[ $1 == *buttonless* ]] && echo 2 || echo 1; }
@@ -125,7 +128,7 @@ for c in "${cases[@]}"; do
         done
     done
 done
-"$PY" "$here/bumble-bridge.py" "${transports[@]}" > "$results/bridge.log" 2>&1 &
+"$PY" "$here/bumble-bridge.py" --kernel-controllers 2 "${transports[@]}" > "$results/bridge.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do grep -q ready "$results/bridge.log" && break; sleep 0.1; done
 grep -q ready "$results/bridge.log" || die "bumble-bridge.py did not start: $(tail -3 "$results/bridge.log")"
@@ -148,11 +151,11 @@ done
 sleep 1
 
 # 6. One VM for all cases. The 17 cases took 175-190 s of VM on a 2-core builder (the SMP and
-# legacy ones wait for the peers' reboots), 18 with vendor-record 182 s; the limit (VM_TIMEOUT, default 480 s, was 360 s
+# legacy ones wait for the peers' reboots), 18 with vendor-record 182 s, 19 with radios-smp 201 s; the limit (VM_TIMEOUT, default 480 s, was 360 s
 # before those cases) leaves room for slower machines.
 echo "test-kernel: booting the VM for ${#cases[@]} cases (set-up took $(( $(date +%s) - start ))s)"
 vm_start=$(date +%s)
-QEMU_EXTRA="-chardev socket,id=bt,path=$sock -serial chardev:bt" \
+QEMU_EXTRA="-chardev socket,id=bt,path=$sock -serial chardev:bt -chardev socket,id=bt1,path=$sock1 -serial chardev:bt1" \
     "$here/run-vm.sh" "$here/guest-cases.sh" "${VM_TIMEOUT:-480}" > "$results/console.log" 2>&1
 vm_rc=$?
 grep -a '^\[guest\]' "$results/console.log"
@@ -199,6 +202,36 @@ replayed() {
     timeout 120 "$dfukit" profile verify "$profile" --against "$d/btmon.snoop" --package "$package" "${@:4}" \
         > "$d/verify-btmon.txt" 2>&1 || { echo "profile verify against btmon's capture exited $? (see verify-btmon.txt)"; return 1; }
 }
+# radios_used DIR PEERS: a radios case flashed every peer, by hci0 and hci1 together, each radio
+# flashing at least one and neither failing (dfukit's --json), and each peer's own log agrees:
+# every connection it took came from the kernel controller of the radio dfukit started it on
+# (C0, F0:F1:F2:F3:F4:00, is hci0; C1, :01, is hci1): no device on two radios. Prints what is
+# wrong and fails.
+radios_used() {
+    python3 -c 'import json,re,sys
+d, peers = sys.argv[1], sys.argv[2].split(",")
+out = open(d + "/out.txt").read().splitlines()
+s = json.loads([l for l in out if l.startswith("{")][-1])
+r = s["radios"]
+problems = []
+if (s["devices"], s["succeeded"]) != (len(peers), len(peers)):
+    problems.append("%d of %d devices flashed" % (s["succeeded"], len(peers)))
+if [x["name"] for x in r] != ["hci0", "hci1"]: problems.append("radios %s, not hci0 and hci1" % [x["name"] for x in r])
+problems += ["%s flashed none" % x["name"] for x in r if x["succeeded"] < 1]
+problems += ["%s failed: %s" % (x["name"], x["failure"]) for x in r if x["failure"]]
+started = {}
+for line in out:
+    m = re.match(r"([0-9A-F:]{17}): attempt \d+ started on (hci\d)$", line)
+    if m: started.setdefault(m.group(1), set()).add(m.group(2))
+for peer in peers:
+    centrals = set(re.findall(r"connected to F0:F1:F2:F3:F4:0(\d)", open("%s/peripheral-%s.log" % (d, peer)).read()))
+    said = started.get(peer, set())
+    if len(said) != 1 or centrals != {n[-1] for n in said}:
+        problems.append("%s: dfukit started it on %s, its log has connections from C%s" % (peer, sorted(said), sorted(centrals)))
+print("; ".join(problems) or "ok: " + ", ".join("%s %d" % (x["name"], x["succeeded"]) for x in r)
+      + " (each peer connected only from its radio'"'"'s controller)")
+sys.exit(1 if problems else 0)' "$1" "$2" 2>&1
+}
 passed=0; failed=0
 for c in "${cases[@]}"; do
     read -r name kind peer script sha state _ <<< "${c%%|*}"
@@ -227,6 +260,7 @@ for c in "${cases[@]}"; do
             [ ! -f "$d/state-$peer.json" ] && ok=1 || why="the flash was not refused for want of encryption (rc $(cat "$d/rc"))"
     elif [ "$kind" = batch ] && ! grep -q '"succeeded" *: *2' "$d/out.txt"; then why="the batch did not report 2 devices succeeded (rc $(cat "$d/rc"))"
     elif [ "$kind" = batch ] && ! grep -q '"devices" *: *2' "$d/out.txt"; then why="the batch did not flash exactly its 2 devices"
+    elif [ "$kind" = radios ] && ! why=$(radios_used "$d" "$peer"); then why="over two radios: $why (rc $(cat "$d/rc"))"
     elif [[ $kind == flash || $kind == record ]] && ! grep -q '"status" *: *"verified"' "$d/out.txt"; then
         why="dfukit did not end verified (rc $(cat "$d/rc"))"
     elif ! all_have "$sha" "$d" "$peer"; then why="a peripheral's state file lacks the image's sha256"
@@ -241,6 +275,7 @@ for c in "${cases[@]}"; do
     if [ $ok = 1 ]; then
         passed=$((passed + 1)); echo "ok: $name ($(cat "$d/seconds")s in the guest)"
         [[ $kind == flash || $kind == record ]] && echo "    granted: $(grep -m1 '^link: ' "$d/out.txt")"
+        [ "$kind" = radios ] && echo "    radios: $(radios_used "$d" "$peer")"
         [ "$kind" = record ] && echo "    replayed on the host: $(tail -1 "$d/verify.txt")" &&
             echo "    btmon's capture: $(tail -1 "$d/inspect-btmon.txt"); $(tail -1 "$d/verify-btmon.txt")"
         [ "${KEEP_CAPTURES:-0}" = 1 ] || rm -f "$d/btmon.snoop" "$d/session.dfurec"

@@ -16,7 +16,7 @@ do {
     request.line.retries = 1
     for try await update in DFUKit.batch(request) {
         switch update {
-        case let .event(.deviceStarted(address, attempt, slot)):
+        case let .event(.deviceStarted(address, attempt, slot, _)):
             print("\(address): attempt \(attempt) started in slot \(slot)")
         case let .event(.deviceFinished(address, succeeded, _, seconds, error)):
             print("\(address): " + (succeeded ? "flashed in \(String(format: "%.2f", seconds)) s" : "failed: \(error ?? "?")"))

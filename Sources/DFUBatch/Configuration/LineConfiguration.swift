@@ -9,8 +9,15 @@ public struct LineConfiguration: Sendable {
     public var profile: String?
     /// The path of the firmware package to flash; required before a run.
     public var package: String?
-    /// `TRANSPORT` as for `dfukit flash --device` (e.g. `sim:vendor-ctrlpt?fleet=64`).
-    public var device: String?
+    /// The station's radios: device strings as for `dfukit flash --device`, each naming one radio
+    /// or several (`bluez:hci0,hci1`), e.g. `["sim:vendor-ctrlpt?fleet=64"]` (`device:` in a line
+    /// file, a text or a list; `--device`, repeatable).
+    public var transports: [String] = []
+    /// The first of `transports` (for a station with one radio); setting it replaces them all.
+    public var device: String? {
+        get { transports.first }
+        set { transports = newValue.map { [$0] } ?? [] }
+    }
     /// Explicit device addresses; when empty, any advertising device that matches the profile.
     public var addresses: [String] = []
     /// With no explicit list: stop once this many devices are done.
@@ -19,7 +26,7 @@ public struct LineConfiguration: Sendable {
     public var minimumRSSI: Int?
     /// Only devices whose advertised name fits this glob (`*`, `?`), on top of the profile's rules.
     public var namePattern: String?
-    /// How many devices are flashed at once.
+    /// How many devices each radio flashes at once (with two radios, twice as many in all).
     public var concurrency = 1
     /// Attempts after the first, per device.
     public var retries = 2

@@ -56,7 +56,19 @@ public enum LineFileLoader {
             case "audit-key": line.auditKey = text()
             case "operator": line.operatorName = text()
             case "package": line.package = text()
-            case "device": line.device = text()
+            case "device":
+                // One device string (which may name several radios: bluez:hci0,hci1), or a list of them.
+                let items = value.sequence ?? [value]
+                line.transports = []
+                for item in items {
+                    guard let transport = item.scalar, !item.isNull, !transport.isEmpty else {
+                        errors.append(ProfileError("'device' must be a device string such as bluez:hci0, or a list of them "
+                                                   + "(one per radio)", at: item.location))
+                        continue
+                    }
+                    line.transports.append(transport)
+                }
+                if items.isEmpty { fail("'device' must not be an empty list") }
             case "devices":
                 guard let items = value.sequence else { fail("'devices' must be a list of addresses"); continue }
                 for item in items {

@@ -1,8 +1,9 @@
 import DFUEngine
 import DFUGATT
 
-/// Where a batch finds its devices and how it reaches each: a simulated fleet, or (later) an
-/// HCI controller or BlueZ adapter holding several links.
+/// Where a batch finds its devices and how it reaches each: a simulated fleet, an HCI controller
+/// or a BlueZ adapter holding several links. A station with several radios has one per radio
+/// (`BatchRadio`).
 public protocol BatchDeviceSource: Sendable {
     /// Simulated sources run each attempt on its own virtual clock; the runner then adds the
     /// times up per concurrency slot instead of reading the wall clock.
@@ -107,4 +108,6 @@ public struct AttemptRecord: Sendable {
     public var retries = 0
     /// Reconnections after a lost link that went on with the update (`FlashReport.resumes`).
     public var resumes = 0
+    /// The radio the attempt ran on (`BatchRadio.name`); nil for a runner made with one unnamed source.
+    public var radio: String?
 }

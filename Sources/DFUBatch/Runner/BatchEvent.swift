@@ -2,8 +2,9 @@ import DFUGATT
 
 /// What a batch reports as it goes (from several tasks at once).
 public enum BatchEvent: Sendable {
-    /// An attempt at a device starts in concurrency slot `slot` (0-based).
-    case deviceStarted(DeviceAddress, attempt: Int, slot: Int)
+    /// An attempt at a device starts in concurrency slot `slot` (0-based; a radio's slots follow
+    /// the previous radio's), on the radio named `radio` (nil: a runner made with one unnamed source).
+    case deviceStarted(DeviceAddress, attempt: Int, slot: Int, radio: String?)
     /// `done` of `total` image bytes are on the device.
     case progress(DeviceAddress, done: Int, total: Int)
     /// The attempt at the device entered `phase` of the profile's procedure (`transfer`, ...).
@@ -32,6 +33,9 @@ public enum BatchEvent: Sendable {
     /// The device reached the line's quarantine limit after `failures` failed attempts: it is not
     /// retried, and no station claims it until an operator releases it.
     case deviceQuarantined(DeviceAddress, failures: Int)
+    /// A radio can no longer be used (its adapter is gone or down, it cannot scan): it starts
+    /// nothing more; `untried` are the devices that waited on it, counted as failed. Other radios go on.
+    case radioFailed(radio: String, reason: String, untried: [DeviceAddress])
     /// A ledger write was never confirmed (the ledger stayed unreachable): what may be missing.
     case ledgerWriteFailed(DeviceAddress, operation: String, error: String)
 }
@@ -42,7 +46,8 @@ public struct BatchSummary: Sendable {
     public var devices: Int
     /// Devices updated (and checked) in this run.
     public var succeeded: Int
-    /// Devices whose every attempt failed (the last one failed).
+    /// Devices whose every attempt failed (the last one failed), and devices that waited on a
+    /// radio that failed (never tried: see `radios`).
     public var failed: Int
     /// Devices not done whose last attempt was cancelled (Ctrl-C twice, a lost claim): never
     /// counted as failed, as the ledger and `batch report` record them.
@@ -70,4 +75,6 @@ public struct BatchSummary: Sendable {
     public var quarantined = 0
     /// Devices not started because they were quarantined already.
     public var quarantinedSkipped = 0
+    /// Each radio's share, in the order the radios were given.
+    public var radios: [BatchRadioSummary] = []
 }

@@ -6,10 +6,10 @@ extension BatchRunner {
     /// Before a new device or a retry: true when the line runs. On a halted line, with
     /// `WhenHalted.wait`, polls the ledger every `haltPollInterval` until a resume (or the batch
     /// stops); with `.exit`, stops the batch and returns false.
-    func lineIsOpen(_ queue: DeviceQueue) async -> Bool {
+    func lineIsOpen() async -> Bool {
         var waited = false
         while true {
-            if await queue.stopped || Task.isCancelled { return false }
+            if assignment.withLock({ $0.stopped }) || Task.isCancelled { return false }
             let halt: LineHalt?
             do {
                 (halt, _) = try await ledgerCall("read the line's state") { try await self.ledger.lineHalt() }

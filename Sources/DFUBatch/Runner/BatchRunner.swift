@@ -5,10 +5,10 @@ import Foundation
 import Synchronization
 
 /// Flashes many devices at once (`dfukit batch run`): picks the devices (an explicit list, or
-/// advertising devices that match the profile and are strong enough), runs up to
-/// `concurrency` updates in parallel over the source's transports, retries with backoff,
-/// runs the post-flash checks, and records every attempt in the ledger, which also keeps two
-/// stations (or a rerun) from flashing a device twice.
+/// advertising devices that match the profile and are strong enough), gives each to one of the
+/// station's radios (`RadioAssignment`), runs up to `concurrency` updates in parallel on each
+/// radio, retries with backoff, runs the post-flash checks, and records every attempt in the
+/// ledger, which also keeps two stations (or a rerun) from flashing a device twice.
 public final class BatchRunner: Sendable {
     /// What to flash: the line, its profile (loaded) and the package's images.
     public struct Plan: Sendable {
@@ -27,14 +27,28 @@ public final class BatchRunner: Sendable {
         }
     }
 
+    /// A radio as the runner holds it: its name (nil for the one source of `init(plan:source:...)`),
+    /// its devices, and what its transports said of it.
+    struct Radio: Sendable {
+        let name: String?
+        let source: any BatchDeviceSource
+        let health = RadioHealth()
+
+        /// How events and messages name it (the one unnamed radio: `radio-1`).
+        var label: String { name ?? "radio-1" }
+    }
+
     let plan: Plan
-    private let source: any BatchDeviceSource
+    let radios: [Radio]
     let ledger: any BatchLedger
     let ledgerRetry: LedgerRetryPolicy
     let onEvent: @Sendable (BatchEvent) -> Void
-    private let queue = Mutex<DeviceQueue?>(nil)
     /// The signal strength the scan heard from each device it picked (dBm), for `deviceLink`.
-    private let scannedRSSI = Mutex<[DeviceAddress: Int]>([:])
+    let scannedRSSI = Mutex<[DeviceAddress: Int]>([:])
+    let assignment: Mutex<RadioAssignment>
+    /// One per radio: told whenever a device ends, a radio fails or the batch stops.
+    let wakeups: [AsyncStream<Void>]
+    private let wakers: [AsyncStream<Void>.Continuation]
     let counters = Mutex(Counters())
 
     struct Counters {
@@ -55,19 +69,47 @@ public final class BatchRunner: Sendable {
         /// The halt that ended the run (`WhenHalted.exit`).
         var lineHalt: LineHalt?
         var halts = 0, quarantined = 0, quarantinedSkipped = 0
+        /// Each radio's share.
+        var radios: [BatchRadioSummary] = []
     }
 
-    /// A runner for `plan` that takes devices from `source`, records in `ledger` (retrying a failed
-    /// ledger call as `ledgerRetry` says) and reports to `onEvent`, from several tasks at once.
-    public init(plan: Plan, source: any BatchDeviceSource, ledger: any BatchLedger,
-                ledgerRetry: LedgerRetryPolicy = LedgerRetryPolicy(),
-                onEvent: @escaping @Sendable (BatchEvent) -> Void = { _ in }) {
+    /// A runner for `plan` that takes devices from `source` (one radio, unnamed), records in
+    /// `ledger` (retrying a failed ledger call as `ledgerRetry` says) and reports to `onEvent`,
+    /// from several tasks at once.
+    public convenience init(plan: Plan, source: any BatchDeviceSource, ledger: any BatchLedger,
+                            ledgerRetry: LedgerRetryPolicy = LedgerRetryPolicy(),
+                            onEvent: @escaping @Sendable (BatchEvent) -> Void = { _ in }) {
+        self.init(plan: plan, units: [Radio(name: nil, source: source)], ledger: ledger, ledgerRetry: ledgerRetry,
+                  onEvent: onEvent)
+    }
+
+    /// A runner for `plan` over a station's `radios` (each device on one of them, up to the line's
+    /// concurrency at once on each), recording and reporting as `init(plan:source:...)`. The radios
+    /// must agree on their clock (all simulated or none); `run` refuses them otherwise.
+    public convenience init(plan: Plan, radios: [BatchRadio], ledger: any BatchLedger,
+                            ledgerRetry: LedgerRetryPolicy = LedgerRetryPolicy(),
+                            onEvent: @escaping @Sendable (BatchEvent) -> Void = { _ in }) {
+        self.init(plan: plan, units: radios.map { Radio(name: $0.name, source: $0.source) }, ledger: ledger,
+                  ledgerRetry: ledgerRetry, onEvent: onEvent)
+    }
+
+    private init(plan: Plan, units: [Radio], ledger: any BatchLedger, ledgerRetry: LedgerRetryPolicy,
+                 onEvent: @escaping @Sendable (BatchEvent) -> Void) {
         self.plan = plan
-        self.source = source
+        self.radios = units
         self.ledger = ledger
         self.ledgerRetry = ledgerRetry
         self.onEvent = onEvent
+        // A listed device counts once it is done; without a list, the count (if any) is the target.
+        let target = plan.line.addresses.isEmpty ? plan.line.count : nil
+        assignment = Mutex(RadioAssignment(radios: units.count, target: target))
+        let streams = units.map { _ in AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1)) }
+        wakeups = streams.map(\.stream)
+        wakers = streams.map(\.continuation)
     }
+
+    /// Whether the radios run on simulated clocks (they all agree: `run` checks it).
+    var usesVirtualTime: Bool { radios.first?.source.usesVirtualTime ?? false }
 
     /// Ctrl-C: start no new device; the ones running finish.
     public func stopStartingNewDevices() async {
@@ -75,94 +117,68 @@ public final class BatchRunner: Sendable {
     }
 
     func stopQueue(reason: String) async {
-        let current = queue.withLock { $0 }
-        await current?.stop()
+        assignment.withLock { $0.stop() }
+        wakeAllRadios()
         onEvent(.stopping(reason: reason))
     }
 
+    /// Tells every radio that something changed (a device ended, a radio failed, the batch stopped).
+    func wakeAllRadios() {
+        for waker in wakers { waker.yield() }
+    }
+
     /// Runs the batch to the end and says how it went. A failed device does not throw; it throws
-    /// a `FlashError` before any device is touched when a listed address is malformed (`.usage`)
-    /// or the source cannot scan for devices.
+    /// a `FlashError` before any device is touched when a listed address is malformed, there is
+    /// no radio or the radios mix simulated and real clocks (`.usage`), or no radio can scan for
+    /// devices. A radio that fails later fails only its own devices (`BatchEvent.radioFailed`).
     public func run() async throws(FlashError) -> BatchSummary {
         let started = ContinuousClock.now
-        let devices = try await selectDevices()
-        let target = plan.line.addresses.isEmpty ? min(plan.line.count ?? devices.count, devices.count) : devices.count
-        let deviceQueue = DeviceQueue(devices: devices, target: target)
-        queue.withLock { $0 = deviceQueue }
-        let concurrency = max(1, plan.line.concurrency)
+        try checkRadios()
+        let budget = max(1, plan.line.concurrency)
         counters.withLock {
-            $0.slotSeconds = Array(repeating: 0, count: concurrency)
-            $0.clock = BatchClock(startedAt: Date(), simulated: source.usesVirtualTime)
+            $0.slotSeconds = Array(repeating: 0, count: budget * radios.count)
+            $0.clock = BatchClock(startedAt: Date(), simulated: usesVirtualTime)
+            $0.radios = radios.map { BatchRadioSummary(name: $0.label) }
         }
+        try await assignFirstDevices()
         await withTaskGroup(of: Void.self) { group in
-            for slot in 0..<concurrency {
-                group.addTask { await self.work(slot: slot, queue: deviceQueue, concurrency: concurrency) }
+            for radio in radios.indices {
+                group.addTask { await self.runRadio(radio, budget: budget) }
             }
         }
-        let stopped = await deviceQueue.stopped
+        for waker in wakers { waker.finish() }
+        let stopped = assignment.withLock { $0.stopped }
+        let failures = assignment.withLock { state in radios.indices.map { state.failure(of: $0) } }
         let wall = Double((ContinuousClock.now - started) / .seconds(1))
         return counters.withLock { counters in
-            BatchSummary(devices: counters.devices, succeeded: counters.succeeded, failed: counters.failed,
-                         cancelled: counters.cancelled, skipped: counters.skipped, attempts: counters.attempts,
-                         seconds: source.usesVirtualTime ? (counters.slotSeconds.max() ?? 0) : wall,
-                         stoppedEarly: stopped, ledgerFailure: counters.ledgerFailure,
-                         unconfirmedRecords: counters.unconfirmed, claimsLost: counters.claimsLost,
-                         lineHalt: counters.lineHalt, halts: counters.halts, quarantined: counters.quarantined,
-                         quarantinedSkipped: counters.quarantinedSkipped)
+            var summary = BatchSummary(
+                devices: counters.devices, succeeded: counters.succeeded, failed: counters.failed,
+                cancelled: counters.cancelled, skipped: counters.skipped, attempts: counters.attempts,
+                seconds: usesVirtualTime ? (counters.slotSeconds.max() ?? 0) : wall,
+                stoppedEarly: stopped, ledgerFailure: counters.ledgerFailure,
+                unconfirmedRecords: counters.unconfirmed, claimsLost: counters.claimsLost,
+                lineHalt: counters.lineHalt, halts: counters.halts, quarantined: counters.quarantined,
+                quarantinedSkipped: counters.quarantinedSkipped)
+            summary.radios = counters.radios
+            for (index, failure) in failures.enumerated() { summary.radios[index].failure = failure }
+            return summary
         }
     }
 
-    // MARK: - Devices
-
-    private func selectDevices() async throws(FlashError) -> [DeviceAddress] {
-        if !plan.line.addresses.isEmpty {
-            var addresses: [DeviceAddress] = []
-            for text in plan.line.addresses {
-                guard let address = DeviceAddress(string: text) else {
-                    throw FlashError(kind: .usage, message: "'\(text)' is not a device address")
-                }
-                addresses.append(address)
-            }
-            return addresses
-        }
-        // A profile that cannot tell its devices from others would take every advertiser nearby.
-        if let refusal = DeviceSelection.refusal(profile: plan.profile, address: nil) {
-            throw FlashError(kind: .usage, message: refusal)
-        }
-        let seen = try await source.scan()
-        let candidates = plan.line.selection.candidates(in: seen, profile: plan.profile)
-        scannedRSSI.withLock { rssi in
-            for advertisement in candidates { rssi[advertisement.address] = advertisement.rssi }
-        }
-        return candidates.map(\.address)
-    }
-
-    // MARK: - Workers
-
-    private func work(slot worker: Int, queue: DeviceQueue, concurrency: Int) async {
-        // No new device on a halted line: wait for a resume, or end (`WhenHalted`).
-        while await lineIsOpen(queue), let device = await queue.next() {
-            // On a simulated clock a device starts on the slot that is free earliest, whatever
-            // task happens to run it; on a real one each worker is its own slot.
-            let slot = counters.withLock { counters -> Int in
-                counters.devices += 1
-                guard source.usesVirtualTime else { return worker }
-                let free = counters.slotSeconds.indices.filter { !counters.busySlots.contains($0) }
-                let slot = free.min { counters.slotSeconds[$0] < counters.slotSeconds[$1] } ?? worker
-                counters.busySlots.insert(slot)
-                return slot
-            }
-            let counted = await process(device, slot: slot, concurrency: concurrency, queue: queue)
-            counters.withLock { _ = $0.busySlots.remove(slot) }
-            await queue.finished(counted: counted)
+    /// Counts for the whole batch and for the radio at once.
+    func tally(radio: Int, _ change: (inout Counters) -> Void, _ radioChange: (inout BatchRadioSummary) -> Void) {
+        counters.withLock {
+            change(&$0)
+            radioChange(&$0.radios[radio])
         }
     }
 
     /// Claims the device, makes up to `1 + retries` attempts while keeping the claim alive, records
     /// each attempt, and releases the claim unless the device is done. Returns whether the device
     /// counts as done.
-    private func process(_ device: DeviceAddress, slot: Int, concurrency: Int, queue: DeviceQueue) async -> Bool {
+    func process(_ device: DeviceAddress, seat: Seat) async -> Bool {
         let key = device.description
+        tally(radio: seat.radio, { $0.devices += 1 }, { $0.devices += 1 })
         if await isQuarantined(device) {
             onEvent(.deviceSkipped(device, reason: "it is quarantined (release it with 'dfukit station release')"))
             counters.withLock { $0.quarantinedSkipped += 1 }
@@ -173,31 +189,31 @@ public final class BatchRunner: Sendable {
             let (claimed, sentAt) = try await ledgerCall("claim \(device)") { try await self.ledger.claim(device: key) }
             guard claimed else {
                 onEvent(.deviceSkipped(device, reason: "already done with this package, or claimed by another station"))
-                counters.withLock { $0.skipped += 1 }
+                tally(radio: seat.radio, { $0.skipped += 1 }, { $0.skipped += 1 })
                 return true
             }
             claimSentAt = sentAt
         } catch {
             onEvent(.deviceSkipped(device, reason: "the ledger could not claim it: \(error)"))
-            counters.withLock { $0.skipped += 1 }
+            tally(radio: seat.radio, { $0.skipped += 1 }, { $0.skipped += 1 })
             return false
         }
         let keeper = ClaimKeeper(gate: LeaseGate(device: device, lease: plan.line.lease, claimSentAt: claimSentAt))
         let renewal = Task { await self.keepClaimAlive(device, keeper) }
         let expiry = Task { await Self.loseWhenLeaseRunsOut(keeper) }
-        let outcome = await attempts(device, slot: slot, concurrency: concurrency, keeper: keeper, queue: queue)
+        let outcome = await attempts(device, seat: seat, keeper: keeper)
         renewal.cancel()
         expiry.cancel()
         switch outcome {
         case .skipped:
             return true
         case .succeeded:
-            counters.withLock { $0.succeeded += 1 }
+            tally(radio: seat.radio, { $0.succeeded += 1 }, { $0.succeeded += 1 })
             return true
         case .failed:
-            counters.withLock { $0.failed += 1 }
+            tally(radio: seat.radio, { $0.failed += 1 }, { $0.failed += 1 })
         case .cancelled:
-            counters.withLock { $0.cancelled += 1 }
+            tally(radio: seat.radio, { $0.cancelled += 1 }, { $0.cancelled += 1 })
         }
         if let reason = keeper.lostReason {
             counters.withLock { $0.claimsLost += 1 }
@@ -228,10 +244,11 @@ public final class BatchRunner: Sendable {
     /// With `skip-installed`, what the probe at the start of the first attempt found: true when
     /// the device runs the target already and a skipped attempt was recorded. The probe's time
     /// counts on the slot either way.
-    private func recordIfSkipped(_ found: InstalledVersionProbe.Finding, device: DeviceAddress, slot: Int) async -> Bool {
+    private func recordIfSkipped(_ found: InstalledVersionProbe.Finding, device: DeviceAddress, seat: Seat) async -> Bool {
         let skipped = counters.withLock { counters -> AttemptRecord? in
-            let stamped = found.skipped.map { counters.clock.stamp($0, slotSeconds: counters.slotSeconds[slot]) }
-            counters.slotSeconds[slot] += found.seconds
+            var stamped = found.skipped.map { counters.clock.stamp($0, slotSeconds: counters.slotSeconds[seat.slot]) }
+            stamped?.radio = radios[seat.radio].name
+            counters.slotSeconds[seat.slot] += found.seconds
             return stamped
         }
         guard let skipped else { return false }
@@ -243,23 +260,24 @@ public final class BatchRunner: Sendable {
                                        error: "\(error)"))
             return false
         }
-        counters.withLock { $0.skipped += 1 }
+        tally(radio: seat.radio, { $0.skipped += 1 }, { $0.skipped += 1 })
         onEvent(.deviceSkipped(device, reason: "it runs the target firmware already (\(skipped.deviceVersion ?? "?"))"))
         return true
     }
 
     /// The attempts at one claimed device: skipped when the first one's probe finds the target
     /// installed; succeeded once one succeeded and was recorded.
-    private func attempts(_ device: DeviceAddress, slot: Int, concurrency: Int, keeper: ClaimKeeper,
-                          queue: DeviceQueue) async -> DeviceOutcome {
+    private func attempts(_ device: DeviceAddress, seat: Seat, keeper: ClaimKeeper) async -> DeviceOutcome {
         let attempts = 1 + max(0, plan.line.retries)
         for attempt in 1...attempts {
-            // A retry is a new start: none on a halted line (the claim is kept alive meanwhile).
-            if attempt > 1, !(await lineIsOpen(queue)) { break }
+            // A retry is a new start: none on a halted line (the claim is kept alive meanwhile),
+            // none on a radio that failed (it stays on its radio: no device is on two).
+            if attempt > 1, !(await lineIsOpen()) { break }
+            if attempt > 1, assignment.withLock({ $0.failure(of: seat.radio) }) != nil { break }
             if attempt > 1 {
                 let delay = plan.line.delay(beforeAttempt: attempt)
-                if source.usesVirtualTime {
-                    counters.withLock { $0.slotSeconds[slot] += Double(delay / .seconds(1)) }
+                if usesVirtualTime {
+                    counters.withLock { $0.slotSeconds[seat.slot] += Double(delay / .seconds(1)) }
                 } else {
                     try? await Task.sleep(for: delay)
                 }
@@ -267,7 +285,7 @@ public final class BatchRunner: Sendable {
             // No attempt starts on a claim that is gone, a ledger that is gone, or a batch cancelled.
             guard keeper.lostReason == nil, ledgerFailure == nil, !Task.isCancelled else { break }
             let outcome = await keeper.runAttempt {
-                await self.attemptOnce(device, attempt: attempt, slot: slot, concurrency: concurrency, keeper: keeper)
+                await self.attemptOnce(device, attempt: attempt, seat: seat, keeper: keeper)
             }
             var record: AttemptRecord
             switch outcome {
@@ -283,8 +301,9 @@ public final class BatchRunner: Sendable {
             }
             counters.withLock {
                 $0.attempts += 1
-                record = $0.clock.stamp(record, slotSeconds: $0.slotSeconds[slot])
-                $0.slotSeconds[slot] += record.seconds
+                $0.radios[seat.radio].attempts += 1
+                record = $0.clock.stamp(record, slotSeconds: $0.slotSeconds[seat.slot])
+                $0.slotSeconds[seat.slot] += record.seconds
             }
             let recorded: Bool
             let finished = record
@@ -326,19 +345,21 @@ public final class BatchRunner: Sendable {
     /// One attempt over one device session: on the first, with `skip-installed`, the probe; then
     /// the update and the post-flash checks, on the same link where the protocol allows it (a
     /// check after an update that left the device rebooting waits for it and reconnects).
-    private func attemptOnce(_ device: DeviceAddress, attempt: Int, slot: Int, concurrency: Int,
-                             keeper: ClaimKeeper) async -> Outcome {
+    private func attemptOnce(_ device: DeviceAddress, attempt: Int, seat: Seat, keeper: ClaimKeeper) async -> Outcome {
+        let radio = radios[seat.radio]
         let transport: any GATTTransport
         do {
-            transport = LeaseGatedTransport(try source.transport(for: device, attempt: attempt, concurrency: concurrency),
-                                            gate: keeper.gate)
+            // The radio's watch under the lease gate: the gate's refusals say nothing of the radio.
+            let base = try radio.source.transport(for: device, attempt: attempt, concurrency: seat.budget)
+            transport = LeaseGatedTransport(RadioWatchTransport(base, health: radio.health), gate: keeper.gate)
         } catch {
-            onEvent(.deviceStarted(device, attempt: attempt, slot: slot))
+            onEvent(.deviceStarted(device, attempt: attempt, slot: seat.slot, radio: radio.name))
             let now = Date().timeIntervalSince1970
             var record = AttemptRecord(device: device.description, attempt: attempt, startedAt: now, endedAt: now,
                                        seconds: 0, bytes: 0, result: .failed, errorKind: nil, errorMessage: nil)
             record.errorKind = error.kind.rawValue
             record.errorMessage = error.description
+            record.radio = radio.name
             return .attempted(record)
         }
         let onEvent = self.onEvent
@@ -357,7 +378,7 @@ public final class BatchRunner: Sendable {
         if attempt == 1, let rule = plan.line.skipInstalled {
             let found = await InstalledVersionProbe(rule: rule, plan: plan).probe(device, attempt: attempt, on: session)
             versionBefore = found.version
-            if await recordIfSkipped(found, device: device, slot: slot) {
+            if await recordIfSkipped(found, device: device, seat: seat) {
                 await session.close()
                 return .skipped
             }
@@ -366,10 +387,18 @@ public final class BatchRunner: Sendable {
                 return .notStarted
             }
         }
-        onEvent(.deviceStarted(device, attempt: attempt, slot: slot))
+        onEvent(.deviceStarted(device, attempt: attempt, slot: seat.slot, radio: radio.name))
         var record = await updateAndCheck(device, attempt: attempt, on: session, keeper: keeper)
         record.versionBefore = versionBefore
+        record.radio = radio.name
         await session.close()
+        // The attempt found the radio itself unusable: it fails only its own devices.
+        if let failure = radio.health.failure {
+            radioFailed(seat.radio, reason: failure)
+            if record.result == .failed {
+                record.errorMessage = (record.errorMessage ?? "failed") + " (radio \(radio.label) failed)"
+            }
+        }
         return .attempted(record)
     }
 
@@ -390,7 +419,7 @@ public final class BatchRunner: Sendable {
         record.endedAt = Date().timeIntervalSince1970
         // The clock the attempt is recorded on: simulated seconds on a simulated source, otherwise
         // the wall clock (a `realtime=2` fleet's session counts simulated seconds, twice the wall's).
-        record.seconds = source.usesVirtualTime ? report.seconds : max(0, record.endedAt - startedAt)
+        record.seconds = usesVirtualTime ? report.seconds : max(0, record.endedAt - startedAt)
         if let error = report.error {
             if timedOut && error.kind == .cancelled {
                 // The line's watchdog stopped it, not an operator: a failed attempt, retried and
@@ -428,7 +457,7 @@ public final class BatchRunner: Sendable {
     /// `timeout` attempt, not a cancelled one). On a simulated one it is checked against
     /// simulated time afterwards.
     private func runWithTimeout(_ update: FlashSession, keeper: ClaimKeeper) async -> (report: FlashReport, timedOut: Bool) {
-        guard !source.usesVirtualTime else { return (await update.run(), false) }
+        guard !usesVirtualTime else { return (await update.run(), false) }
         let timeout = plan.line.deviceTimeout
         let fired = Mutex(false)
         let watchdog = Task {

@@ -7,17 +7,18 @@ import Foundation
 struct BatchRunCommand: Command {
     static let name = "batch run"
     static let summary = "Flash many devices at once, with retries, post-flash checks and a durable ledger."
-    static let usage = "dfukit batch run [LINE.yaml] [--profile P] [--package PKG] [--device TRANSPORT] [--count N] "
+    static let usage = "dfukit batch run [LINE.yaml] [--profile P] [--package PKG] [--device TRANSPORT]... [--count N] "
         + "[--min-rssi DBM] [--name GLOB] [--timeout DURATION] [--concurrency K] [--retries N] [--lease DURATION] [--ledger URL] [--station NAME] [--line NAME] [--halt-when RULE] [--quarantine-after N] [--exit-when-halted] [--audit-key FILE] [--operator NAME] [--set NAME=VALUE]... [--json]"
     static let options: [OptionSpec] = [
         SharedOptions.profile("the devices' protocol"),
         OptionSpec("--package", value: "PKG", help: "the firmware package"),
-        SharedOptions.device("hci:..., bluez:hciN or sim:NAME?fleet=N (e.g. sim:vendor-ctrlpt?fleet=64&fault-rate=0.1)",
-                             value: "TRANSPORT"),
+        OptionSpec("--device", "-d", value: "TRANSPORT",
+                   help: "the station's radios: hci:..., bluez:hciN or sim:NAME?fleet=N (e.g. sim:vendor-ctrlpt?fleet=64&fault-rate=0.1); "
+                   + "repeat it, or list adapters (bluez:hci0,hci1), for several radios", repeatable: true),
         OptionSpec("--count", value: "N", help: "stop once N devices are done (default: every matching device)"),
     ] + SharedOptions.selection(for: "without 'devices:' in the line file") + [
         SharedOptions.timeout("bound on each attempt, e.g. 90s (default 15m)"),
-        OptionSpec("--concurrency", "-j", value: "K", help: "devices flashed at once (default 1)"),
+        OptionSpec("--concurrency", "-j", value: "K", help: "devices flashed at once by each radio (default 1)"),
         OptionSpec("--retries", value: "N", help: "attempts after the first, per device (default 2)"),
         OptionSpec("--lease", value: "DURATION", help: "how long a claim lasts without a heartbeat, e.g. 2m (default 10m)"),
         OptionSpec("--ledger", value: "URL", help: "sqlite:PATH (default sqlite:dfukit-ledger.sqlite) or postgresql://..."),
@@ -65,6 +66,10 @@ struct BatchRunCommand: Command {
         With --audit-key (or 'audit-key:'), each attempt's audit record is signed with the station's
         Ed25519 key and stored with the attempt (see 'dfukit station audit'); the key file is read
         and checked before any device is touched.
+        A station with several radios: --device bluez:hci0,hci1, or --device once per radio
+        ('device:' a list). Each device goes to one radio (the one that heard it strongest,
+        within 6 dB the least loaded) and stays there; --concurrency is each radio's. A radio
+        that fails (its adapter gone) fails only the devices waiting on it; the others go on.
         Ctrl-C or SIGTERM once: start no new device, let the running ones finish; twice: cancel
         them. The claims of devices not done are released either way.
         Exit codes:
@@ -106,7 +111,7 @@ struct BatchRunCommand: Command {
         self.lineFileErrors = lineFileErrors
         if let value = arguments.value("--profile") { line.profile = value }
         if let value = arguments.value("--package") { line.package = value }
-        if let value = arguments.value("--device") { line.device = value }
+        if let values = arguments.values["--device"], !values.isEmpty { line.transports = values }
         if let value = arguments.value("--ledger") { line.ledger = value }
         if let value = arguments.value("--station") { line.station = value }
         if let value = arguments.value("--audit-key") { line.auditKey = value }
@@ -142,7 +147,7 @@ struct BatchRunCommand: Command {
         }
         guard lineFileErrors != nil || line.profile != nil else { throw UsageError("missing the profile (--profile or 'profile:' in the line file)", command: command) }
         guard lineFileErrors != nil || line.package != nil else { throw UsageError("missing the package (--package or 'package:' in the line file)", command: command) }
-        guard lineFileErrors != nil || line.device != nil else { throw UsageError("missing the transport (--device or 'device:' in the line file)", command: command) }
+        guard lineFileErrors != nil || !line.transports.isEmpty else { throw UsageError("missing the transport (--device or 'device:' in the line file)", command: command) }
         self.line = line
         json = arguments.flag("--json")
     }
@@ -155,7 +160,7 @@ struct BatchRunCommand: Command {
                                                    message: lineFileErrors.description), lineRead: false)
             return ExitCode.dataError
         }
-        guard let profileName = line.profile, let packagePath = line.package, let deviceText = line.device else {
+        guard let profileName = line.profile, let packagePath = line.package, !line.transports.isEmpty else {
             return ExitCode.usage
         }
         let profile: Profile
@@ -177,7 +182,7 @@ struct BatchRunCommand: Command {
             return ExitCode.dataError
         }
         // Every check that needs no device, once for the line, as DFUKit.batch makes them.
-        var request = BatchRequest(profile: profile, package: package, device: deviceText)
+        var request = BatchRequest(profile: profile, package: package, transports: line.transports)
         request.line = self.line
         request.recordDirectory = recordDirectory
         if let keyPath {
@@ -201,14 +206,16 @@ struct BatchRunCommand: Command {
         }
         for note in plan.notes { console.error(note.description) }
         let line = plan.line
-        let source: any BatchDeviceSource
+        let radios: [BatchRadio]
         do {
-            source = try plan.deviceSource()
+            radios = try plan.radioSources()
         } catch {
             Refusal.print(error, console: console, command: "dfukit \(Self.name)")
             printRefusal(console, ErrorJSON.object(error), packageSHA256: packageSHA256)
             return error.exitCode
         }
+        // The radios agree on their clock (the preflight and the runner refuse a mix).
+        let simulated = radios.contains { $0.source.usesVirtualTime }
         let ledgerURL = line.ledger ?? "sqlite:dfukit-ledger.sqlite"
         let station = line.station ?? ProcessInfo.processInfo.hostName
         let ledger: any Ledger
@@ -220,18 +227,20 @@ struct BatchRunCommand: Command {
         } catch {
             console.error("error: \(error)")
             printRefusal(console, ErrorJSON.object(kind: ErrorKindName.ledger, message: "\(error)"), packageSHA256: packageSHA256,
-                         ledgerError: "\(error)", clock: source.usesVirtualTime ? .simulated : .wall)
+                         ledgerError: "\(error)", clock: simulated ? .simulated : .wall, radios: plan.radios)
             return error.kind == .invalidURL ? ExitCode.usage : ExitCode.ioError
         }
         let operatorName = line.operatorName ?? ProcessInfo.processInfo.environment["USER"]
         let adapter = LedgerBatchAdapter(ledger: ledger, packageSHA256: packageSHA256, station: station, profile: profile.name,
                                          line: line.line ?? station, includingDone: !line.skipDone,
                                          audit: AuditRecordBuilder(plan: plan, operatorName: operatorName))
-        let view = BatchProgressView(console: console, slots: line.concurrency)
+        let view = BatchProgressView(console: console, slots: line.concurrency * radios.count, radios: radios.count)
         let feed = LiveFeed(ledger: ledger, station: station, line: line.line ?? station, packageSHA256: packageSHA256,
-                            console: console) { device, attempt in await adapter.attemptNumber(device: device, attempt: attempt) }
+                            radios: radios.map(\.name), console: console) { device, attempt in
+            await adapter.attemptNumber(device: device, attempt: attempt)
+        }
         await feed.start()
-        let runner = plan.runner(source: source, ledger: adapter, ledgerRetry: Self.ledgerRetry()) { event in
+        let runner = plan.runner(radios: radios, ledger: adapter, ledgerRetry: Self.ledgerRetry()) { event in
             view.handle(event)
             feed.handle(event)
         }
@@ -245,14 +254,15 @@ struct BatchRunCommand: Command {
         case let .failure(error):
             console.error("error: \(error)")
             printRefusal(console, ErrorJSON.object(error), packageSHA256: packageSHA256,
-                         clock: source.usesVirtualTime ? .simulated : .wall)
+                         clock: simulated ? .simulated : .wall, radios: plan.radios)
             return ExitCode.of(error)
         }
         var text = "\(summary.devices) device(s): \(summary.succeeded) flashed, \(summary.failed) failed, "
             + (summary.cancelled > 0 ? "\(summary.cancelled) cancelled, " : "")
             + "\(summary.skipped) skipped (done before, running the target already, or claimed by another station); "
             + "\(summary.attempts) attempt(s) in \(String(format1: summary.seconds)) s"
-            + (source.usesVirtualTime ? " (simulated)" : "") + "; ledger \(ledger.location)"
+            + (simulated ? " (simulated)" : "") + "; ledger \(ledger.location)"
+        if summary.radios.count > 1 { text += "\n" + Self.radioLines(summary.radios) }
         if let signal { text += "\nstopped by \(signal.name) before every device was done; claims of devices not done were released" }
         if summary.claimsLost > 0 { text += "\n\(summary.claimsLost) device(s) abandoned: this station lost its claim on them" }
         if summary.halts > 0 { text += "\nthis station halted line \(line.line ?? station) (\(summary.halts) time(s))" }
@@ -274,12 +284,13 @@ struct BatchRunCommand: Command {
                 "devices": summary.devices, "succeeded": summary.succeeded, "failed": summary.failed,
                 "cancelled": summary.cancelled,
                 "skipped": summary.skipped, "attempts": summary.attempts, "seconds": summary.seconds,
-                "clock": source.usesVirtualTime ? "simulated" : "wall", "stopped_early": summary.stoppedEarly,
+                "clock": simulated ? "simulated" : "wall", "stopped_early": summary.stoppedEarly,
                 "stopped": signal != nil || summary.ledgerFailure != nil,
                 "claims_lost": summary.claimsLost, "unconfirmed_records": summary.unconfirmedRecords,
                 "signal": signal?.name ?? NSNull(), "ledger_error": summary.ledgerFailure ?? NSNull(),
                 "line_halted": summary.lineHalt?.description ?? NSNull(), "halts": summary.halts,
                 "quarantined": summary.quarantined,
+                "radios": Self.radioObjects(plan.radios, summary.radios),
             ]) { $1 }
             console.out(JSONOutput.line(object))
         }
@@ -296,20 +307,41 @@ struct BatchRunCommand: Command {
             "station": station ?? NSNull(), "package_sha256": packageSHA256 ?? NSNull(), "lease_seconds": lease ?? NSNull(),
             "signal": NSNull(), "ledger_error": NSNull(), "error": NSNull(),
             "line": (lineRead ? line.line ?? station : nil).map { $0 as Any } ?? NSNull(), "line_halted": NSNull(), "halts": 0,
-            "quarantined": 0,
+            "quarantined": 0, "radios": NSNull(),
         ]
     }
 
     /// With `--json`, a run refused or stopped before its summary still prints one, with `error`.
     private func printRefusal(_ console: any Console, _ error: [String: Any], lineRead: Bool = true,
-                              packageSHA256: String? = nil, ledgerError: String? = nil, clock: ProgressClock? = nil) {
+                              packageSHA256: String? = nil, ledgerError: String? = nil, clock: ProgressClock? = nil,
+                              radios: [BatchRadioPlan]? = nil) {
         guard json else { return }
         let station = lineRead ? line.station ?? ProcessInfo.processInfo.hostName : nil
         var object = summaryObject(station: station, packageSHA256: packageSHA256, lineRead: lineRead)
         object["error"] = error
         if let ledgerError { object["ledger_error"] = ledgerError }
         if let clock { object["clock"] = clock == .simulated ? "simulated" : "wall" }
+        if let radios { object["radios"] = Self.radioObjects(radios, radios.map { BatchRadioSummary(name: $0.name) }) }
         console.out(JSONOutput.line(object))
+    }
+
+    /// `--json`'s `radios`: each radio's name, device string and share of the run.
+    static func radioObjects(_ radios: [BatchRadioPlan], _ summaries: [BatchRadioSummary]) -> [[String: Any]] {
+        zip(radios, summaries).map { radio, summary in
+            ["name": summary.name, "device": radio.device, "devices": summary.devices, "succeeded": summary.succeeded,
+             "failed": summary.failed, "cancelled": summary.cancelled, "skipped": summary.skipped,
+             "attempts": summary.attempts, "failure": summary.failure ?? NSNull()]
+        }
+    }
+
+    /// The text summary's lines for a station with several radios: one per radio.
+    static func radioLines(_ radios: [BatchRadioSummary]) -> String {
+        radios.map { radio in
+            "  \(radio.name): \(radio.devices) device(s): \(radio.succeeded) flashed, \(radio.failed) failed, "
+                + (radio.cancelled > 0 ? "\(radio.cancelled) cancelled, " : "")
+                + "\(radio.skipped) skipped; \(radio.attempts) attempt(s)"
+                + (radio.failure.map { "; FAILED: \($0)" } ?? "")
+        }.joined(separator: "\n")
     }
 
     /// How long ledger calls are retried before the ledger counts as unreachable: 30 s, or

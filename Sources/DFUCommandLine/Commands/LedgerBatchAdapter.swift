@@ -77,12 +77,13 @@ actor LedgerBatchAdapter: BatchLedger {
         case .cancelled: result = .cancelled
         case .skipped: result = .skipped
         }
-        let recorded = Attempt(
+        var recorded = Attempt(
             claim: claim, profile: profile, startedAt: Date(timeIntervalSince1970: attempt.startedAt),
             endedAt: Date(timeIntervalSince1970: attempt.endedAt), bytes: attempt.bytes, result: result,
             errorKind: attempt.errorKind, errorMessage: attempt.errorMessage,
             attemptNumber: claim.nextAttemptNumber + attempt.attempt - 1, seconds: attempt.seconds,
             clock: attempt.clock == .simulated ? .simulated : .wall, deviceVersion: attempt.deviceVersion, line: line)
+        recorded.radio = attempt.radio
         do {
             try await ledger.recordAttempt(recorded, audit: audit?.signed(recorded, claim: claim, from: attempt))
         } catch {

@@ -16,6 +16,8 @@ struct LiveBoard {
         /// The attempt at the device in this run (1-based; the ledger's number counts earlier runs).
         var attempt: Int
         var phase: String
+        /// The radio the attempt runs on, when the station has named radios.
+        var radio: String? = nil
         var done = 0
         var total = 0
         var bytesPerSecond: Double = 0
@@ -71,10 +73,11 @@ struct LiveBoard {
     /// now rather than at the next tick).
     mutating func apply(_ event: BatchEvent, at now: Date) -> Bool {
         switch event {
-        case let .deviceStarted(address, attempt, _):
+        case let .deviceStarted(address, attempt, _, radio):
             let key = address.description
             toClear.removeAll { $0 == key }
-            devices[key] = Device(attempt: attempt, phase: "connecting", link: links[key] ?? Link(), startedAt: now)
+            devices[key] = Device(attempt: attempt, phase: "connecting", radio: radio, link: links[key] ?? Link(),
+                                  startedAt: now)
             return true
         case let .devicePhase(address, phase):
             return update(address.description) { device in
@@ -115,7 +118,7 @@ struct LiveBoard {
             return setStation(waiting ? .halted : stationState)
         case .lineResumed:
             return setStation(.running)
-        case .retryScheduled, .stopping, .deviceQuarantined, .ledgerWriteFailed:
+        case .retryScheduled, .stopping, .deviceQuarantined, .ledgerWriteFailed, .radioFailed:
             return false
         }
     }

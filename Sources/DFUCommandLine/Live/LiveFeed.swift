@@ -19,6 +19,8 @@ final class LiveFeed: Sendable {
     /// The ledger's number of the device's attempt `attempt` of this run (it counts earlier runs).
     private let attemptNumber: @Sendable (String, Int) async -> Int
     private let console: any Console
+    /// The station's radios, as its row names them.
+    private let radios: [String]
     private let startedAt = Date()
     private let board = Mutex(LiveBoard())
     private let warned = Mutex(false)
@@ -26,9 +28,10 @@ final class LiveFeed: Sendable {
     private let rings: AsyncStream<Void>
     private let tasks = Mutex<(writer: Task<Void, Never>?, ticker: Task<Void, Never>?)>((nil, nil))
 
-    init(ledger: any Ledger, station: String, line: String, packageSHA256: String, console: any Console,
-         attemptNumber: @escaping @Sendable (String, Int) async -> Int) {
+    init(ledger: any Ledger, station: String, line: String, packageSHA256: String, radios: [String] = [],
+         console: any Console, attemptNumber: @escaping @Sendable (String, Int) async -> Int) {
         self.ledger = ledger
+        self.radios = radios
         self.station = station
         self.line = line
         self.packageSHA256 = packageSHA256
@@ -76,14 +79,14 @@ final class LiveFeed: Sendable {
                     let number = await attemptNumber(device, state.attempt)
                     try await ledger.publishLive(LiveDevice(
                         device: device, packageSHA256: packageSHA256, station: station, session: ledger.session.text,
-                        line: line, attempt: number, phase: state.phase, done: state.done, total: state.total,
+                        radio: state.radio, line: line, attempt: number, phase: state.phase, done: state.done, total: state.total,
                         bytesPerSecond: state.bytesPerSecond, rssi: state.link.rssi, phy: state.link.phy,
                         mtu: state.link.mtu, startedAt: state.startedAt))
                 case let .clear(device):
                     try await ledger.clearLive(device: device, packageSHA256: packageSHA256, session: ledger.session.text)
                 case let .announce(state):
                     try await ledger.announceStation(StationStatus(station: station, session: ledger.session, line: line,
-                                                                   state: state, startedAt: startedAt))
+                                                                   radios: radios, state: state, startedAt: startedAt))
                 }
             } catch {
                 warnOnce(error)

@@ -3,10 +3,13 @@ import Foundation
 import Synchronization
 
 /// The live view of `dfukit batch run`: one line per concurrency slot, redrawn in place on a
-/// terminal; plain log lines (starts, results, retries) otherwise. Called from several tasks.
+/// terminal; plain log lines (starts, results, retries) otherwise. With several radios each line
+/// and each start names its radio. Called from several tasks.
 final class BatchProgressView: Sendable {
     private struct State {
         var lines: [String]
+        /// What each slot's line starts with: `slot 2`, or with several radios `hci1 slot 1`.
+        var labels: [String]
         var drawn = 0
         var lastPercent: [String: Int] = [:]
     }
@@ -14,20 +17,29 @@ final class BatchProgressView: Sendable {
     private let console: any Console
     private let interactive: Bool
     private let state: Mutex<State>
+    /// Slots per radio; nil with one radio (its name is then not shown).
+    private let slotsPerRadio: Int?
 
-    init(console: any Console, slots: Int) {
+    /// A view of `slots` slots in all, over `radios` radios (each with `slots / radios`).
+    init(console: any Console, slots: Int, radios: Int = 1) {
         self.console = console
         self.interactive = console.isInteractive
-        self.state = Mutex(State(lines: Array(repeating: "", count: max(1, slots))))
+        let count = max(1, slots)
+        self.slotsPerRadio = radios > 1 ? max(1, count / radios) : nil
+        self.state = Mutex(State(lines: Array(repeating: "", count: count),
+                                 labels: (0..<count).map { "slot \($0 + 1)" }))
     }
 
     func handle(_ event: BatchEvent) {
         state.withLock { state in
             switch event {
-            case let .deviceStarted(address, attempt, slot):
-                state.lines[slot % state.lines.count] = "slot \(slot + 1): \(address) attempt \(attempt): connecting"
+            case let .deviceStarted(address, attempt, slot, radio):
+                let index = slot % state.lines.count
+                let on = slotsPerRadio == nil ? nil : radio
+                if let on, let slotsPerRadio { state.labels[index] = "\(on) slot \(slot % slotsPerRadio + 1)" }
+                state.lines[index] = "\(state.labels[index]): \(address) attempt \(attempt): connecting"
                 state.lastPercent[address.description] = -1
-                if !interactive { console.error("\(address): attempt \(attempt) started") }
+                if !interactive { console.error("\(address): attempt \(attempt) started" + (on.map { " on \($0)" } ?? "")) }
             case let .progress(address, done, total):
                 guard total > 0 else { return }
                 let percent = done * 100 / total
@@ -35,7 +47,7 @@ final class BatchProgressView: Sendable {
                 state.lastPercent[address.description] = percent
                 if let slot = state.lines.firstIndex(where: { $0.contains(address.description) }) {
                     let filled = percent / 5
-                    state.lines[slot] = "slot \(slot + 1): \(address) [" + String(repeating: "#", count: filled)
+                    state.lines[slot] = "\(state.labels[slot]): \(address) [" + String(repeating: "#", count: filled)
                         + String(repeating: "-", count: 20 - filled) + "] \(percent)%"
                 }
             case .devicePhase, .deviceLink:
@@ -67,6 +79,13 @@ final class BatchProgressView: Sendable {
             case let .deviceQuarantined(address, failures):
                 log("\(address): QUARANTINED after \(failures) failed attempt(s): no station claims it until "
                     + "'dfukit station release --ledger URL \(address)'", state: &state)
+            case let .radioFailed(radio, reason, untried):
+                var text = "\(radio): radio FAILED: \(reason); it starts no more devices, the other radios go on"
+                if !untried.isEmpty {
+                    text += "\n  \(untried.count) device(s) waiting on it were not tried (not done: run the line again "
+                        + "once the radio is back): " + untried.map(\.description).joined(separator: ", ")
+                }
+                log(text, state: &state)
             case let .ledgerWriteFailed(address, operation, error):
                 log("\(address): NOT CONFIRMED by the ledger: \(operation): \(error)", state: &state)
             }

@@ -32,7 +32,7 @@ enum OutputSchema {
     static func schema(_ output: Output) -> JSONValue {
         let (description, root, definitions): (String, JSONValue, [Property]) = switch output {
         case .flash: (flashDescription, flashReport, [("error", error), ("link", link)])
-        case .batchRun: (batchDescription, batchSummary, [("error", error)])
+        case .batchRun: (batchDescription, batchSummary, [("error", error), ("radio", radio)])
         case .scan: (scanDescription, scanResult, [("error", error), ("advertiser", advertiser)])
         case .exec: (execDescription, execResult, [("error", error), ("value", answerValue)])
         }
@@ -167,6 +167,10 @@ enum OutputSchema {
                                           + "failed >= 3 of last 10 held'; null when the line was not halted."))),
             ("halts", count("Halts this station recorded: its line's halt rule held after one of its attempts.")),
             ("quarantined", count("Devices this station quarantined: their failed attempts reached --quarantine-after.")),
+            ("radios", nullable(list(of: reference("radio", "One radio."),
+                                     "The station's radios, in the order given (--device, repeated or a list such as "
+                                     + "bluez:hci0,hci1): each device went to one of them; null when the radios were not "
+                                     + "opened (the run was refused before)."))),
             ("package_sha256", nullable(.object([
                 ("type", .string("string")),
                 ("description", .string("The package file's SHA-256 (lowercase hex), which the ledger keys devices by; "
@@ -179,6 +183,21 @@ enum OutputSchema {
                                            + "null when it could."))),
             ("error", nullable(reference("error", "Why the run was refused or could not start (a line, profile or package "
                                          + "error, a parameter, the transport, the ledger); null when it ran."))),
+        ])
+    }
+
+    private static var radio: JSONValue {
+        object("One radio of the station and its share of the run.", [
+            ("name", text("Its name: the adapter's (hci0 for bluez:hci0, hci:user:0), else radio-N by its place.")),
+            ("device", text("Its device string alone, e.g. bluez:hci1.")),
+            ("devices", count("Devices given to it: worked on, skipped, or never tried because it failed.")),
+            ("succeeded", count("Devices it flashed.")),
+            ("failed", count("Devices whose last attempt on it failed, and those it never tried because it failed.")),
+            ("cancelled", count("Devices whose last attempt on it was cancelled.")),
+            ("skipped", count("Devices skipped on it: done before, running the target, or claimed elsewhere.")),
+            ("attempts", count("Attempts it made, retries included.")),
+            ("failure", nullable(text("Why it failed (its adapter gone or down, it could not scan): it started no more "
+                                      + "devices, and the others went on; null when it did not fail."))),
         ])
     }
 

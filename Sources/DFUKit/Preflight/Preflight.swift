@@ -7,7 +7,7 @@ import Foundation
 ///
 /// In order: the device string and its scheme's options; the device's identity (a profile that
 /// cannot tell its devices apart needs an address); where a session is recorded (its directory
-/// exists and may be written to); for a batch the station's name; the
+/// exists and may be written to); for a batch its radios and the station's name; the
 /// package (images, checksums, kind, signatures with the given key and the profile's
 /// `signing-key`, what the profile reads of each image); the parameters (name, type, values,
 /// range; for a batch with the line's other checks); the profile's opening checks over each
@@ -53,16 +53,19 @@ public enum Preflight {
         return ExecPlan(request: request, locator: locator, scheme: scheme, options: FlashOptions(parameters: parameters))
     }
 
-    /// Checks a batch line once, before any device: as a flash, plus the station's name and
-    /// the line's checks and skip rule (`LinePlanValidator`, which reports every mistake of the
-    /// line at once, each at its `FILE:LINE:COL`, or by the flag that gave it).
-    /// - Throws: `.usage` (device string, station, parameters: as for a flash, whichever of the
+    /// Checks a batch line once, before any device: its radios (`radios(_:registry:)`), each as a
+    /// flash's device, plus the station's name and the line's checks and skip rule
+    /// (`LinePlanValidator`, which reports every mistake of the line at once, each at its
+    /// `FILE:LINE:COL`, or by the flag that gave it).
+    /// - Throws: `.usage` (device strings and radios, station, parameters: as for a flash, whichever of the
     ///   line's mistakes are reported with them), `.profile` (the line's other mistakes),
     ///   `.package`.
     public static func batch(_ request: BatchRequest) throws(DFUKitError) -> BatchPlan {
         let profile = request.profile
-        let (locator, scheme) = try request.registry.locate(request.device)
-        try link(profile, scheme: scheme, locator: locator, addresses: request.line.addresses)
+        let radios = try radios(request.transports, registry: request.registry)
+        for radio in radios {
+            try link(profile, scheme: radio.scheme, locator: radio.locator, addresses: request.line.addresses)
+        }
         if let station = request.line.station { try checkStation(station) }
         try checkLineControls(request.line)
         if let directory = request.recordDirectory { try recordDirectory(directory) }
@@ -80,8 +83,8 @@ public enum Preflight {
             throw DFUKitError(kind: badParameter ? .usage : .profile, message: error.description + "\nno device was touched.")
         }
         try openingChecks(images, profile: profile, parameters: line.parameters)
-        return BatchPlan(request: request, locator: locator, scheme: scheme, images: images, line: line, notes: notes,
-                         auditKey: auditKey)
+        return BatchPlan(request: request, locator: radios[0].locator, scheme: radios[0].scheme, radios: radios,
+                         images: images, line: line, notes: notes, auditKey: auditKey)
     }
 
     /// The station's audit key (`line.auditKey`): an Ed25519 private key in a PEM PKCS#8 file.

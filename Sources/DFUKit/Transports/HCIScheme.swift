@@ -20,6 +20,12 @@ public struct HCIScheme: TransportScheme {
         }
     }
 
+    /// `hci:user:N` is adapter `hciN`; other controllers (`tcp:`, `unix:`, `serial:`) get `radio-N`.
+    public func radioName(target: String) -> String? {
+        guard target.hasPrefix("user:"), let index = Int(target.dropFirst(5)) else { return nil }
+        return "hci\(index)"
+    }
+
     /// The host on the controller; one transport may hold several links at once.
     public func open(_ request: TransportRequest) throws(DFUKitError) -> any GATTTransport {
         try openShared(request)

@@ -76,6 +76,10 @@ public struct SimulatorScheme: TransportScheme {
         }
     }
 
+    /// True: one fleet given twice is two radios hearing the same simulated devices (give each
+    /// fleet its own `address=` for radios that hear different ones).
+    public func sharesDevicesAcrossRadios(target: String) -> Bool { true }
+
     /// True unless `realtime=1` makes the world's clock the wall clock: at any other speed
     /// (`realtime=10`) its seconds are simulated seconds, paced against the wall clock but not
     /// equal to it (issue 21: such runs were labelled wall time).

@@ -28,6 +28,17 @@ public protocol TransportScheme: Sendable {
     /// is opened. The default accepts every profile.
     /// - Throws: `.usage`.
     func check(target: String, profile: Profile) throws(DFUKitError)
+    /// The radios one target names, for a batch: `hci0,hci1` is two adapters on `bluez:`. The
+    /// default: the target is one radio.
+    /// - Throws: `.usage` for a list with an empty or malformed entry.
+    func radioTargets(_ target: String) throws(DFUKitError) -> [String]
+    /// The name a batch reports the radio `target` under (`hci0` for `bluez:hci0`), or nil for the
+    /// default `radio-N` (N: its place among the batch's radios). The default is nil.
+    func radioName(target: String) -> String?
+    /// Whether the same target given twice makes two radios that hear the same devices (`sim:`: two
+    /// radios over one simulated fleet). False, the default: one adapter cannot be two radios, and
+    /// a batch refuses it.
+    func sharesDevicesAcrossRadios(target: String) -> Bool
 }
 
 extension TransportScheme {
@@ -47,4 +58,13 @@ extension TransportScheme {
 
     /// Accepts every profile.
     public func check(target: String, profile: Profile) throws(DFUKitError) {}
+
+    /// One radio.
+    public func radioTargets(_ target: String) throws(DFUKitError) -> [String] { [target] }
+
+    /// Nil: `radio-N`.
+    public func radioName(target: String) -> String? { nil }
+
+    /// False: one target, one radio.
+    public func sharesDevicesAcrossRadios(target: String) -> Bool { false }
 }
