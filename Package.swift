@@ -61,6 +61,8 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CBluetooth", path: "Sources/CBluetooth", pkgConfig: "bluez",
                        providers: [.apt(["libbluetooth-dev"])]),
         .target(name: "CCryptoShim", path: "Sources/CCryptoShim",
