@@ -48,6 +48,7 @@ final class AccessTokenTests: XCTestCase {
         }
         let missing = directory.appendingPathComponent("missing").path
         XCTAssertThrowsError(try AccessToken(contentsOfFile: missing)) { error in
+            XCTAssertEqual((error as? DashboardServerError)?.kind, .unreadableTokenFile)
             XCTAssertTrue("\(error)".hasPrefix("cannot read the token file \(missing): "), "\(error)")
         }
     }

@@ -17,14 +17,12 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     }
 
     /// The token on the first line of the file at `path` (white space around it removed);
-    /// throws `.invalidToken` when the file cannot be read or its first line is empty.
+    /// throws `.unreadableTokenFile` when the file cannot be read, `.invalidToken` when its first
+    /// line is empty.
     public init(contentsOfFile path: String) throws(DashboardServerError) {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            let reason = (error as NSError).localizedFailureReason ?? "\(error)"
-            throw DashboardServerError(.invalidToken, "cannot read the token file \(path): \(reason); "
+        guard let text = Self.readText(path) else {
+            let reason = String(cString: strerror(errno))
+            throw DashboardServerError(.unreadableTokenFile, "cannot read the token file \(path): \(reason); "
                                        + "check the path and that this user may read it")
         }
         let firstLine = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
@@ -34,6 +32,17 @@ public struct AccessToken: Sendable, CustomStringConvertible {
             throw DashboardServerError(.invalidToken, "the token file \(path) has no token on its first line: "
                                        + "write the token there (e.g. 'openssl rand -hex 24 > \(path)')")
         }
+    }
+
+    /// The first 64 KiB of the file at `path` as UTF-8, or nil with `errno` set.
+    private static func readText(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 65_536)
+        let count = read(descriptor, &bytes, bytes.count)
+        guard count >= 0 else { return nil }
+        return String(decoding: bytes[0..<count], as: UTF8.self)
     }
 
     /// Whether `presented` is this token (compared by SHA-256 digest, in constant time).

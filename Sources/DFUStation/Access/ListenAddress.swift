@@ -51,13 +51,14 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
     /// `host` normalized by inet_pton and inet_ntop, and whether it is IPv6; nil when it is neither.
     private static func numeric(_ host: String) -> (String, Bool)? {
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        func text() -> String { String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
         var v4 = in_addr()
         if inet_pton(AF_INET, host, &v4) == 1, inet_ntop(AF_INET, &v4, &buffer, socklen_t(buffer.count)) != nil {
-            return (String(cString: buffer), false)
+            return (text(), false)
         }
         var v6 = in6_addr()
         if inet_pton(AF_INET6, host, &v6) == 1, inet_ntop(AF_INET6, &v6, &buffer, socklen_t(buffer.count)) != nil {
-            return (String(cString: buffer), true)
+            return (text(), true)
         }
         return nil
     }

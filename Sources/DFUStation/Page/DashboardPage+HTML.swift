@@ -9,6 +9,7 @@ extension DashboardPage {
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>DFUKit station dashboard</title>
+    <link rel="icon" href="data:,">
     <link rel="stylesheet" href="/dashboard.css">
     <script src="/dashboard.js" defer></script>
     </head>

@@ -89,7 +89,7 @@ extension DashboardPage {
       const form = byId('resume-form');
       byId('lines').addEventListener('click', (event) => {
         const button = event.target.closest('button[data-action="resume"]');
-        if (button && !button.disabled) openResumeForm(button.dataset.line);
+        if (button && !button.disabled) openResumeForm(button.dataset.target);
       });
       form.querySelector('[data-action="cancel"]').addEventListener('click', () => { form.hidden = true; });
       form.addEventListener('submit', async (event) => {

@@ -42,7 +42,7 @@ extension DashboardPage {
       if (line.state === 'halted') {
         const halt = line.halt || {};
         const resume = h('button', { type: 'button', className: 'primary', text: 'Resume line',
-          dataset: { action: 'resume', line: text(line.name) }, disabled: !controlsEnabled,
+          dataset: { action: 'resume', target: text(line.name) }, disabled: !controlsEnabled,
           title: controlsEnabled ? 'Record a resume in the ledger' : 'The controls are off: the dashboard has no token' });
         card.append(h('div', { className: 'halt-banner', attributes: { role: 'alert' } }, [
           h('p', { className: 'halt-title',

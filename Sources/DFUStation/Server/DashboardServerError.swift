@@ -7,8 +7,10 @@ public struct DashboardServerError: Error, Sendable, Equatable, CustomStringConv
         case invalidListenAddress = "invalid listening address"
         /// A listener on an address other than the loopback needs a token.
         case tokenRequired = "token required"
-        /// The token is empty, or its file cannot be read or holds none.
+        /// The token is empty, or its file holds none.
         case invalidToken = "invalid token"
+        /// The token file cannot be read (missing, permissions).
+        case unreadableTokenFile = "unreadable token file"
         /// The socket cannot be bound or the server cannot start (port in use, permission).
         case cannotListen = "cannot listen"
     }
