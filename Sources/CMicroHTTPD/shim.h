@@ -11,16 +11,19 @@
 #include <microhttpd.h>
 
 /// MHD_start_daemon on `listen_socket` (bound and listening already; MHD closes it when it
-/// stops), calling `handler` for every request and `completed` when a request ends; at most
-/// `connection_limit` connections at once, an idle one closed after `connection_timeout` seconds.
-/// NULL when it cannot start.
-static inline struct MHD_Daemon *dfukit_mhd_start(unsigned int flags, int listen_socket,
-                                                  MHD_AccessHandlerCallback handler, void *handler_context,
-                                                  MHD_RequestCompletedCallback completed, void *completed_context,
+/// stops), calling `handler` for every request, `completed` when a request ends and `connection`
+/// when a connection opens or closes (`context` given to all three); at most `connection_limit`
+/// connections at once, an idle one closed after `connection_timeout` seconds. NULL when it
+/// cannot start.
+static inline struct MHD_Daemon *dfukit_mhd_start(unsigned int flags, int listen_socket, void *context,
+                                                  MHD_AccessHandlerCallback handler,
+                                                  MHD_RequestCompletedCallback completed,
+                                                  MHD_NotifyConnectionCallback connection,
                                                   unsigned int connection_limit, unsigned int connection_timeout) {
-    return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_context,
+    return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
                             MHD_OPTION_LISTEN_SOCKET, (MHD_socket) listen_socket,
-                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+                            MHD_OPTION_NOTIFY_CONNECTION, connection, context,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                             MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
                             MHD_OPTION_END);

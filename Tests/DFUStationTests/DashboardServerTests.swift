@@ -200,9 +200,40 @@ final class DashboardServerTests: XCTestCase {
         let connection = try openEvents(server)
         _ = try connection.nextEvent()
         waitUntil("the stream is open and waiting") { server.openEventStreams == 1 && source.waiting == 1 }
+        XCTAssertEqual(server.openConnections, 1)
         connection.close()
-        // No keep-alive needed: the hang-up is seen at once, the task and the wait end.
-        waitUntil("the stream is freed", timeout: 2) { server.openEventStreams == 0 && source.waiting == 0 }
+        // No keep-alive needed: the hang-up is seen at once; the task, the wait and the thread end.
+        waitUntil("the stream is freed", timeout: 2) {
+            server.openEventStreams == 0 && source.waiting == 0 && server.openConnections == 0
+        }
+    }
+
+    func testAClientThatDoesNotReadIsDropped() throws {
+        // 1 MiB snapshots to a client that reads nothing: once the socket buffers are full and
+        // 4 MiB wait in the queue, the stream ends (the memory a slow client holds is bounded).
+        source.snapshotJSON = Data(("{\"padding\":\"" + String(repeating: "x", count: 1 << 20) + "\"}").utf8)
+        let server = try serve(timing: DashboardEventStream.Timing(minimumInterval: .milliseconds(1), keepAlive: .seconds(15),
+                                                                   afterFailure: .seconds(5), reconnect: .seconds(2)))
+        let connection = try TestHTTPConnection(port: port(server))
+        try connection.send("GET", "/events")
+        waitUntil("the stream is open") { server.openEventStreams == 1 }
+        let deadline = Date().addingTimeInterval(20)
+        while server.openEventStreams > 0, Date() < deadline {
+            source.change()
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        XCTAssertEqual(server.openEventStreams, 0, "the stream of a client that reads nothing ended")
+        waitUntil("its connection (and thread) is closed before it reads", timeout: 2) { server.openConnections == 0 }
+        // The connection is closed: reading what was buffered ends.
+        var pieces = 0
+        do {
+            _ = try connection.readHead()
+            while try connection.readBodyPiece() != nil { pieces += 1 }
+        } catch {
+            // A reset connection is a closed one too; a read that times out is not.
+            XCTAssertFalse("\(error)".contains("no answer in time"), "the server kept the connection open: \(error)")
+        }
+        XCTAssertGreaterThan(pieces, 0)
     }
 
     func testStopEndsOpenStreamsPromptly() throws {

@@ -34,6 +34,9 @@ public final class DashboardServer: Sendable {
     /// How many event streams are open now.
     public var openEventStreams: Int { daemon.context.streams.count }
 
+    /// How many connections are open now (each holds a thread of the server until it closes).
+    public var openConnections: Int { daemon.context.connections.withLock { $0 } }
+
     /// Ends every event stream, closes every connection and waits for their threads (a request
     /// still waiting for its source is waited for). Blocks the calling thread; later calls do
     /// nothing. From a task, call the `async` form.

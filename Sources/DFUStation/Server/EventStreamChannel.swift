@@ -19,6 +19,10 @@ final class EventStreamChannel: Sendable {
         var producer: Task<Void, Never>?
     }
 
+    /// The most bytes queued for a client before it counts as gone: one that reads this slowly
+    /// (a stalled connection) is dropped, and its browser reconnects for a fresh snapshot.
+    static let queueLimit = 4 << 20
+
     private let state = Mutex(State())
     private let clientSocket: Int32
     private let wakeRead: Int32
@@ -53,11 +57,19 @@ final class EventStreamChannel: Sendable {
         if cancelNow { producer.cancel() }
     }
 
-    /// Queues `bytes` for the client; false when the stream is over (the client left or the
-    /// server stops), so the writer ends.
+    /// Queues `bytes` for the client; false when the stream is over (the client left, reads too
+    /// slowly, or the server stops), so the writer ends.
     func write(_ bytes: Data) -> Bool {
         state.withLock { state in
             guard !state.closed, !state.finished, !state.clientGone else { return false }
+            guard state.pending.count + bytes.count <= Self.queueLimit else {
+                // libmicrohttpd's thread may be waiting for the socket to drain, not in `read`:
+                // shutting the socket down wakes it with an error, and it closes the connection.
+                state.clientGone = true
+                if clientSocket >= 0 { _ = shutdown(clientSocket, Int32(SHUT_RDWR)) }
+                wake(state)
+                return false
+            }
             state.pending.append(contentsOf: bytes)
             wake(state)
             return true

@@ -35,6 +35,13 @@ extension MicroHTTPDaemon {
         state.pointee = nil
     }
 
+    /// MHD_NotifyConnectionCallback: counts the open connections (a closed one's thread is ending).
+    static let connectionHandler: MHD_NotifyConnectionCallback = { context, _, _, code in
+        guard let context else { return }
+        let server = Unmanaged<Context>.fromOpaque(context).takeUnretainedValue()
+        server.connections.withLock { $0 += code == .CONNECTION_NOTIFY_STARTED ? 1 : -1 }
+    }
+
     /// The header fields (`MHD_HEADER_KIND`) or query parameters (`MHD_GET_ARGUMENT_KIND`) of a
     /// request, decoded by libmicrohttpd; the first of repeated names wins.
     private static func values(of connection: OpaquePointer, kind: MHD_ValueKind, lowercased: Bool) -> [String: String] {

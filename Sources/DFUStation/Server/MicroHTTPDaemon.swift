@@ -17,6 +17,8 @@ final class MicroHTTPDaemon: @unchecked Sendable {
         let handler: @Sendable (HTTPRequest) async -> HTTPResponse
         let streams = EventStreamRegistry()
         let maximumBodySize: Int
+        /// The open connections (each has its thread until it closes).
+        let connections = Mutex(0)
 
         init(handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse, maximumBodySize: Int) {
             self.handler = handler
@@ -24,8 +26,9 @@ final class MicroHTTPDaemon: @unchecked Sendable {
         }
     }
 
-    /// Starts serving on `listeningSocket` (bound and listening; libmicrohttpd owns it from now on,
-    /// also when the start fails, and closes it when it stops). Throws `.cannotListen`.
+    /// Starts serving on `listeningSocket` (bound and listening; libmicrohttpd owns it from now on
+    /// and closes it when it stops; after a failed start it is left alone, as libmicrohttpd may
+    /// have closed it already). Throws `.cannotListen`.
     init(listeningSocket: Int32, address: ListenAddress, context: Context, connectionLimit: Int,
          idleTimeout: Duration) throws(DashboardServerError) {
         self.context = context
@@ -33,8 +36,9 @@ final class MicroHTTPDaemon: @unchecked Sendable {
             | UInt32(MHD_USE_ITC.rawValue) | UInt32(MHD_USE_POLL.rawValue)
         if address.isIPv6 { flags |= UInt32(MHD_USE_IPv6.rawValue) }
         let pointer = Unmanaged.passUnretained(context).toOpaque()
-        guard let daemon = dfukit_mhd_start(flags, listeningSocket, Self.accessHandler, pointer, Self.completedHandler, pointer,
-                                            UInt32(max(1, connectionLimit)), UInt32(max(1, idleTimeout.components.seconds))) else {
+        guard let daemon = dfukit_mhd_start(flags, listeningSocket, pointer, Self.accessHandler, Self.completedHandler,
+                                            Self.connectionHandler, UInt32(max(1, connectionLimit)),
+                                            UInt32(max(1, idleTimeout.components.seconds))) else {
             throw DashboardServerError(.cannotListen, "the HTTP server (libmicrohttpd) did not start on \(address); "
                                        + "the machine may be out of threads or file descriptors")
         }
