@@ -1,7 +1,8 @@
 import Foundation
 
-/// The station dashboard's HTTP server: `DashboardRouter` behind libmicrohttpd, from `start` until
-/// `stop`.
+/// The station dashboard's HTTP server: `DashboardRouter` behind libmicrohttpd, serving from
+/// `init` until `stop()`. Releasing a server that still runs stops it on the releasing thread
+/// (blocking it while the connections close), so stop it first.
 ///
 /// ```swift
 /// let server = try DashboardServer(configuration: DashboardServerConfiguration(listen: try ListenAddress(parsing: "127.0.0.1:0")),
