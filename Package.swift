@@ -24,6 +24,8 @@
 //                    session, reading a capture by a profile, replaying a captured device
 //   -> DFUBatch      provisioning lines: many devices at once, retries, checks
 //   -> DFULedger     the provisioning ledger (SQLite / PostgreSQL: CSQLite, CPostgres) and batch reports
+//   -> DFUStation    the station dashboard: an HTTP server (libmicrohttpd: CMicroHTTPD) serving a line's
+//                    live state from the ledger as a web page, JSON, server-sent events and line controls
 //   -> DFUKit        the library: one import for all of the above (but the ledger), the embedding
 //                    API (flash, scan, exec, batch as async sequences of events) and the registry
 //                    of device transports (sim:, hci:, bluez:, and an embedder's own)
@@ -61,6 +63,8 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CBluetooth", path: "Sources/CBluetooth", pkgConfig: "bluez",
                        providers: [.apt(["libbluetooth-dev"])]),
         .target(name: "CCryptoShim", path: "Sources/CCryptoShim",
@@ -84,6 +88,7 @@ let package = Package(
         .target(name: "DFUTrace", dependencies: ["DFUBytes", "DFUProfile", "DFUGATT", "DFUEngine", "DFUWire", "DFUCapture"],
                 swiftSettings: swiftSettings),
         .target(name: "DFULedger", dependencies: ["DFUBytes", "CSQLite", "CPostgres"], swiftSettings: swiftSettings),
+        .target(name: "DFUStation", dependencies: ["DFUBytes", "DFULedger", "CMicroHTTPD"], swiftSettings: swiftSettings),
         .target(name: "DFUHCITransport", dependencies: ["DFUHCI", "DFUATT", "DFUGATT"], swiftSettings: swiftSettings),
         .target(name: "DFUBlueZ", dependencies: ["DFUBytes", "DFUGATT", "DFUATT", "DFUHCI", "CBluetooth"],
                 swiftSettings: swiftSettings),
@@ -97,7 +102,7 @@ let package = Package(
                 swiftSettings: swiftSettings),
         .target(name: "DFUKitPackages", dependencies: ["DFUPackage", "DFUBytes"], swiftSettings: swiftSettings),
         .target(name: "DFUCommandLine",
-                dependencies: ["DFUKit", "DFULedger", "DFUTrace"],
+                dependencies: ["DFUKit", "DFULedger", "DFUTrace", "DFUStation"],
                 packageAccess: false, swiftSettings: swiftSettings),
         .target(name: "DFUFaultMatrix",
                 dependencies: ["DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUEngine", "DFUWire", "DFUKit"],
@@ -129,6 +134,7 @@ let package = Package(
                     dependencies: ["DFUTrace", "DFUEngine", "DFUSimulator", "DFUProfile", "DFUPackage", "DFUGATT", "DFUBytes"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "DFULedgerTests", dependencies: ["DFULedger", "DFUBytes"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
+        .testTarget(name: "DFUStationTests", dependencies: ["DFUStation", "DFULedger", "DFUBytes"], swiftSettings: swiftSettings),
         .testTarget(name: "DFUBatchTests",
                     dependencies: ["DFUBatch", "DFUEngine", "DFUSimulator", "DFUProfile", "DFUPackage", "DFUGATT"],
                     swiftSettings: swiftSettings),

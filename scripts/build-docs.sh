@@ -18,7 +18,7 @@ DOCC=${DOCC:-$(dirname "$(readlink -f "$(command -v "$SWIFT")")")/docc}
 OUT=.build/docs
 # The library modules the site documents (not the command line's own modules nor the C shims).
 MODULES="DFUBytes DFUPackage DFUProfile DFUGATT DFUSimulator DFUHCI DFUATT DFUHCITransport DFUEngine
-DFUTrace DFUBatch DFULedger DFUBlueZ DFUWire DFUSerial DFUCapture"
+DFUTrace DFUBatch DFULedger DFUBlueZ DFUWire DFUSerial DFUCapture DFUStation"
 [ -d Sources/DFUKit ] && MODULES="DFUKit $MODULES"
 
 rm -rf "$OUT/symbol-graphs" "$OUT/DFUKit.docc" "$OUT/site"

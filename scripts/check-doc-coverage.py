@@ -33,6 +33,7 @@ from urllib.parse import unquote, urlparse
 CHECKED_MODULES = [
     "DFUBytes", "DFUPackage", "DFUProfile", "DFUGATT", "DFUSimulator", "DFUHCI", "DFUATT",
     "DFUHCITransport", "DFUEngine", "DFUTrace", "DFUBatch", "DFULedger", "DFUBlueZ", "DFUKit", "DFUWire", "DFUSerial", "DFUCapture",
+    "DFUStation",
 ]
 NOT_YET_CHECKED = []
 

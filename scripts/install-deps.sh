@@ -4,7 +4,7 @@
 # checks every --json output against its published schema: scripts/check-json-schema.py).
 # Runs as root, or through sudo otherwise.
 set -euo pipefail
-packages=(libzip-dev libcrypto++-dev libbluetooth-dev libyaml-dev libcbor-dev libsqlite3-dev libpq-dev zlib1g-dev pkg-config python3 python3-jsonschema zsh fish groff-base binutils openssl)
+packages=(libzip-dev libcrypto++-dev libbluetooth-dev libyaml-dev libcbor-dev libsqlite3-dev libpq-dev libmicrohttpd-dev zlib1g-dev pkg-config python3 python3-jsonschema zsh fish groff-base binutils openssl)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

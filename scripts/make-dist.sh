@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The Debian packages the binary may link against (directly); anything else fails the build.
-runtime_packages=(libzip4 libcrypto++8 libbluetooth3 libyaml-0-2 libcbor0.8 libsqlite3-0 libpq5)
+runtime_packages=(libzip4 libcrypto++8 libbluetooth3 libyaml-0-2 libcbor0.8 libsqlite3-0 libpq5 libmicrohttpd12)
 system_packages=(libc6 libstdc++6 libgcc-s1 zlib1g)
 
 swift build -c release --static-swift-stdlib --product dfukit --scratch-path .build/static

@@ -35,6 +35,7 @@ public enum DFUKitCommandLine {
             CommandEntry(StationAuditVerifyCommand.self),
             CommandEntry(StationResumeCommand.self),
             CommandEntry(StationReleaseCommand.self),
+            CommandEntry(StationServeCommand.self),
             CommandEntry(SchemaOutputCommand.self),
             CommandEntry(CompletionCommand.self),
             CommandEntry(ManCommand.self),

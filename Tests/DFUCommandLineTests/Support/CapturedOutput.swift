@@ -39,6 +39,9 @@ final class CapturedOutput {
         return (process, finished)
     }
 
+    /// Standard output so far ("" when unreadable).
+    var stdoutSoFar: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+
     /// Standard error so far ("" when unreadable).
     var stderrSoFar: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
