@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 DFUKIT_DEBUG = .build/debug/dfukit
 DEMO_DIR = .build/demo
 
-.PHONY: deps build release dist test-dist demo test docs fault-matrix test-postgres test-chaos test-report test-bumble test-kernel test-serial bench bench-peers bench-serial install clean
+.PHONY: deps build release dist test-dist demo demo-station test docs fault-matrix test-postgres test-chaos test-report test-station test-bumble test-kernel test-serial bench bench-peers bench-serial install clean
 
 deps:
 	@scripts/install-deps.sh
@@ -77,6 +77,21 @@ test-chaos: deps
 # the DOM, bounded in height, with histograms and the stations' timeline past 40 devices.
 test-report: deps
 	@scripts/check-html-report.sh
+
+# A provisioning line as its supervisor meets it: starts PostgreSQL, `dfukit station serve` and two
+# `dfukit batch run` stations on one line flashing a real-time simulated fleet (devices 2 to 5
+# fail their first attempt and halt the line), opens the dashboard in headless Chromium
+# (chromium-driver, selenium from PyPI in .build/station-venv) and checks the page updates live,
+# shows the halt, refuses a resume without the token and records one with it, ends with the
+# ledger's counts, opens a device's audit record; then `station audit verify` on every record and
+# on a tampered one. Screenshots in .build/station/. About 2 minutes (scripts/station-test.py).
+test-station: deps
+	@scripts/run-station-test.sh run
+
+# Two stations on a SQLite ledger (.build/demo-station) flashing 40 simulated devices in real time,
+# with the dashboard on http://127.0.0.1:8080/ (it prints the URL and the token); Ctrl-C stops it.
+demo-station: build
+	@scripts/run-station-test.sh demo
 
 # The userspace HCI host (DFUHCI) against Bumble's virtual controllers: sets up .build/bumble-venv
 # (pip install bumble), starts fresh controllers and a peripheral, runs
