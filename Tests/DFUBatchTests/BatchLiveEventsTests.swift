@@ -30,7 +30,7 @@ final class BatchLiveEventsTests: XCTestCase {
             var links: [(mtu: Int?, phy: String?, rssi: Int?)] = []
             for event in events.withLock({ $0 }) {
                 switch event {
-                case let .deviceStarted(address, _, _) where address == device: order.append("started")
+                case let .deviceStarted(address, _, _, _) where address == device: order.append("started")
                 case let .devicePhase(address, phase) where address == device:
                     order.append("phase")
                     phases.append(phase)

@@ -25,7 +25,8 @@ final class LiveBoardTests: XCTestCase {
         // A probe (skip-installed) connects before the attempt starts: its link is kept.
         XCTAssertTrue(board.apply(.deviceLink(device, mtu: 247, phy: nil, rssi: -48), at: at(0.2)) == false,
                       "nothing in flight to write yet")
-        XCTAssertTrue(board.apply(.deviceStarted(device, attempt: 1, slot: 0), at: at(0.5)))
+        XCTAssertTrue(board.apply(.deviceStarted(device, attempt: 1, slot: 0, radio: "hci1"), at: at(0.5)))
+        XCTAssertEqual(board.devices[device.description]?.radio, "hci1", "the live row names the radio")
         var rows = published(board.writes(at: at(0.5)))
         XCTAssertEqual(rows.map(\.phase), ["connecting"])
         XCTAssertEqual(rows.first?.link, LiveBoard.Link(mtu: 247, phy: nil, rssi: -48))
@@ -51,7 +52,7 @@ final class LiveBoardTests: XCTestCase {
         XCTAssertEqual(board.writes(at: at(6)), [.clear(device: device.description)])
 
         // A retry is a new attempt: a new row.
-        XCTAssertTrue(board.apply(.deviceStarted(device, attempt: 2, slot: 0), at: at(7)))
+        XCTAssertTrue(board.apply(.deviceStarted(device, attempt: 2, slot: 0, radio: "hci1"), at: at(7)))
         rows = published(board.writes(at: at(7)))
         XCTAssertEqual(rows.map(\.attempt), [2])
         XCTAssertEqual(rows.first?.done, 0)
@@ -60,7 +61,7 @@ final class LiveBoardTests: XCTestCase {
     func testTheStationIsHaltedWhileItWaitsAndEndsWithItsRowsCleared() {
         var board = LiveBoard()
         _ = board.writes(at: at(0))
-        XCTAssertTrue(board.apply(.deviceStarted(device, attempt: 1, slot: 0), at: at(1)))
+        XCTAssertTrue(board.apply(.deviceStarted(device, attempt: 1, slot: 0, radio: "hci1"), at: at(1)))
         let halt = LineHalt(line: "east", rule: "failed >= 2 of last 3", station: "s1", attempts: [])
         XCTAssertFalse(board.apply(.lineHalted(halt, recordedHere: true, waiting: false), at: at(1)),
                        "a station that exits on a halt is not waiting")
