@@ -132,9 +132,11 @@ final class MultiRadioBatchTests: XCTestCase {
         for record in ledger.records {
             XCTAssertEqual(startedOn[DeviceAddress(string: record.device)!], [record.radio])
         }
-        // Two radios with two slots each: the simulated batch takes about a quarter of one slot's work.
+        // Two radios with two slots each: the simulated batch takes about a quarter of one slot's
+        // work (3 of 10 devices on the busiest slot); under a loaded machine a slot may take a
+        // fourth, never half, which one radio's two slots alone would need.
         let oneSlot = ledger.records.map(\.seconds).reduce(0, +)
-        XCTAssertLessThan(summary.seconds, oneSlot / 3)
+        XCTAssertLessThan(summary.seconds, oneSlot * 0.45)
     }
 
     func testRadiosHearingDifferentFleetsFlashTheirOwn() async throws {
