@@ -1,3 +1,4 @@
+import DFUBytes
 import Foundation
 
 /// One HTTP answer: a status, header fields and either bytes or a stream of server-sent events.
@@ -76,26 +77,6 @@ public enum JSONScalar: Sendable, Equatable {
         }
     }
 
-    /// `text` as a JSON string literal.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            // U+2028 and U+2029 are legal in JSON strings but not in older JavaScript source.
-            case "\u{2028}", "\u{2029}": result += String(format: "\\u%04x", scalar.value)
-            default:
-                if scalar.value < 0x20 {
-                    result += String(format: "\\u%04x", scalar.value)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
-    }
+    /// `text` as a JSON string literal (DFUBytes' JSON quoting).
+    static func quoted(_ text: String) -> String { JSONValue.quoted(text) }
 }
